@@ -1,0 +1,3 @@
+//! One module per case. Each exposes a unit struct implementing `Scenario`.
+
+pub mod rwsem_playground;
