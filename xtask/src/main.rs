@@ -1,1 +1,80 @@
-fn main() {}
+//! `cargo xtask <command>`: the project's chores in Rust, so that a fresh
+//! machine with rustup needs nothing but `cargo xtask serve` and `cargo xtask test`.
+
+mod bench;
+mod cmd;
+mod setup;
+mod static_server;
+mod test;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  setup               install what is missing (wasm32 target, trunk, wasm-bindgen-cli,
+                      npm packages, Chromium); each step is skipped when already satisfied
+  serve [--port N]    setup, then serve the app with live reload on http://127.0.0.1:8080
+  test                setup, then fmt, clippy, unit tests, release build, browser tests
+  bench               native engine benchmarks (divan)
+  help                this text";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(command) = args.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let rest = &args[1..];
+    let result = match command.as_str() {
+        "setup" => no_options(rest).and_then(|()| setup::run().map(|_| ())),
+        "serve" => parse_port(rest).and_then(|port| {
+            let tools = setup::run()?;
+            cmd::serve(&tools, port)
+        }),
+        "test" => no_options(rest).and_then(|()| {
+            let tools = setup::run()?;
+            test::run(&tools)
+        }),
+        "bench" => no_options(rest).and_then(|()| bench::run()),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => {
+            eprintln!("xtask: unknown command `{other}`\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(cmd::Failure::Usage(message)) => {
+            eprintln!("xtask: {message}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(cmd::Failure::Failed(message)) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn no_options(rest: &[String]) -> Result<(), cmd::Failure> {
+    match rest.first() {
+        None => Ok(()),
+        Some(extra) => Err(cmd::Failure::Usage(format!("unexpected argument `{extra}`"))),
+    }
+}
+
+fn parse_port(rest: &[String]) -> Result<u16, cmd::Failure> {
+    match rest {
+        [] => Ok(8080),
+        [flag, value] if flag == "--port" => value
+            .parse::<u16>()
+            .ok()
+            .filter(|port| *port != 0)
+            .ok_or_else(|| cmd::Failure::Usage(format!("--port takes 1..=65535, not `{value}`"))),
+        [extra, ..] => Err(cmd::Failure::Usage(format!("unexpected argument `{extra}`"))),
+    }
+}

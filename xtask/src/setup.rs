@@ -1,0 +1,210 @@
+//! `cargo xtask setup`: installs whatever is missing, each step skipped when
+//! already satisfied. A step is only "done" once its check passes afterwards,
+//! so an interrupted install is retried on the next run instead of trusted.
+
+use crate::cmd::{self, root, Failure};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+pub const TRUNK_VERSION: &str = "0.21.14";
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// Written into node_modules after a successful `npm ci`, holding a hash of
+/// package-lock.json: a half-finished install has no stamp and is redone.
+const NPM_STAMP: &str = "node_modules/.slowpath-npm-stamp";
+
+/// What later steps need to find the installed tools.
+pub struct Tools {
+    /// PATH with node_modules/.bin and cargo's bin directory in front.
+    pub path: OsString,
+    pub chromium: PathBuf,
+}
+
+pub fn run() -> Result<Tools, Failure> {
+    let started = Instant::now();
+    let path = tool_path();
+    wasm_target()?;
+    cargo_tool("trunk", TRUNK_VERSION, &["--locked"], &path)?;
+    let bindgen_version = locked_wasm_bindgen_version()?;
+    // Without --locked: one of wasm-bindgen-cli's locked dependencies is gone from the registry.
+    cargo_tool_named("wasm-bindgen-cli", "wasm-bindgen", &bindgen_version, &[], &path)?;
+    node()?;
+    npm_packages(&path)?;
+    let chromium = chromium()?;
+    println!("xtask: setup ready in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(Tools { path, chromium })
+}
+
+fn tool_path() -> OsString {
+    let mut entries = vec![root().join("node_modules").join(".bin"), cargo_bin()];
+    if let Some(existing) = std::env::var_os("PATH") {
+        entries.extend(std::env::split_paths(&existing));
+    }
+    std::env::join_paths(entries).expect("PATH entries contain no separator")
+}
+
+fn cargo_bin() -> PathBuf {
+    match std::env::var_os("CARGO_HOME") {
+        Some(home) => PathBuf::from(home).join("bin"),
+        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cargo").join("bin"),
+    }
+}
+
+fn skipped(step: &str) {
+    println!("xtask: setup: {step}: already satisfied");
+}
+
+fn wasm_target() -> Result<(), Failure> {
+    let installed = cmd::output(Command::new("rustup").args(["target", "list", "--installed"]));
+    if installed.as_deref().is_some_and(|list| list.lines().any(|line| line.trim() == WASM_TARGET)) {
+        skipped(WASM_TARGET);
+        return Ok(());
+    }
+    cmd::run("setup: add the wasm32 target", Command::new("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+fn cargo_tool(name: &str, version: &str, extra: &[&str], path: &OsString) -> Result<(), Failure> {
+    cargo_tool_named(name, name, version, extra, path)
+}
+
+/// Installs crate `krate` at exactly `version` unless `binary --version` already reports it.
+/// `cargo install` only places the binary once the build succeeded, so a failed
+/// build leaves the old state, which the version check then rejects again.
+fn cargo_tool_named(
+    krate: &str,
+    binary: &str,
+    version: &str,
+    extra: &[&str],
+    path: &OsString,
+) -> Result<(), Failure> {
+    let has = |path: &OsString| {
+        cmd::output(Command::new(binary).arg("--version").env("PATH", path))
+            .is_some_and(|out| out.split_whitespace().nth(1) == Some(version))
+    };
+    if has(path) {
+        skipped(&format!("{krate} {version}"));
+        return Ok(());
+    }
+    let mut install = Command::new("cargo");
+    install.args(["install", krate, "--version", version]).args(extra);
+    cmd::run(&format!("setup: install {krate} {version} (several minutes)"), &mut install)?;
+    if has(path) {
+        Ok(())
+    } else {
+        Err(Failure::Failed(format!(
+            "setup: `{binary} --version` does not report {version} after `{}`; is {} on PATH?",
+            cmd::describe(&install),
+            cargo_bin().display()
+        )))
+    }
+}
+
+/// The `wasm-bindgen` version in Cargo.lock: the CLI must match it exactly.
+fn locked_wasm_bindgen_version() -> Result<String, Failure> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|error| Failure::Failed(format!("setup: cannot read Cargo.lock: {error}")))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "name = \"wasm-bindgen\"" {
+            if let Some(version) = lines.next().and_then(|next| next.trim().strip_prefix("version = ")) {
+                return Ok(version.trim_matches('"').to_string());
+            }
+        }
+    }
+    Err(Failure::Failed("setup: Cargo.lock has no wasm-bindgen entry".to_string()))
+}
+
+fn is_root() -> bool {
+    cmd::output(Command::new("id").arg("-u")).as_deref() == Some("0")
+}
+
+fn has_apt() -> bool {
+    Path::new("/usr/bin/apt-get").exists()
+}
+
+/// Installs Debian packages when we are root on a Debian-like system; otherwise
+/// stops with a message naming the packages.
+fn apt_install(what: &str, packages: &[&str]) -> Result<(), Failure> {
+    if !(is_root() && has_apt()) {
+        return Err(Failure::Failed(format!(
+            "setup: {what} is missing; install the package(s) {} (Debian/Ubuntu: `sudo apt-get install -y {}`) and run again",
+            packages.join(", "),
+            packages.join(" ")
+        )));
+    }
+    cmd::run("setup: refresh the package lists", Command::new("apt-get").arg("update"))?;
+    cmd::run(
+        &format!("setup: install {what}"),
+        Command::new("apt-get").args(["install", "-y", "--no-install-recommends"]).args(packages),
+    )
+}
+
+fn node() -> Result<(), Failure> {
+    let works = || {
+        cmd::output(Command::new("node").arg("--version")).is_some()
+            && cmd::output(Command::new("npm").arg("--version")).is_some()
+    };
+    if works() {
+        skipped("node and npm");
+        return Ok(());
+    }
+    apt_install("Node.js", &["nodejs", "npm"])?;
+    if works() {
+        Ok(())
+    } else {
+        Err(Failure::Failed("setup: `node --version` or `npm --version` still fails after install".into()))
+    }
+}
+
+fn npm_packages(path: &OsString) -> Result<(), Failure> {
+    let lock = std::fs::read(root().join("package-lock.json"))
+        .map_err(|error| Failure::Failed(format!("setup: cannot read package-lock.json: {error}")))?;
+    let stamp = format!("{:016x}", fnv1a(&lock));
+    let stamp_path = root().join(NPM_STAMP);
+    let wasm_opt = root().join("node_modules/.bin/wasm-opt");
+    if std::fs::read_to_string(&stamp_path).ok().as_deref() == Some(stamp.as_str()) && wasm_opt.exists() {
+        skipped("npm packages");
+        return Ok(());
+    }
+    let mut install = Command::new("npm");
+    install.args(["ci", "--no-audit", "--no-fund"]).env("PATH", path);
+    cmd::run("setup: install npm packages (binaryen's wasm-opt, playwright-core)", &mut install)?;
+    if !wasm_opt.exists() {
+        return Err(Failure::Failed(format!(
+            "setup: `{}` finished but {} is missing",
+            cmd::describe(&install),
+            wasm_opt.display()
+        )));
+    }
+    std::fs::write(&stamp_path, stamp)
+        .map_err(|error| Failure::Failed(format!("setup: cannot write {}: {error}", stamp_path.display())))
+}
+
+fn chromium() -> Result<PathBuf, Failure> {
+    let candidates: Vec<PathBuf> = std::env::var_os("CHROMIUM_PATH")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["/usr/bin/chromium", "/usr/bin/chromium-browser"].map(PathBuf::from))
+        .collect();
+    if let Some(found) = candidates.iter().find(|path| path.exists()) {
+        skipped(&format!("Chromium ({})", found.display()));
+        return Ok(found.clone());
+    }
+    apt_install("Chromium", &["chromium"])?;
+    let installed = PathBuf::from("/usr/bin/chromium");
+    if installed.exists() {
+        Ok(installed)
+    } else {
+        Err(Failure::Failed(
+            "setup: /usr/bin/chromium is still missing after `apt-get install -y chromium`".into(),
+        ))
+    }
+}
+
+/// FNV-1a: a stable, dependency-free fingerprint for the npm stamp.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3))
+}

@@ -1,0 +1,106 @@
+//! `cargo xtask test`: everything CI checks, in the order that fails fastest.
+
+use crate::cmd::{self, root, Failure, Outcome};
+use crate::setup::Tools;
+use crate::static_server::StaticServer;
+use std::io::Read;
+use std::process::Command;
+use std::time::Instant;
+
+pub fn run(tools: &Tools) -> Outcome {
+    let started = Instant::now();
+    cmd::run("rustfmt", Command::new("cargo").args(["fmt", "--all", "--check"]))?;
+    cmd::run(
+        "clippy (host crates)",
+        Command::new("cargo").args([
+            "clippy",
+            "--workspace",
+            "--exclude",
+            "slowpath-app",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    cmd::run(
+        "clippy (app on wasm32)",
+        Command::new("cargo").args([
+            "clippy",
+            "--package",
+            "slowpath-app",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    cmd::run("unit tests", Command::new("cargo").args(["test", "--workspace"]))?;
+    cmd::run("release build", cmd::tool(tools, "trunk").args(["build", "--release"]))?;
+    browser_tests(tools)?;
+    println!("xtask: test finished in {:.0} s", started.elapsed().as_secs_f64());
+    println!("bundle: {}", bundle_size()?);
+    Ok(())
+}
+
+fn browser_tests(tools: &Tools) -> Outcome {
+    let server = StaticServer::start(root().join("dist"))
+        .map_err(|error| Failure::Failed(format!("browser tests: cannot serve dist/: {error}")))?;
+    let base_url = format!("http://127.0.0.1:{}/", server.port);
+    let mut node = cmd::tool(tools, "node");
+    node.args(["--test", "--test-concurrency=1"])
+        .args(e2e_files()?)
+        .env("SLOWPATH_BASE_URL", &base_url)
+        .env("CHROMIUM_PATH", &tools.chromium);
+    let result = cmd::run(&format!("browser tests against {base_url}"), &mut node);
+    drop(server);
+    result
+}
+
+/// The browser test files, sorted so that runs are reproducible.
+fn e2e_files() -> Result<Vec<String>, Failure> {
+    let dir = root().join("e2e");
+    let entries = std::fs::read_dir(&dir)
+        .map_err(|error| Failure::Failed(format!("browser tests: cannot list {}: {error}", dir.display())))?;
+    let mut files: Vec<String> = entries
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".test.mjs"))
+        .map(|name| format!("e2e/{name}"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(Failure::Failed("browser tests: e2e/ has no *.test.mjs files".to_string()));
+    }
+    Ok(files)
+}
+
+/// Gzip size of the shipped wasm, js and css: what a first visit downloads.
+fn bundle_size() -> Result<String, Failure> {
+    let dist = root().join("dist");
+    let entries = std::fs::read_dir(&dist)
+        .map_err(|error| Failure::Failed(format!("bundle: cannot list {}: {error}", dist.display())))?;
+    let mut total = 0usize;
+    for entry in entries.filter_map(|entry| entry.ok()) {
+        let path = entry.path();
+        let shipped = matches!(path.extension().and_then(|ext| ext.to_str()), Some("wasm" | "js" | "css"));
+        if shipped {
+            let bytes = std::fs::read(&path).map_err(|error| {
+                Failure::Failed(format!("bundle: cannot read {}: {error}", path.display()))
+            })?;
+            total += gzip_len(&bytes);
+        }
+    }
+    if total == 0 {
+        return Err(Failure::Failed("bundle: dist/ holds no wasm, js or css".to_string()));
+    }
+    Ok(format!("{:.1} kB gz", total as f64 / 1000.0))
+}
+
+fn gzip_len(bytes: &[u8]) -> usize {
+    let mut encoder = flate2::read::GzEncoder::new(bytes, flate2::Compression::best());
+    let mut compressed = Vec::new();
+    encoder.read_to_end(&mut compressed).expect("gzip into memory cannot fail");
+    compressed.len()
+}
