@@ -1,1 +1,148 @@
-fn main() {}
+//! `slowpath-cli`: the engine on the command line.
+//!
+//! `list` prints the scenario registry; `run` runs one scenario and prints a
+//! summary, a JSON object (`--json`) or one line per micro-op (`--trace`).
+
+use slowpath_engine::params::ParamValues;
+use slowpath_engine::{find, registry, run_checked, Run};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: slowpath-cli list
+       slowpath-cli run <scenario-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
+
+/// `--trace` on a run larger than this prints the first lines and says so.
+const TRACE_LINES_MAX: u64 = 10_000_000;
+
+struct RunArgs {
+    scenario: String,
+    variant: Option<String>,
+    sets: Vec<(String, String)>,
+    seed: u64,
+    json: bool,
+    trace: bool,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("list") if args.len() == 1 => {
+            for scenario in registry() {
+                let meta = scenario.meta();
+                println!("{}\t{}", meta.id, meta.title);
+            }
+            ExitCode::SUCCESS
+        }
+        Some("run") => match parse_run(&args[1..]).and_then(|run_args| execute(&run_args)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("slowpath-cli: {message}");
+                ExitCode::from(2)
+            }
+        },
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse_run(args: &[String]) -> Result<RunArgs, String> {
+    let mut iter = args.iter();
+    let scenario = iter.next().ok_or("run needs a scenario id (see `slowpath-cli list`)")?.clone();
+    let mut run = RunArgs { scenario, variant: None, sets: Vec::new(), seed: 1, json: false, trace: false };
+    while let Some(arg) = iter.next() {
+        let mut value = |flag: &str| iter.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--variant" => run.variant = Some(value("--variant")?),
+            "--seed" => {
+                let text = value("--seed")?;
+                run.seed = text.parse().map_err(|_| format!("--seed takes a whole number, not `{text}`"))?;
+            }
+            "--set" => {
+                let pair = value("--set")?;
+                let (key, text) = pair.split_once('=').ok_or(format!("--set takes key=value, not `{pair}`"))?;
+                run.sets.push((key.to_string(), text.to_string()));
+            }
+            "--json" => run.json = true,
+            "--trace" => run.trace = true,
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    Ok(run)
+}
+
+fn execute(args: &RunArgs) -> Result<(), String> {
+    let scenario = find(&args.scenario).ok_or_else(|| {
+        let known: Vec<&str> = registry().iter().map(|s| s.meta().id).collect();
+        format!("unknown scenario `{}`; known: {}", args.scenario, known.join(", "))
+    })?;
+    let meta = scenario.meta();
+    let params = ParamValues::from_pairs_exact(meta.params, args.sets.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(|error| error.to_string())?;
+    let variant = args.variant.as_deref().unwrap_or(meta.default_variant().id);
+    let run = run_checked(scenario, &params, variant, args.seed).map_err(|error| error.to_string())?;
+    if args.trace {
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        for line in run.trace_lines(TRACE_LINES_MAX) {
+            // A closed pipe (`| head`) ends the listing quietly.
+            if writeln!(out, "{line}").is_err() {
+                return Ok(());
+            }
+        }
+        if out.flush().is_err() {
+            return Ok(());
+        }
+        drop(out);
+        if run.total_ops() > TRACE_LINES_MAX {
+            println!("... {} more micro-ops not printed", run.total_ops() - TRACE_LINES_MAX);
+        }
+    }
+    if args.json {
+        println!("{}", json(&run));
+    } else if !args.trace {
+        println!("{}", summary(&run));
+    }
+    Ok(())
+}
+
+fn json(run: &Run) -> String {
+    let meta = find(run.scenario).expect("the run came from the registry").meta();
+    let params: serde_json::Map<String, serde_json::Value> = meta
+        .params
+        .iter()
+        .filter_map(|spec| Some((spec.name.to_string(), serde_json::json!(spec.format_value(run.params.0.get(spec.name)?)))))
+        .collect();
+    let value = serde_json::json!({
+        "scenario": run.scenario,
+        "variant": run.variant,
+        "params": params,
+        "seed": run.seed,
+        "sim_time_ns": run.end_ns,
+        "steps": run.counts,
+        "trace_hash": format!("{:016x}", run.trace_hash),
+        "outcome": run.outcome,
+        "metrics": run.metrics,
+    });
+    value.to_string()
+}
+
+fn summary(run: &Run) -> String {
+    format!(
+        "{} ({}), seed {}: {} simulated, {} phases, {} iterations, {} micro-ops, outcome {:?}, trace {:016x}",
+        run.scenario,
+        run.variant,
+        run.seed,
+        slowpath_engine::params::format_duration(run.end_ns),
+        run.counts.phases,
+        run.counts.iterations,
+        run.counts.micro_ops,
+        run.outcome,
+        run.trace_hash
+    )
+}

@@ -3,10 +3,21 @@
 //! No IO, no wall clock, no OS randomness, no wasm or DOM: the same inputs give
 //! the same trace natively and in the browser. See ARCHITECTURE.md.
 
+pub mod builder;
+pub mod hash;
+pub mod lock;
+pub mod narration;
 pub mod params;
+pub mod rng;
+pub mod rwsem;
 pub mod scenario;
 pub mod scenarios;
+pub mod sched;
 pub mod trace;
+pub mod view;
+pub mod world;
 
 pub use params::{Notice, ParamKind, ParamSpec, ParamValue, ParamValues};
 pub use scenario::{find, registry, run_checked, RunError, Scenario, ScenarioMeta};
+pub use trace::{Granularity, Metric, Outcome, Run};
+pub use view::View;
