@@ -65,7 +65,8 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
             }
             "--set" => {
                 let pair = value("--set")?;
-                let (key, text) = pair.split_once('=').ok_or(format!("--set takes key=value, not `{pair}`"))?;
+                let (key, text) =
+                    pair.split_once('=').ok_or(format!("--set takes key=value, not `{pair}`"))?;
                 run.sets.push((key.to_string(), text.to_string()));
             }
             "--json" => run.json = true,
@@ -82,8 +83,9 @@ fn execute(args: &RunArgs) -> Result<(), String> {
         format!("unknown scenario `{}`; known: {}", args.scenario, known.join(", "))
     })?;
     let meta = scenario.meta();
-    let params = ParamValues::from_pairs_exact(meta.params, args.sets.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .map_err(|error| error.to_string())?;
+    let params =
+        ParamValues::from_pairs_exact(meta.params, args.sets.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .map_err(|error| error.to_string())?;
     let variant = args.variant.as_deref().unwrap_or(meta.default_variant().id);
     let run = run_checked(scenario, &params, variant, args.seed).map_err(|error| error.to_string())?;
     if args.trace {
@@ -116,7 +118,9 @@ fn json(run: &Run) -> String {
     let params: serde_json::Map<String, serde_json::Value> = meta
         .params
         .iter()
-        .filter_map(|spec| Some((spec.name.to_string(), serde_json::json!(spec.format_value(run.params.0.get(spec.name)?)))))
+        .filter_map(|spec| {
+            Some((spec.name.to_string(), serde_json::json!(spec.format_value(run.params.0.get(spec.name)?))))
+        })
         .collect();
     let value = serde_json::json!({
         "scenario": run.scenario,

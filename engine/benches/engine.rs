@@ -1,1 +1,63 @@
-fn main() {}
+//! Engine benchmarks (divan), run by `cargo xtask bench`. Budgets from the
+//! issues: ≤ 50 ns per micro-step, seek ≤ 1 ms into a run of 10^8 iterations.
+//! They are reported, never asserted.
+
+#[path = "../tests/common.rs"]
+mod common;
+
+use divan::Bencher;
+use slowpath_engine::{find, run_checked, Run};
+use std::sync::OnceLock;
+
+fn main() {
+    divan::main();
+}
+
+fn playground() -> &'static Run {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let scenario = find("rwsem-playground").expect("registered");
+        let mut params = scenario.meta().default_params();
+        params.0.insert("duration".into(), slowpath_engine::ParamValue::Unsigned(1_000_000_000));
+        run_checked(scenario, &params, "v6.13", 1).expect("runs")
+    })
+}
+
+fn hundred_million() -> &'static Run {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| common::synthetic_repeat_run(100_000_000))
+}
+
+/// Stepping forward one micro-op at a time over the whole playground run; divan
+/// reports time per run, divided here into time per step by `counter`.
+#[divan::bench]
+fn micro_step_playground(bencher: Bencher) {
+    let run = playground();
+    let total = run.total_ops();
+    bencher.counter(divan::counter::ItemsCount::new(total)).bench(|| {
+        let mut world = run.state_at(0);
+        for position in 0..total {
+            run.apply_next(&mut world, position);
+        }
+        divan::black_box(world.now_ns)
+    });
+}
+
+/// Seeking to an arbitrary position inside a 10^8-iteration repeat, state and view.
+#[divan::bench]
+fn seek_into_hundred_million_iterations(bencher: Bencher) {
+    let run = hundred_million();
+    let mut next = 12_345_678_901u64;
+    bencher.bench_local(|| {
+        next = next.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let position = next % run.total_ops();
+        divan::black_box(run.view(position))
+    });
+}
+
+/// Building the default playground run from scratch.
+#[divan::bench]
+fn run_playground_default() -> Run {
+    let scenario = find("rwsem-playground").expect("registered");
+    run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs")
+}

@@ -60,7 +60,11 @@ pub struct TraceBuilder {
 }
 
 impl TraceBuilder {
-    pub fn new(layout: Layout, templates: &'static [&'static str], code: &'static [Function]) -> TraceBuilder {
+    pub fn new(
+        layout: Layout,
+        templates: &'static [&'static str],
+        code: &'static [Function],
+    ) -> TraceBuilder {
         let world = World::new(&layout);
         TraceBuilder {
             layout,
@@ -106,7 +110,11 @@ impl TraceBuilder {
         for arg in text.args {
             self.hasher.arg(arg);
         }
-        TextRef { template: text.template, args_start, args_len: u16::try_from(text.args.len()).expect("few args") }
+        TextRef {
+            template: text.template,
+            args_start,
+            args_len: u16::try_from(text.args.len()).expect("few args"),
+        }
     }
 
     /// Starts a new phase; the next iteration belongs to it.
@@ -118,7 +126,7 @@ impl TraceBuilder {
                 self.phases.pop();
             }
         }
-        self.hasher.u64(0x5048_4153_45);
+        self.hasher.u64(0x50_4841_5345);
         let title = self.push_text(title);
         let first_block = u32::try_from(self.blocks.len()).expect("blocks fit u32");
         self.phases.push(Phase { title, first_block });

@@ -73,7 +73,13 @@ pub struct LockStatsDelta {
 
 impl LockState {
     pub fn new(kind: LockKind) -> LockState {
-        LockState { kind, holders: Vec::new(), waiters: VecDeque::new(), handoff: false, stats: LockStats::default() }
+        LockState {
+            kind,
+            holders: Vec::new(),
+            waiters: VecDeque::new(),
+            handoff: false,
+            stats: LockStats::default(),
+        }
     }
 
     pub fn writer(&self) -> Option<TaskId> {

@@ -21,8 +21,14 @@ pub enum Arg {
     Addr(u64),
     Word(&'static str),
     /// `base + stride × k` for iteration k of a repeat (page addresses, page numbers).
-    AffineAddr { base: u64, stride: u64 },
-    AffineCount { base: u64, stride: u64 },
+    AffineAddr {
+        base: u64,
+        stride: u64,
+    },
+    AffineCount {
+        base: u64,
+        stride: u64,
+    },
 }
 
 impl Arg {
@@ -133,6 +139,22 @@ pub fn plain(segments: &[Segment]) -> String {
         .collect()
 }
 
+/// Declares a scenario's narration templates: an enum of ids and the table of
+/// texts in the same order, so an id can never point at the wrong sentence.
+#[macro_export]
+macro_rules! templates {
+    ($($name:ident = $text:expr,)*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms, clippy::enum_variant_names)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u16)]
+        pub(crate) enum T { $($name,)* }
+        pub(crate) static TEMPLATES: &[&str] = &[$($text,)*];
+        impl T {
+            pub(crate) fn id(self) -> u16 { self as u16 }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,20 +170,4 @@ mod tests {
         assert_eq!(group_digits(268_435_456), "268,435,456");
         assert_eq!(Arg::AffineAddr { base: 0x1000, stride: 0x1000 }.at_iteration(2), Arg::Addr(0x3000));
     }
-}
-
-/// Declares a scenario's narration templates: an enum of ids and the table of
-/// texts in the same order, so an id can never point at the wrong sentence.
-#[macro_export]
-macro_rules! templates {
-    ($($name:ident = $text:expr,)*) => {
-        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        #[repr(u16)]
-        pub(crate) enum T { $($name,)* }
-        pub(crate) static TEMPLATES: &[&str] = &[$($text,)*];
-        impl T {
-            pub(crate) fn id(self) -> u16 { self as u16 }
-        }
-    };
 }

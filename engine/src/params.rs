@@ -16,26 +16,15 @@ pub enum ParamKind {
     /// A plain count (threads, iterations, CPUs).
     Count { min: u64, max: u64, default: u64 },
     /// A duration in nanoseconds; accepts `ns`, `us`, `ms`, `s` suffixes.
-    Duration {
-        min_ns: u64,
-        max_ns: u64,
-        default_ns: u64,
-    },
+    Duration { min_ns: u64, max_ns: u64, default_ns: u64 },
     /// A size in bytes; accepts `B`, `KiB`, `MiB`, `GiB`, `TiB` suffixes.
-    Size {
-        min_bytes: u64,
-        max_bytes: u64,
-        default_bytes: u64,
-    },
+    Size { min_bytes: u64, max_bytes: u64, default_bytes: u64 },
     /// A signed integer such as a nice value.
     Signed { min: i64, max: i64, default: i64 },
     /// A boolean switch: `on`/`off`, `true`/`false`, `1`/`0`.
     Switch { default: bool },
     /// One of a fixed list of words.
-    Choice {
-        options: &'static [&'static str],
-        default: &'static str,
-    },
+    Choice { options: &'static [&'static str], default: &'static str },
 }
 
 /// One entry of a scenario's parameter schema.
@@ -114,11 +103,7 @@ impl ParamKind {
             ParamKind::Duration { min_ns, max_ns, .. } => {
                 format!("{}..={}", format_duration(min_ns), format_duration(max_ns))
             }
-            ParamKind::Size {
-                min_bytes,
-                max_bytes,
-                ..
-            } => {
+            ParamKind::Size { min_bytes, max_bytes, .. } => {
                 format!("{}..={}", format_size(min_bytes), format_size(max_bytes))
             }
             ParamKind::Signed { min, max, .. } => format!("{min}..={max}"),
@@ -196,22 +181,16 @@ impl ParamSpec {
                 let value = parse_scaled(text, DURATION_UNITS, "a duration such as 10ms")?;
                 clamp_unsigned(value, min_ns, max_ns)
             }
-            ParamKind::Size {
-                min_bytes,
-                max_bytes,
-                ..
-            } => {
+            ParamKind::Size { min_bytes, max_bytes, .. } => {
                 let value = parse_scaled(text, SIZE_UNITS, "a size such as 4KiB")?;
                 clamp_unsigned(value, min_bytes, max_bytes)
             }
             ParamKind::Signed { min, max, .. } => {
-                let value: i64 = text.parse().map_err(|_| Clamp::Unreadable {
-                    reason: "expected a whole number".to_string(),
-                })?;
+                let value: i64 = text
+                    .parse()
+                    .map_err(|_| Clamp::Unreadable { reason: "expected a whole number".to_string() })?;
                 if value < min || value > max {
-                    Err(Clamp::OutOfRange {
-                        clamped: ParamValue::Signed(value.clamp(min, max)),
-                    })
+                    Err(Clamp::OutOfRange { clamped: ParamValue::Signed(value.clamp(min, max)) })
                 } else {
                     Ok(ParamValue::Signed(value))
                 }
@@ -219,9 +198,7 @@ impl ParamSpec {
             ParamKind::Switch { .. } => match text.to_ascii_lowercase().as_str() {
                 "on" | "true" | "1" | "yes" => Ok(ParamValue::Switch(true)),
                 "off" | "false" | "0" | "no" => Ok(ParamValue::Switch(false)),
-                _ => Err(Clamp::Unreadable {
-                    reason: "expected on or off".to_string(),
-                }),
+                _ => Err(Clamp::Unreadable { reason: "expected on or off".to_string() }),
             },
             ParamKind::Choice { options, .. } => options
                 .iter()
@@ -251,14 +228,8 @@ enum Clamp {
     Unreadable { reason: String },
 }
 
-const DURATION_UNITS: &[(&str, u64)] = &[
-    ("ns", 1),
-    ("us", 1_000),
-    ("µs", 1_000),
-    ("ms", 1_000_000),
-    ("s", 1_000_000_000),
-    ("", 1),
-];
+const DURATION_UNITS: &[(&str, u64)] =
+    &[("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("", 1)];
 const SIZE_UNITS: &[(&str, u64)] = &[
     ("tib", 1 << 40),
     ("gib", 1 << 30),
@@ -274,9 +245,7 @@ const SIZE_UNITS: &[(&str, u64)] = &[
 
 fn clamp_unsigned(value: u64, min: u64, max: u64) -> Result<ParamValue, Clamp> {
     if value < min || value > max {
-        Err(Clamp::OutOfRange {
-            clamped: ParamValue::Unsigned(value.clamp(min, max)),
-        })
+        Err(Clamp::OutOfRange { clamped: ParamValue::Unsigned(value.clamp(min, max)) })
     } else {
         Ok(ParamValue::Unsigned(value))
     }
@@ -287,9 +256,7 @@ fn clamp_unsigned(value: u64, min: u64, max: u64) -> Result<ParamValue, Clamp> {
 /// Saturates instead of overflowing, so `999999TiB` reads as "too large" and
 /// is clamped rather than wrapping round to a small number.
 fn parse_scaled(text: &str, units: &[(&str, u64)], expected: &str) -> Result<u64, Clamp> {
-    let unreadable = || Clamp::Unreadable {
-        reason: format!("expected {expected}"),
-    };
+    let unreadable = || Clamp::Unreadable { reason: format!("expected {expected}") };
     let lower = text.to_ascii_lowercase();
     let (number, scale) = units
         .iter()
@@ -311,9 +278,7 @@ fn parse_scaled(text: &str, units: &[(&str, u64)], expected: &str) -> Result<u64
     }
     let mut value: u128 = 0;
     for digit in whole.bytes() {
-        value = value
-            .saturating_mul(10)
-            .saturating_add(u128::from(digit - b'0'));
+        value = value.saturating_mul(10).saturating_add(u128::from(digit - b'0'));
     }
     value = value.saturating_mul(u128::from(scale));
     // Fractions are exact to the base unit: 1.5ms is 1,500,000 ns; finer digits round down.
@@ -371,12 +336,7 @@ fn format_scaled(value: u64, scale: u64, suffix: &str) -> String {
 impl ParamValues {
     /// The schema's defaults.
     pub fn defaults(schema: &[ParamSpec]) -> ParamValues {
-        ParamValues(
-            schema
-                .iter()
-                .map(|spec| (spec.name.to_string(), spec.kind.default_value()))
-                .collect(),
-        )
+        ParamValues(schema.iter().map(|spec| (spec.name.to_string(), spec.kind.default_value())).collect())
     }
 
     /// Builds a full set from `key=value` text pairs, clamping; unknown keys are ignored.
@@ -403,23 +363,14 @@ impl ParamValues {
     ) -> Result<ParamValues, ParamError> {
         let mut values = ParamValues::defaults(schema);
         for (key, text) in pairs {
-            let spec = schema
-                .iter()
-                .find(|spec| spec.name == key)
-                .ok_or_else(|| ParamError {
-                    param: key.to_string(),
-                    message: format!(
-                        "unknown parameter; this scenario takes {}",
-                        schema
-                            .iter()
-                            .map(|spec| spec.name)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                })?;
-            values
-                .0
-                .insert(spec.name.to_string(), spec.parse_exact(text)?);
+            let spec = schema.iter().find(|spec| spec.name == key).ok_or_else(|| ParamError {
+                param: key.to_string(),
+                message: format!(
+                    "unknown parameter; this scenario takes {}",
+                    schema.iter().map(|spec| spec.name).collect::<Vec<_>>().join(", ")
+                ),
+            })?;
+            values.0.insert(spec.name.to_string(), spec.parse_exact(text)?);
         }
         Ok(values)
     }
@@ -467,10 +418,10 @@ impl ParamValues {
     /// invariant, asserted before a run so that accessors above cannot fail.
     pub fn check(&self, schema: &[ParamSpec]) -> Result<(), ParamError> {
         for spec in schema {
-            let value = self.0.get(spec.name).ok_or_else(|| ParamError {
-                param: spec.name.to_string(),
-                message: "missing".to_string(),
-            })?;
+            let value = self
+                .0
+                .get(spec.name)
+                .ok_or_else(|| ParamError { param: spec.name.to_string(), message: "missing".to_string() })?;
             let text = spec.format_value(value);
             let reparsed = spec.parse_exact(&text)?;
             if reparsed != *value {
@@ -480,15 +431,8 @@ impl ParamValues {
                 });
             }
         }
-        if let Some(extra) = self
-            .0
-            .keys()
-            .find(|key| !schema.iter().any(|spec| spec.name == *key))
-        {
-            return Err(ParamError {
-                param: extra.clone(),
-                message: "unknown parameter".to_string(),
-            });
+        if let Some(extra) = self.0.keys().find(|key| !schema.iter().any(|spec| spec.name == *key)) {
+            return Err(ParamError { param: extra.clone(), message: "unknown parameter".to_string() });
         }
         Ok(())
     }
@@ -501,37 +445,23 @@ mod tests {
     const TIME: ParamSpec = ParamSpec {
         name: "hold",
         label: "Hold",
-        kind: ParamKind::Duration {
-            min_ns: 1_000,
-            max_ns: 1_000_000_000,
-            default_ns: 50_000,
-        },
+        kind: ParamKind::Duration { min_ns: 1_000, max_ns: 1_000_000_000, default_ns: 50_000 },
         description: "",
     };
     const SIZE: ParamSpec = ParamSpec {
         name: "size",
         label: "Size",
-        kind: ParamKind::Size {
-            min_bytes: 4096,
-            max_bytes: 128 << 40,
-            default_bytes: 1 << 40,
-        },
+        kind: ParamKind::Size { min_bytes: 4096, max_bytes: 128 << 40, default_bytes: 1 << 40 },
         description: "",
     };
 
     #[test]
     fn units_parse_and_format_round_trip() {
-        assert_eq!(
-            TIME.parse_exact("1.5ms"),
-            Ok(ParamValue::Unsigned(1_500_000))
-        );
+        assert_eq!(TIME.parse_exact("1.5ms"), Ok(ParamValue::Unsigned(1_500_000)));
         assert_eq!(TIME.parse_exact("250us"), Ok(ParamValue::Unsigned(250_000)));
         assert_eq!(TIME.format_value(&ParamValue::Unsigned(1_500_000)), "1.5ms");
         assert_eq!(SIZE.parse_exact("1TiB"), Ok(ParamValue::Unsigned(1 << 40)));
-        assert_eq!(
-            SIZE.parse_exact("64 KiB"),
-            Ok(ParamValue::Unsigned(64 << 10))
-        );
+        assert_eq!(SIZE.parse_exact("64 KiB"), Ok(ParamValue::Unsigned(64 << 10)));
         assert_eq!(SIZE.format_value(&ParamValue::Unsigned(1 << 40)), "1TiB");
     }
 
@@ -540,11 +470,7 @@ mod tests {
         let (value, notice) = SIZE.parse_clamped("999999999TiB");
         assert_eq!(value, ParamValue::Unsigned(128 << 40));
         let notice = notice.expect("a notice");
-        assert!(
-            notice.message.contains("4KiB..=128TiB"),
-            "{}",
-            notice.message
-        );
+        assert!(notice.message.contains("4KiB..=128TiB"), "{}", notice.message);
         let (value, notice) = TIME.parse_clamped("banana");
         assert_eq!(value, ParamValue::Unsigned(50_000));
         assert!(notice.expect("a notice").message.contains("not valid"));

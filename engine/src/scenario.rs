@@ -57,10 +57,7 @@ pub struct ScenarioMeta {
 /// Why a run could not be produced. Never a panic: the UI shows this text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
-    UnknownVariant {
-        given: String,
-        known: Vec<&'static str>,
-    },
+    UnknownVariant { given: String, known: Vec<&'static str> },
     Param(ParamError),
 }
 
@@ -118,12 +115,10 @@ pub fn run_checked(
     seed: u64,
 ) -> Result<Run, RunError> {
     let meta = scenario.meta();
-    let variant = meta
-        .variant(variant)
-        .ok_or_else(|| RunError::UnknownVariant {
-            given: variant.to_string(),
-            known: meta.variants.iter().map(|v| v.id).collect(),
-        })?;
+    let variant = meta.variant(variant).ok_or_else(|| RunError::UnknownVariant {
+        given: variant.to_string(),
+        known: meta.variants.iter().map(|v| v.id).collect(),
+    })?;
     params.check(meta.params)?;
     Ok(scenario.run_validated(params, variant.id, seed))
 }
@@ -135,10 +130,7 @@ pub fn registry() -> &'static [&'static dyn Scenario] {
 
 /// Looks a scenario up by its link id.
 pub fn find(id: &str) -> Option<&'static dyn Scenario> {
-    registry()
-        .iter()
-        .copied()
-        .find(|scenario| scenario.meta().id == id)
+    registry().iter().copied().find(|scenario| scenario.meta().id == id)
 }
 
 #[cfg(test)]
@@ -149,9 +141,7 @@ mod tests {
     fn registry_ids_are_unique_and_link_safe() {
         let mut ids: Vec<&str> = registry().iter().map(|s| s.meta().id).collect();
         for id in &ids {
-            assert!(id
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
+            assert!(id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
         }
         ids.sort_unstable();
         let before = ids.len();
@@ -164,9 +154,7 @@ mod tests {
         for scenario in registry() {
             let meta = scenario.meta();
             assert!(!meta.variants.is_empty(), "{}", meta.id);
-            meta.default_params()
-                .check(meta.params)
-                .expect("defaults are in range");
+            meta.default_params().check(meta.params).expect("defaults are in range");
             for spec in meta.params {
                 assert!(!spec.description.is_empty(), "{}.{}", meta.id, spec.name);
             }

@@ -269,7 +269,8 @@ impl Run {
         let ops_len = u64::from(block.ops_len);
         let (k, j) = (offset / ops_len, offset % ops_len);
         let op = &self.ops[block.ops_start as usize + j as usize];
-        let at_ns = if block.is_repeat() { block.start_ns + k * block.period_ns + op.at_ns } else { op.at_ns };
+        let at_ns =
+            if block.is_repeat() { block.start_ns + k * block.period_ns + op.at_ns } else { op.at_ns };
         Some(OpView {
             index,
             at_ns,

@@ -122,6 +122,9 @@ impl Run {
 
     /// The index shown at `granularity` for a position: the unit of the last executed op.
     pub fn index_at(&self, position: u64, granularity: Granularity) -> Option<u64> {
-        position.checked_sub(1).filter(|&i| i < self.total_ops()).map(|index| self.unit_of(index, granularity))
+        position
+            .checked_sub(1)
+            .filter(|&i| i < self.total_ops())
+            .map(|index| self.unit_of(index, granularity))
     }
 }

@@ -31,16 +31,29 @@ pub struct ChannelId(pub u16);
 pub enum TaskState {
     /// Created but not yet started by the scenario.
     New,
-    RunningUser { cpu: u16 },
-    RunningKernel { cpu: u16 },
+    RunningUser {
+        cpu: u16,
+    },
+    RunningKernel {
+        cpu: u16,
+    },
     /// On a CPU, burning it while waiting for a lock (optimistic spinning): sys time.
-    Spinning { cpu: u16, lock: LockId },
+    Spinning {
+        cpu: u16,
+        lock: LockId,
+    },
     /// Ready, waiting for a CPU.
     Runnable,
-    Sleeping { channel: ChannelId },
-    BlockedOnLock { lock: LockId },
+    Sleeping {
+        channel: ChannelId,
+    },
+    BlockedOnLock {
+        lock: LockId,
+    },
     Stopped,
-    Exiting { cpu: u16 },
+    Exiting {
+        cpu: u16,
+    },
     Dead,
 }
 
@@ -89,19 +102,44 @@ impl TaskState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum Effect {
-    SetState { task: TaskId, state: TaskState },
+    SetState {
+        task: TaskId,
+        state: TaskState,
+    },
     /// Adds to a scenario counter (iterations, pages skipped, writes...).
-    Count { counter: CounterId, delta: u64 },
+    Count {
+        counter: CounterId,
+        delta: u64,
+    },
     /// Sets a per-task gauge (sleep_avg, dynamic priority...): scenario-defined meaning.
-    Gauge { task: TaskId, gauge: u8, value: i64 },
+    Gauge {
+        task: TaskId,
+        gauge: u8,
+        value: i64,
+    },
     /// `task` now holds `lock`. `waited_ns` is how long it waited (0: uncontended);
     /// if it was queued, it leaves the queue.
-    Acquire { lock: LockId, task: TaskId, mode: LockMode, waited_ns: u64 },
+    Acquire {
+        lock: LockId,
+        task: TaskId,
+        mode: LockMode,
+        waited_ns: u64,
+    },
     /// `task` joins the tail of `lock`'s wait queue.
-    Enqueue { lock: LockId, task: TaskId, mode: LockMode },
-    Release { lock: LockId, task: TaskId },
+    Enqueue {
+        lock: LockId,
+        task: TaskId,
+        mode: LockMode,
+    },
+    Release {
+        lock: LockId,
+        task: TaskId,
+    },
     /// The rwsem/mutex handoff flag: the lock is reserved for the first waiter.
-    SetHandoff { lock: LockId, on: bool },
+    SetHandoff {
+        lock: LockId,
+        on: bool,
+    },
 }
 
 /// Per-task bookkeeping. Time is charged lazily: `buckets` holds what was charged
@@ -280,7 +318,11 @@ impl World {
         if let Some(cpu) = state.cpu() {
             let slot = usize::from(cpu);
             assert!(slot < self.cpu_task.len(), "no cpu {cpu}");
-            assert_eq!(self.cpu_task[slot], None, "cpu {cpu} already runs a task; cannot run task {}", task.0);
+            assert_eq!(
+                self.cpu_task[slot], None,
+                "cpu {cpu} already runs a task; cannot run task {}",
+                task.0
+            );
             self.cpu_idle_ns[slot] += now - self.cpu_since_ns[slot];
             self.cpu_task[slot] = Some(task);
         }

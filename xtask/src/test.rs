@@ -37,6 +37,21 @@ pub fn run(tools: &Tools) -> Outcome {
         ]),
     )?;
     cmd::run("unit tests", Command::new("cargo").args(["test", "--workspace"]))?;
+    // The same engine compiled to wasm32 must produce the native trace hash.
+    cmd::run(
+        "engine determinism in wasm (node)",
+        cmd::tool(tools, "cargo")
+            .args([
+                "test",
+                "--package",
+                "slowpath-app",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--test",
+                "determinism",
+            ])
+            .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER", "wasm-bindgen-test-runner"),
+    )?;
     cmd::run("release build", cmd::tool(tools, "trunk").args(["build", "--release"]))?;
     browser_tests(tools)?;
     println!("xtask: test finished in {:.0} s", started.elapsed().as_secs_f64());
@@ -48,10 +63,25 @@ fn browser_tests(tools: &Tools) -> Outcome {
     let server = StaticServer::start(root().join("dist"))
         .map_err(|error| Failure::Failed(format!("browser tests: cannot serve dist/: {error}")))?;
     let base_url = format!("http://127.0.0.1:{}/", server.port);
+    // The landing test checks that exactly the registry's cases are listed.
+    let case_ids = cmd::output(Command::new("cargo").args([
+        "run",
+        "--quiet",
+        "--package",
+        "slowpath-cli",
+        "--",
+        "list",
+    ]))
+    .ok_or_else(|| Failure::Failed("browser tests: `slowpath-cli list` failed".to_string()))?
+    .lines()
+    .filter_map(|line| line.split('\t').next())
+    .collect::<Vec<_>>()
+    .join(",");
     let mut node = cmd::tool(tools, "node");
     node.args(["--test", "--test-concurrency=1"])
         .args(e2e_files()?)
         .env("SLOWPATH_BASE_URL", &base_url)
+        .env("SLOWPATH_CASE_IDS", &case_ids)
         .env("CHROMIUM_PATH", &tools.chromium);
     let result = cmd::run(&format!("browser tests against {base_url}"), &mut node);
     drop(server);

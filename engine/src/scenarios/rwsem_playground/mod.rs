@@ -73,7 +73,8 @@ const PARAMS: &[ParamSpec] = &[
         name: "timeslice",
         label: "Timeslice",
         kind: ParamKind::Duration { min_ns: 100 * US, max_ns: 100 * MS, default_ns: 4 * MS },
-        description: "Round-robin timeslice: a running task is preempted after this if others wait for a CPU.",
+        description:
+            "Round-robin timeslice: a running task is preempted after this if others wait for a CPU.",
     },
 ];
 

@@ -55,7 +55,10 @@ enum Prog {
     Think,
     Hold,
     /// Spinning for the lock since `since_ns`, until `deadline_ns` if spinning on readers.
-    Spin { since_ns: u64, deadline_ns: Option<u64> },
+    Spin {
+        since_ns: u64,
+        deadline_ns: Option<u64>,
+    },
     /// Queued on the lock (asleep, or woken and waiting to retry).
     WaitLock,
 }
@@ -207,7 +210,6 @@ impl Sim<'_> {
         }
     }
 
-
     // ---- recording -------------------------------------------------------------
 
     #[allow(clippy::too_many_arguments)]
@@ -314,13 +316,19 @@ impl Sim<'_> {
                     self.want_lock(cpu, task, now);
                 }
                 Prog::Hold => {
-                    self.builder.iteration(say(T::ITER_HOLD_DONE.id(), &[Arg::Task(task), Arg::Lock(self.lock)]));
+                    self.builder
+                        .iteration(say(T::ITER_HOLD_DONE.id(), &[Arg::Task(task), Arg::Lock(self.lock)]));
                     self.release(cpu, task, now);
                 }
                 Prog::Spin { since_ns, .. } => {
                     self.builder.iteration(say(T::ITER_SPIN_LIMIT.id(), &[Arg::Task(task)]));
                     let position = self.queue_position() + 1;
-                    let args = [Arg::Task(task), Arg::Ns(now - since_ns), Arg::Lock(self.lock), Arg::Count(position)];
+                    let args = [
+                        Arg::Task(task),
+                        Arg::Ns(now - since_ns),
+                        Arg::Lock(self.lock),
+                        Arg::Count(position),
+                    ];
                     self.spin_to_sleep(cpu, task, now, T::WRITE_SPIN_GIVE_UP, &args);
                 }
                 Prog::Start | Prog::WaitLock => unreachable!("no burst in this state"),
@@ -336,7 +344,15 @@ impl Sim<'_> {
         let slice = Arg::Ns(self.config.timeslice_ns);
         let Some(&next) = self.rr.queued().first() else {
             self.cpus[slot].slice_end_ns = now + self.config.timeslice_ns;
-            self.op(now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 5), T::SLICE_RENEW, &[Arg::Task(task), slice], &[]);
+            self.op(
+                now,
+                Some(task),
+                OpKind::Schedule,
+                at(text::SCHEDULE, 5),
+                T::SLICE_RENEW,
+                &[Arg::Task(task), slice],
+                &[],
+            );
             return;
         };
         if let Prog::Spin { .. } = self.tasks[task.0 as usize].prog {
@@ -357,7 +373,10 @@ impl Sim<'_> {
             at(text::SCHEDULE, 5),
             T::SLICE_PREEMPT,
             &[Arg::Task(task), slice, Arg::Task(next)],
-            &[Effect::SetState { task, state: TaskState::Runnable }, Effect::Count { counter: self.counters.preemptions, delta: 1 }],
+            &[
+                Effect::SetState { task, state: TaskState::Runnable },
+                Effect::Count { counter: self.counters.preemptions, delta: 1 },
+            ],
         );
         self.rr.enqueue(task, EnqueueReason::SliceExpired, now);
         // A writer spinning on this task stops: its owner is no longer running.
@@ -421,14 +440,30 @@ impl Sim<'_> {
         let decision = rwsem::down_read(self.builder.world().lock(lock), self.extra);
         match decision {
             ReadDecision::Fast => {
-                self.op(now, Some(task), OpKind::LockFast, at(text::DOWN_READ, 3), T::READ_FAST, &[t, l], &[acquire]);
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::LockFast,
+                    at(text::DOWN_READ, 3),
+                    T::READ_FAST,
+                    &[t, l],
+                    &[acquire],
+                );
                 self.extra.reader_owned_hint = true;
                 self.start_hold(cpu, task, now, FAST_LOCK_NS);
             }
             ReadDecision::Steal { wake_readers } => {
                 let steal = Effect::Count { counter: self.counters.steals, delta: 1 };
                 let template = if wake_readers { T::READ_STEAL_WAKE } else { T::READ_STEAL };
-                self.op(now, Some(task), OpKind::LockSlow, at(text::DOWN_READ_SLOW, 5), template, &[t, l], &[acquire, steal]);
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::LockSlow,
+                    at(text::DOWN_READ_SLOW, 5),
+                    template,
+                    &[t, l],
+                    &[acquire, steal],
+                );
                 self.extra.reader_owned_hint = true;
                 if wake_readers {
                     self.wake(task, now, false);
@@ -487,14 +522,30 @@ impl Sim<'_> {
         let decision = rwsem::down_write(state, self.config.policy, owner_running, self.spinner().is_some());
         match decision {
             WriteDecision::Fast => {
-                self.op(now, Some(task), OpKind::LockFast, at(text::DOWN_WRITE, 2), T::WRITE_FAST, &[t, l], &[acquire]);
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::LockFast,
+                    at(text::DOWN_WRITE, 2),
+                    T::WRITE_FAST,
+                    &[t, l],
+                    &[acquire],
+                );
                 self.extra.reader_owned_hint = false;
                 self.start_hold(cpu, task, now, FAST_LOCK_NS);
             }
             WriteDecision::Steal => {
                 let waiters = Arg::Count(self.queue_position());
                 let steal = Effect::Count { counter: self.counters.steals, delta: 1 };
-                self.op(now, Some(task), OpKind::LockSlow, at(text::DOWN_WRITE_SLOW, 2), T::WRITE_STEAL, &[t, l, waiters], &[acquire, steal]);
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::LockSlow,
+                    at(text::DOWN_WRITE_SLOW, 2),
+                    T::WRITE_STEAL,
+                    &[t, l, waiters],
+                    &[acquire, steal],
+                );
                 self.extra.reader_owned_hint = false;
                 self.start_hold(cpu, task, now, SLOW_LOCK_NS);
             }
@@ -562,12 +613,21 @@ impl Sim<'_> {
         let waited = now - since;
         match rwsem::try_write_lock(state, self.config.policy, task, now) {
             RetryDecision::Acquire => {
-                let mut effects = vec![Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: waited }];
+                let mut effects =
+                    vec![Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: waited }];
                 if state.handoff {
                     effects.push(Effect::SetHandoff { lock, on: false });
                 }
                 self.writer_wait_max_ns = self.writer_wait_max_ns.max(waited);
-                self.op(now, Some(task), OpKind::LockGranted, at(text::DOWN_WRITE_SLOW, 5), T::WRITE_RETRY_GOT, &[t, l, Arg::Ns(waited)], &effects);
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::LockGranted,
+                    at(text::DOWN_WRITE_SLOW, 5),
+                    T::WRITE_RETRY_GOT,
+                    &[t, l, Arg::Ns(waited)],
+                    &effects,
+                );
                 self.extra.reader_owned_hint = false;
                 self.start_hold(cpu, task, now, SLOW_LOCK_NS);
             }
@@ -582,7 +642,15 @@ impl Sim<'_> {
                     (T::WRITE_RETRY_FAIL, vec![t, l, self.holders_word(), Arg::Ns(waited)], 7)
                 };
                 self.cpus[usize::from(cpu)].task = None;
-                self.op(now, Some(task), OpKind::Sleep, at(text::DOWN_WRITE_SLOW, line), template, &args, &effects);
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::Sleep,
+                    at(text::DOWN_WRITE_SLOW, line),
+                    template,
+                    &args,
+                    &effects,
+                );
                 self.schedule(cpu, now);
             }
         }
@@ -601,21 +669,53 @@ impl Sim<'_> {
                 let mut after = self.builder.world().lock(lock).clone();
                 after.release(task, now);
                 if rwsem::up_read_wakes(&after) {
-                    self.op(now, Some(task), OpKind::LockRelease, at(text::UP_READ, 3), T::UP_READ_WAKE, &[t, l], &[release, user]);
+                    self.op(
+                        now,
+                        Some(task),
+                        OpKind::LockRelease,
+                        at(text::UP_READ, 3),
+                        T::UP_READ_WAKE,
+                        &[t, l],
+                        &[release, user],
+                    );
                     self.wake(task, now, true);
                 } else {
                     let left = Arg::Count(after.readers() as u64);
-                    self.op(now, Some(task), OpKind::LockRelease, at(text::UP_READ, 1), T::UP_READ, &[t, l, left], &[release, user]);
+                    self.op(
+                        now,
+                        Some(task),
+                        OpKind::LockRelease,
+                        at(text::UP_READ, 1),
+                        T::UP_READ,
+                        &[t, l, left],
+                        &[release, user],
+                    );
                 }
             }
             Role::Writer => {
                 let mut after = self.builder.world().lock(lock).clone();
                 after.release(task, now);
                 if rwsem::up_write_wakes(&after) {
-                    self.op(now, Some(task), OpKind::LockRelease, at(text::UP_WRITE, 3), T::UP_WRITE_WAKE, &[t, l], &[release, user]);
+                    self.op(
+                        now,
+                        Some(task),
+                        OpKind::LockRelease,
+                        at(text::UP_WRITE, 3),
+                        T::UP_WRITE_WAKE,
+                        &[t, l],
+                        &[release, user],
+                    );
                     self.wake(task, now, true);
                 } else {
-                    self.op(now, Some(task), OpKind::LockRelease, at(text::UP_WRITE, 1), T::UP_WRITE, &[t, l], &[release, user]);
+                    self.op(
+                        now,
+                        Some(task),
+                        OpKind::LockRelease,
+                        at(text::UP_WRITE, 1),
+                        T::UP_WRITE,
+                        &[t, l],
+                        &[release, user],
+                    );
                 }
             }
         }
@@ -629,7 +729,15 @@ impl Sim<'_> {
         self.task(task).burst_end_ns = now + think;
         let args = [Arg::Task(task), Arg::Ns(think), Arg::Lock(self.lock)];
         let code = at(self.loop_fn(task), 1);
-        self.op(now, Some(task), OpKind::Compute, code, T::THINK, &args, &[Effect::SetState { task, state: TaskState::RunningUser { cpu } }]);
+        self.op(
+            now,
+            Some(task),
+            OpKind::Compute,
+            code,
+            T::THINK,
+            &args,
+            &[Effect::SetState { task, state: TaskState::RunningUser { cpu } }],
+        );
     }
 
     /// After a release: a spinning writer takes a free lock at once (unless handed
@@ -648,7 +756,15 @@ impl Sim<'_> {
                 Effect::Count { counter: self.counters.spin_acquisitions, delta: 1 },
             ];
             let args = [Arg::Task(spinner), Arg::Lock(lock), Arg::Ns(waited)];
-            self.op(now, Some(spinner), OpKind::LockGranted, at(text::DOWN_WRITE_SLOW, 2), T::WRITE_SPIN_GOT, &args, &effects);
+            self.op(
+                now,
+                Some(spinner),
+                OpKind::LockGranted,
+                at(text::DOWN_WRITE_SLOW, 2),
+                T::WRITE_SPIN_GOT,
+                &args,
+                &effects,
+            );
             self.extra.reader_owned_hint = false;
             self.start_hold(cpu, spinner, now, FAST_LOCK_NS);
         } else if state.writer().is_none() && state.readers() > 0 && deadline_ns.is_none() {
@@ -694,9 +810,20 @@ impl Sim<'_> {
                     effects.push(Effect::SetHandoff { lock, on: false });
                 }
                 effects.push(Effect::Count { counter: self.counters.reader_batches, delta: 1 });
-                effects.push(Effect::Count { counter: self.counters.batched_readers, delta: readers.len() as u64 });
+                effects.push(Effect::Count {
+                    counter: self.counters.batched_readers,
+                    delta: readers.len() as u64,
+                });
                 let args = [Arg::Task(waker), Arg::Lock(lock), Arg::Count(readers.len() as u64)];
-                self.op(now, Some(waker), OpKind::Wake, at(text::MARK_WAKE, 7), T::WAKE_READERS, &args, &effects);
+                self.op(
+                    now,
+                    Some(waker),
+                    OpKind::Wake,
+                    at(text::MARK_WAKE, 7),
+                    T::WAKE_READERS,
+                    &args,
+                    &effects,
+                );
                 self.extra.reader_owned_hint = true;
                 for (reader, waited) in waits {
                     let hold = self.hold_ns(reader);
@@ -719,8 +846,17 @@ impl Sim<'_> {
             self.switch_in(cpu as u16, task, now);
             return;
         }
-        let template = if self.tasks[task.0 as usize].prog == Prog::Start { T::START_WAIT } else { T::WOKEN_RUNNABLE };
-        self.op(now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 1), template, &[Arg::Task(task)], &[Effect::SetState { task, state: TaskState::Runnable }]);
+        let template =
+            if self.tasks[task.0 as usize].prog == Prog::Start { T::START_WAIT } else { T::WOKEN_RUNNABLE };
+        self.op(
+            now,
+            Some(task),
+            OpKind::Schedule,
+            at(text::SCHEDULE, 1),
+            template,
+            &[Arg::Task(task)],
+            &[Effect::SetState { task, state: TaskState::Runnable }],
+        );
         self.rr.enqueue(task, EnqueueReason::Wakeup, now);
     }
 
@@ -747,7 +883,15 @@ impl Sim<'_> {
                 let remaining = self.tasks[task.0 as usize].remaining_ns;
                 self.task(task).burst_end_ns = now + remaining;
                 let state = TaskState::RunningUser { cpu };
-                self.op(now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 3), switch_text, &switch_args, &[Effect::SetState { task, state }]);
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::Schedule,
+                    at(text::SCHEDULE, 3),
+                    switch_text,
+                    &switch_args,
+                    &[Effect::SetState { task, state }],
+                );
             }
             Prog::Hold => {
                 let remaining = self.tasks[task.0 as usize].remaining_ns;
@@ -759,15 +903,39 @@ impl Sim<'_> {
                     self.task(task).granted_wait_ns = 0;
                     let args = [Arg::Task(task), Arg::Lock(self.lock), Arg::Ns(granted)];
                     let code = at(self.loop_fn(task), 3);
-                    self.op(now, Some(task), OpKind::Schedule, code, T::GRANTED_RUN, &args, &[Effect::SetState { task, state }]);
+                    self.op(
+                        now,
+                        Some(task),
+                        OpKind::Schedule,
+                        code,
+                        T::GRANTED_RUN,
+                        &args,
+                        &[Effect::SetState { task, state }],
+                    );
                 } else {
-                    self.op(now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 3), switch_text, &switch_args, &[Effect::SetState { task, state }]);
+                    self.op(
+                        now,
+                        Some(task),
+                        OpKind::Schedule,
+                        at(text::SCHEDULE, 3),
+                        switch_text,
+                        &switch_args,
+                        &[Effect::SetState { task, state }],
+                    );
                 }
             }
             Prog::WaitLock => {
                 // A woken writer runs and retries its lock.
                 let state = TaskState::RunningKernel { cpu };
-                self.op(now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 3), switch_text, &switch_args, &[Effect::SetState { task, state }]);
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::Schedule,
+                    at(text::SCHEDULE, 3),
+                    switch_text,
+                    &switch_args,
+                    &[Effect::SetState { task, state }],
+                );
                 self.retry_write(cpu, task, now);
             }
             Prog::Spin { .. } => unreachable!("a spinner never leaves its CPU without queueing"),
@@ -777,7 +945,15 @@ impl Sim<'_> {
     fn start_op(&mut self, cpu: u16, task: TaskId, now: u64) {
         let args = [Arg::Task(task), Arg::Count(u64::from(cpu))];
         let state = TaskState::RunningUser { cpu };
-        self.op(now, Some(task), OpKind::Schedule, at(self.loop_fn(task), 0), T::START, &args, &[Effect::SetState { task, state }]);
+        self.op(
+            now,
+            Some(task),
+            OpKind::Schedule,
+            at(self.loop_fn(task), 0),
+            T::START,
+            &args,
+            &[Effect::SetState { task, state }],
+        );
         self.start_think(cpu, task, now);
     }
 

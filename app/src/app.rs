@@ -1,0 +1,86 @@
+use crate::components::{SiteFooter, SiteHeader};
+use crate::pages::{AboutPage, CasePage, CrashPage, LandingPage, NotFoundPage};
+use crate::route::Route;
+use gloo::events::EventListener;
+use yew::prelude::*;
+
+/// The route in the address bar right now.
+fn current_route() -> Route {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    Route::parse(&hash)
+}
+
+/// The document title for a route.
+fn page_title(route: &Route) -> String {
+    match route {
+        Route::Landing => "slowpath — step through the kernel's slowest paths".to_string(),
+        Route::About => "About — slowpath".to_string(),
+        Route::Case { id, .. } => match slowpath_engine::find(id) {
+            Some(scenario) => format!("{} — slowpath", scenario.meta().title),
+            None => "No such case — slowpath".to_string(),
+        },
+        Route::Crash => "Crash test — slowpath".to_string(),
+        Route::NotFound { .. } => "Page not found — slowpath".to_string(),
+    }
+}
+
+/// The shell: header, the page for the current hash route, footer.
+#[function_component(App)]
+pub fn app() -> Html {
+    let route = use_state(current_route);
+    let main_ref = use_node_ref();
+    let first_render = use_mut_ref(|| true);
+
+    {
+        let route = route.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                route.set(current_route());
+            });
+            move || drop(listener)
+        });
+    }
+
+    {
+        let main_ref = main_ref.clone();
+        use_effect_with((*route).clone(), move |route| {
+            gloo::utils::document().set_title(&page_title(route));
+            // After a navigation inside the app, start at the top and move focus to the
+            // new content, so that screen readers announce it; not on the first load.
+            if !std::mem::replace(&mut *first_render.borrow_mut(), false) {
+                gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
+                if let Some(main) = main_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = main.focus();
+                }
+            }
+        });
+    }
+
+    let skip_to_content = {
+        let main_ref = main_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(main) = main_ref.cast::<web_sys::HtmlElement>() {
+                let _ = main.focus();
+            }
+        })
+    };
+
+    let page = match &*route {
+        Route::Landing => html! { <LandingPage /> },
+        Route::About => html! { <AboutPage /> },
+        Route::Case { id, .. } => html! { <CasePage id={id.clone()} /> },
+        Route::Crash => html! { <CrashPage /> },
+        Route::NotFound { path } => html! { <NotFoundPage path={path.clone()} /> },
+    };
+
+    html! {
+        <>
+            <button type="button" class="skip-link" onclick={skip_to_content}>{ "Skip to content" }</button>
+            <SiteHeader route={(*route).clone()} />
+            <main id="main" class="wrap site-main" tabindex="-1" ref={main_ref}>
+                { page }
+            </main>
+            <SiteFooter />
+        </>
+    }
+}

@@ -1,0 +1,43 @@
+use super::MetaRef;
+use crate::route::Route;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct CaseCardProps {
+    pub meta: MetaRef,
+}
+
+/// One case on the landing page: year and system, title (the link), summary.
+///
+/// The whole card is clickable through the title link's `::after`, so there
+/// is exactly one link per card for screen readers and keyboard users.
+#[function_component(CaseCard)]
+pub fn case_card(props: &CaseCardProps) -> Html {
+    let meta = props.meta.0;
+    html! {
+        <li class="case-card" data-testid="case-card" data-case-id={meta.id}>
+            <p class="case-card-meta">
+                <span class="badge">{ meta.year }</span>
+                <span>{ meta.system }</span>
+            </p>
+            <h3 class="case-card-title">
+                <a href={Route::case(meta.id).to_hash()}>{ meta.title }</a>
+            </h3>
+            <p class="case-card-summary">{ meta.summary }</p>
+            <p class="case-card-more" aria-hidden="true">{ "Open the case →" }</p>
+        </li>
+    }
+}
+
+/// Every registered case, as cards, in registry order.
+#[function_component(CaseList)]
+pub fn case_list() -> Html {
+    html! {
+        <ul class="case-grid" role="list">
+            { for slowpath_engine::registry().iter().map(|scenario| {
+                let meta = scenario.meta();
+                html! { <CaseCard key={meta.id} meta={MetaRef(meta)} /> }
+            }) }
+        </ul>
+    }
+}

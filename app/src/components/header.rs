@@ -1,0 +1,36 @@
+use crate::route::Route;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SiteHeaderProps {
+    /// The current route, to mark the current section in the navigation.
+    pub route: Route,
+}
+
+/// The banner on every page: the name (a link home) and the main navigation.
+#[function_component(SiteHeader)]
+pub fn site_header(props: &SiteHeaderProps) -> Html {
+    // "page" when the link is this very page, "true" when it is the section we are in.
+    let cases_current = match props.route {
+        Route::Landing => Some("page"),
+        Route::Case { .. } => Some("true"),
+        _ => None,
+    };
+    let about_current = matches!(props.route, Route::About).then_some("page");
+    html! {
+        <header class="site-header">
+            <div class="wrap site-header-inner">
+                <a class="brand" href={Route::Landing.to_hash()}>
+                    <img class="brand-mark" src="favicon.svg" alt="" width="32" height="32" />
+                    <span class="brand-name">{ "slowpath" }</span>
+                </a>
+                <nav class="site-nav" aria-label="Main">
+                    <ul>
+                        <li><a href={Route::Landing.to_hash()} aria-current={cases_current}>{ "Cases" }</a></li>
+                        <li><a href={Route::About.to_hash()} aria-current={about_current}>{ "About" }</a></li>
+                    </ul>
+                </nav>
+            </div>
+        </header>
+    }
+}

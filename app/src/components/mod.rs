@@ -1,0 +1,23 @@
+//! Building blocks shared by the pages.
+
+mod case_card;
+mod footer;
+mod header;
+
+pub use case_card::CaseList;
+pub use footer::SiteFooter;
+pub use header::SiteHeader;
+
+use slowpath_engine::ScenarioMeta;
+
+/// A scenario's static description, as a prop.
+///
+/// Metadata lives in statics, so two handles are equal when they point at the same one.
+#[derive(Clone, Copy, Debug)]
+pub struct MetaRef(pub &'static ScenarioMeta);
+
+impl PartialEq for MetaRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}

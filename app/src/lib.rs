@@ -1,0 +1,20 @@
+//! slowpath's browser front end: a small hash-routed Yew app.
+//!
+//! The crate is a library (tested on the host with `cargo test -p slowpath-app`)
+//! plus a tiny binary that Trunk builds for `wasm32-unknown-unknown`.
+
+mod app;
+mod components;
+mod pages;
+pub mod panic;
+pub mod route;
+
+/// Starts the app: installs the panic overlay, then mounts Yew on `<body>`.
+pub fn start() {
+    panic::install();
+    // The "Loading…" placeholder from index.html goes once the app can draw.
+    if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
+        boot.remove();
+    }
+    yew::Renderer::<app::App>::new().render();
+}

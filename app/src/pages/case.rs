@@ -1,0 +1,137 @@
+use super::not_found::NoSuchCase;
+use crate::components::MetaRef;
+use crate::route::Route;
+use slowpath_engine::{ParamSpec, ScenarioMeta};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct CasePageProps {
+    pub id: AttrValue,
+}
+
+/// `#/case/<id>`: what the case is, its variants, parameters and sources.
+///
+/// The interactive player comes later; for now the page is a read-only description.
+#[function_component(CasePage)]
+pub fn case_page(props: &CasePageProps) -> Html {
+    match slowpath_engine::find(&props.id) {
+        Some(scenario) => html! { <CaseDetails meta={MetaRef(scenario.meta())} /> },
+        None => html! { <NoSuchCase id={props.id.clone()} /> },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CaseDetailsProps {
+    meta: MetaRef,
+}
+
+#[function_component(CaseDetails)]
+fn case_details(props: &CaseDetailsProps) -> Html {
+    let meta = props.meta.0;
+    html! {
+        <article class="case" data-testid="case-page" data-case-id={meta.id} aria-labelledby="case-title">
+            <nav class="breadcrumb" aria-label="Breadcrumb">
+                <ol role="list">
+                    <li><a href={Route::Landing.to_hash()}>{ "Cases" }</a></li>
+                    <li><span aria-current="page">{ meta.title }</span></li>
+                </ol>
+            </nav>
+            <header class="case-header">
+                <p class="case-eyebrow">
+                    <span class="badge">{ meta.year }</span>
+                    <span>{ meta.system }</span>
+                </p>
+                <h1 id="case-title">{ meta.title }</h1>
+                <p class="lede">{ meta.summary }</p>
+            </header>
+
+            <p class="callout" role="note" data-testid="player-pending">
+                <strong>{ "The interactive player is not built yet." }</strong>
+                { " Soon this page will step through the case; for now it lists the variants \
+                   it will run and the parameters it will take." }
+            </p>
+
+            <section aria-labelledby="variants-title">
+                <h2 id="variants-title">{ "Variants" }</h2>
+                <ul class="variant-list" role="list">
+                    { for meta.variants.iter().enumerate().map(|(index, variant)| html! {
+                        <li key={variant.id}>
+                            <p class="variant-name">
+                                <strong>{ variant.label }</strong>
+                                <code>{ variant.id }</code>
+                                if index == 0 { <span class="badge">{ "as reported" }</span> }
+                            </p>
+                            <p>{ variant.description }</p>
+                        </li>
+                    }) }
+                </ul>
+            </section>
+
+            <section aria-labelledby="params-title">
+                <h2 id="params-title">{ "Parameters" }</h2>
+                { param_table(meta) }
+            </section>
+
+            if !meta.reported.is_empty() {
+                <section aria-labelledby="reported-title">
+                    <h2 id="reported-title">{ "What the report measured" }</h2>
+                    <dl class="figures">
+                        { for meta.reported.iter().map(|figure| html! {
+                            <div key={figure.metric}>
+                                <dt>{ figure.label }</dt>
+                                <dd>{ figure.reported }</dd>
+                            </div>
+                        }) }
+                    </dl>
+                </section>
+            }
+
+            <section aria-labelledby="sources-title">
+                <h2 id="sources-title">{ "Sources" }</h2>
+                <ul class="source-list">
+                    { for meta.sources.iter().map(|source| html! {
+                        <li key={source.url}><a href={source.url}>{ source.label }</a></li>
+                    }) }
+                </ul>
+            </section>
+        </article>
+    }
+}
+
+fn param_table(meta: &'static ScenarioMeta) -> Html {
+    if meta.params.is_empty() {
+        return html! { <p>{ "This case takes no parameters." }</p> };
+    }
+    html! {
+        <div class="table-scroll" role="region" aria-labelledby="params-title" tabindex="0">
+            <table class="param-table" data-testid="param-table">
+                <thead>
+                    <tr>
+                        <th scope="col">{ "Parameter" }</th>
+                        <th scope="col">{ "Range" }</th>
+                        <th scope="col">{ "Default" }</th>
+                        <th scope="col">{ "What it changes" }</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    { for meta.params.iter().map(param_row) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+fn param_row(spec: &'static ParamSpec) -> Html {
+    let default = spec.format_value(&spec.kind.default_value());
+    html! {
+        <tr key={spec.name}>
+            <th scope="row">
+                <span class="param-label">{ spec.label }</span>
+                <code>{ spec.name }</code>
+            </th>
+            <td class="nowrap" data-label="Range">{ spec.kind.range_text() }</td>
+            <td class="nowrap" data-label="Default">{ default }</td>
+            <td data-label="What it changes">{ spec.description }</td>
+        </tr>
+    }
+}

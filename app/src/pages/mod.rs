@@ -1,0 +1,13 @@
+//! One component per route.
+
+mod about;
+mod case;
+mod crash;
+mod landing;
+mod not_found;
+
+pub use about::AboutPage;
+pub use case::CasePage;
+pub use crash::CrashPage;
+pub use landing::LandingPage;
+pub use not_found::NotFoundPage;

@@ -1,0 +1,175 @@
+//! Hash routes: `#/`, `#/about`, `#/case/<id>`, plus a test-only `#/__crash`.
+//!
+//! Hash routing works on any static host (no rewrite rules), under any path.
+//! A route may carry a query inside the hash (`#/case/<id>?k=v&step=iter:5`);
+//! the parser splits it off and keeps it so that a later player can read it.
+//! This module is plain Rust with no browser types, so it is unit-tested on the host.
+
+/// Where the app is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `#/`, `#` or no hash at all: the landing page with the list of cases.
+    Landing,
+    /// `#/about`.
+    About,
+    /// `#/case/<id>`, with the query part of the hash (without the `?`), if any.
+    ///
+    /// The id is kept as written; whether a case with that id exists is the
+    /// page's business, not the parser's.
+    Case { id: String, query: String },
+    /// `#/__crash`: panics on purpose so that the browser tests can check the panic overlay.
+    Crash,
+    /// Anything else; `path` is the part after `#`, without the query.
+    NotFound { path: String },
+}
+
+/// The route segment that panics on purpose.
+pub const CRASH_SEGMENT: &str = "__crash";
+
+impl Route {
+    /// Parses `location.hash` (with or without the leading `#`).
+    ///
+    /// Lenient about what people type: a missing leading slash, a trailing
+    /// slash and surrounding whitespace are all accepted.
+    pub fn parse(hash: &str) -> Route {
+        let hash = hash.trim();
+        let hash = hash.strip_prefix('#').unwrap_or(hash);
+        let (path, query) = match hash.split_once('?') {
+            Some((path, query)) => (path, query),
+            None => (hash, ""),
+        };
+        let trimmed = path.trim_start_matches('/');
+        let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+        let segments: Vec<&str> = if trimmed.is_empty() { Vec::new() } else { trimmed.split('/').collect() };
+        match segments.as_slice() {
+            [] => Route::Landing,
+            ["about"] => Route::About,
+            [CRASH_SEGMENT] => Route::Crash,
+            ["case", id] => Route::Case { id: (*id).to_string(), query: query.to_string() },
+            // `#/case` and `#/case/` name no case: the case page says so and lists them.
+            ["case"] => Route::Case { id: String::new(), query: query.to_string() },
+            _ => Route::NotFound { path: normalise_not_found(path) },
+        }
+    }
+
+    /// The hash for this route, including the leading `#`, for `href`s and `location.hash`.
+    pub fn to_hash(&self) -> String {
+        match self {
+            Route::Landing => "#/".to_string(),
+            Route::About => "#/about".to_string(),
+            Route::Crash => format!("#/{CRASH_SEGMENT}"),
+            Route::Case { id, query } if query.is_empty() => format!("#/case/{id}"),
+            Route::Case { id, query } => format!("#/case/{id}?{query}"),
+            Route::NotFound { path } => format!("#{path}"),
+        }
+    }
+
+    /// A link to a case, without a query.
+    pub fn case(id: &str) -> Route {
+        Route::Case { id: id.to_string(), query: String::new() }
+    }
+
+    /// The query part of the hash, without the `?` (empty if there is none).
+    /// Only case routes keep one.
+    pub fn query(&self) -> &str {
+        match self {
+            Route::Case { query, .. } => query,
+            _ => "",
+        }
+    }
+}
+
+/// Gives an unknown path a leading slash so that it reads like the path it is.
+fn normalise_not_found(path: &str) -> String {
+    if path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("/{path}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(id: &str, query: &str) -> Route {
+        Route::Case { id: id.to_string(), query: query.to_string() }
+    }
+
+    #[test]
+    fn empty_and_root_hashes_are_the_landing_page() {
+        for hash in ["", "#", "#/", "/", "  #/  ", "#//"] {
+            assert_eq!(Route::parse(hash), Route::Landing, "{hash:?}");
+        }
+    }
+
+    #[test]
+    fn about_is_accepted_with_or_without_slashes() {
+        for hash in ["#/about", "#about", "#/about/", "/about", "about"] {
+            assert_eq!(Route::parse(hash), Route::About, "{hash:?}");
+        }
+    }
+
+    #[test]
+    fn case_routes_keep_the_id_and_the_query() {
+        assert_eq!(Route::parse("#/case/rwsem-playground"), case("rwsem-playground", ""));
+        assert_eq!(Route::parse("#/case/rwsem-playground/"), case("rwsem-playground", ""));
+        assert_eq!(
+            Route::parse("#/case/sparse-coredump?k=v&step=iter:5"),
+            case("sparse-coredump", "k=v&step=iter:5")
+        );
+        // A query on a route that does not use it is dropped, not an error.
+        assert_eq!(Route::parse("#/about?x=1"), Route::About);
+        assert_eq!(Route::parse("#/?x=1"), Route::Landing);
+    }
+
+    #[test]
+    fn case_without_an_id_is_a_case_route_with_an_empty_id() {
+        assert_eq!(Route::parse("#/case"), case("", ""));
+        assert_eq!(Route::parse("#/case/"), case("", ""));
+    }
+
+    #[test]
+    fn the_crash_route_is_recognised() {
+        assert_eq!(Route::parse("#/__crash"), Route::Crash);
+    }
+
+    #[test]
+    fn anything_else_is_not_found_with_its_path() {
+        assert_eq!(Route::parse("#/nope"), Route::NotFound { path: "/nope".to_string() });
+        assert_eq!(Route::parse("#/case/a/b?q=1"), Route::NotFound { path: "/case/a/b".to_string() });
+        assert_eq!(Route::parse("#main"), Route::NotFound { path: "/main".to_string() });
+        assert_eq!(Route::parse("#/About"), Route::NotFound { path: "/About".to_string() });
+    }
+
+    #[test]
+    fn to_hash_formats_every_route() {
+        assert_eq!(Route::Landing.to_hash(), "#/");
+        assert_eq!(Route::About.to_hash(), "#/about");
+        assert_eq!(Route::Crash.to_hash(), "#/__crash");
+        assert_eq!(Route::case("x").to_hash(), "#/case/x");
+        assert_eq!(case("x", "a=1&step=iter:5").to_hash(), "#/case/x?a=1&step=iter:5");
+    }
+
+    #[test]
+    fn parse_inverts_to_hash() {
+        let routes = [
+            Route::Landing,
+            Route::About,
+            Route::Crash,
+            Route::case("rwsem-playground"),
+            case("sparse-coredump", "k=v&step=iter:5"),
+            case("", ""),
+            Route::NotFound { path: "/nope/deeper".to_string() },
+        ];
+        for route in routes {
+            assert_eq!(Route::parse(&route.to_hash()), route, "{route:?}");
+        }
+    }
+
+    #[test]
+    fn query_is_only_kept_on_case_routes() {
+        assert_eq!(Route::parse("#/case/x?step=3").query(), "step=3");
+        assert_eq!(Route::parse("#/about?step=3").query(), "");
+    }
+}

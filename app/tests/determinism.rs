@@ -1,0 +1,15 @@
+//! The engine compiled to wasm32 produces the same trace hash as natively.
+//! Run by `cargo xtask test` through wasm-bindgen-test-runner under node.
+#![cfg(target_arch = "wasm32")]
+
+include!("../../engine/tests/golden.rs");
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test]
+fn the_playground_default_hash_matches_native() {
+    let scenario = slowpath_engine::find("rwsem-playground").expect("registered");
+    let run =
+        slowpath_engine::run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs");
+    assert_eq!(format!("{:016x}", run.trace_hash), PLAYGROUND_DEFAULT_HASH);
+}

@@ -1,0 +1,77 @@
+//! Shared by the engine's integration tests.
+#![allow(dead_code)]
+
+use slowpath_engine::builder::{text, OpSpec, TraceBuilder};
+use slowpath_engine::lock::{LockKind, LockMode};
+use slowpath_engine::narration::{Arg, CodeLoc, Function};
+use slowpath_engine::params::ParamValues;
+use slowpath_engine::trace::{OpKind, Outcome, Run};
+use slowpath_engine::world::{Effect, Layout, TaskState};
+use std::collections::BTreeMap;
+
+include!("golden.rs");
+
+static TEMPLATES: &[&str] = &["phase", "iteration {0}", "{0} locks {1}", "{0} unlocks {1}", "{0} counts"];
+static CODE: &[Function] =
+    &[Function { name: "loop", source_url: "https://example.invalid/", lines: &["lock", "count", "unlock"] }];
+
+/// A synthetic run: a few single iterations, a repeat of `count` iterations of
+/// lock / count / unlock, then a few more single iterations.
+pub fn synthetic_repeat_run(count: u64) -> Run {
+    let mut layout = Layout::new(1);
+    let group = layout.add_group("g");
+    let task = layout.add_task("T", group);
+    let lock = layout.add_lock("L", LockKind::RwSem);
+    let counter = layout.add_counter("iterations");
+    let mut builder = TraceBuilder::new(layout, TEMPLATES, CODE);
+    let at = |line| CodeLoc { function: 0, line };
+    builder.phase(text(0, &[]));
+    builder.iteration(text(1, &[Arg::Count(0)]));
+    builder.op(OpSpec {
+        at_ns: 0,
+        actor: Some(task),
+        kind: OpKind::Schedule,
+        code: at(0),
+        text: text(4, &[Arg::Task(task)]),
+        effects: &[Effect::SetState { task, state: TaskState::RunningKernel { cpu: 0 } }],
+    });
+    let lock_effects = [Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 }];
+    let count_effects = [Effect::Count { counter, delta: 1 }];
+    let unlock_effects = [Effect::Release { lock, task }];
+    let lock_args = [Arg::Task(task), Arg::Lock(lock)];
+    let count_args = [Arg::AffineAddr { base: 0x1000, stride: 0x1000 }];
+    let template = [
+        OpSpec {
+            at_ns: 0,
+            actor: Some(task),
+            kind: OpKind::LockFast,
+            code: at(0),
+            text: text(2, &lock_args),
+            effects: &lock_effects,
+        },
+        OpSpec {
+            at_ns: 40,
+            actor: Some(task),
+            kind: OpKind::Compute,
+            code: at(1),
+            text: text(4, &count_args),
+            effects: &count_effects,
+        },
+        OpSpec {
+            at_ns: 90,
+            actor: Some(task),
+            kind: OpKind::LockRelease,
+            code: at(2),
+            text: text(3, &lock_args),
+            effects: &unlock_effects,
+        },
+    ];
+    builder.repeat(count, 112, text(1, &[Arg::AffineCount { base: 1, stride: 1 }]), &template);
+    for extra in 0..3u64 {
+        let now = builder.now_ns();
+        builder.iteration(text(1, &[Arg::Count(count + 1 + extra)]));
+        builder.op(OpSpec { at_ns: now + 5, ..template[0] });
+        builder.op(OpSpec { at_ns: now + 50, ..template[2] });
+    }
+    builder.finish("synthetic", "test", 0, ParamValues::default(), Outcome::Completed, BTreeMap::new())
+}

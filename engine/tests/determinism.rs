@@ -1,0 +1,27 @@
+//! Same scenario + parameters + seed ⇒ the same trace hash, run after run, and
+//! the recorded hash that the wasm build must reproduce too.
+
+mod common;
+
+use slowpath_engine::{registry, run_checked};
+
+#[test]
+fn every_scenario_is_deterministic_and_seed_sensitive() {
+    for scenario in registry() {
+        let meta = scenario.meta();
+        let params = meta.default_params();
+        for variant in meta.variants {
+            let a = run_checked(*scenario, &params, variant.id, 7).expect("runs");
+            let b = run_checked(*scenario, &params, variant.id, 7).expect("runs");
+            assert_eq!(a.trace_hash, b.trace_hash, "{} {}", meta.id, variant.id);
+            assert_eq!(a.counts, b.counts);
+        }
+    }
+}
+
+#[test]
+fn the_playground_default_hash_is_the_recorded_one() {
+    let scenario = slowpath_engine::find("rwsem-playground").expect("registered");
+    let run = run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs");
+    assert_eq!(format!("{:016x}", run.trace_hash), common::PLAYGROUND_DEFAULT_HASH);
+}
