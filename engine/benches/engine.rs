@@ -6,6 +6,7 @@
 mod common;
 
 use divan::Bencher;
+use slowpath_engine::trace::Cursor;
 use slowpath_engine::{find, run_checked, Run};
 use std::sync::OnceLock;
 
@@ -35,11 +36,9 @@ fn micro_step_playground(bencher: Bencher) {
     let run = playground();
     let total = run.total_ops();
     bencher.counter(divan::counter::ItemsCount::new(total)).bench(|| {
-        let mut world = run.state_at(0);
-        for position in 0..total {
-            run.apply_next(&mut world, position);
-        }
-        divan::black_box(world.now_ns)
+        let mut cursor = Cursor::new(run);
+        while cursor.step() {}
+        divan::black_box(cursor.world().now_ns)
     });
 }
 

@@ -474,9 +474,18 @@ impl Run {
     /// Applies op `position` (the next one) to `world`, which must be the state at `position`.
     /// Used to step forward one micro-op without a seek.
     pub fn apply_next(&self, world: &mut World, position: u64) {
-        let Some(op) = self.op(position) else { return };
-        world.advance_to(op.at_ns);
-        for effect in &op.effects {
+        if position >= self.total_ops() {
+            return;
+        }
+        // The hot path of playback: no allocation, one binary search over blocks.
+        let block = &self.blocks[self.block_of_op(position)];
+        let offset = position - block.first_op;
+        let ops_len = u64::from(block.ops_len);
+        let (k, j) = (offset / ops_len, offset % ops_len);
+        let op = &self.ops[block.ops_start as usize + j as usize];
+        let base_ns = if block.is_repeat() { block.start_ns + k * block.period_ns } else { 0 };
+        world.advance_to(base_ns + op.at_ns);
+        for effect in self.op_effects(op) {
             world.apply(effect);
         }
     }
@@ -507,5 +516,63 @@ impl Run {
                 crate::narration::plain(&self.narrate(&op))
             )
         })
+    }
+}
+
+/// A position in a run with its world, for playback: stepping forward one
+/// micro-op at a time without a seek or a search (the block is tracked).
+pub struct Cursor<'r> {
+    run: &'r Run,
+    position: u64,
+    /// The block holding op `position` (the next op), or `blocks.len()` at the end.
+    block: usize,
+    world: World,
+}
+
+impl<'r> Cursor<'r> {
+    pub fn new(run: &'r Run) -> Cursor<'r> {
+        let mut cursor = Cursor { run, position: 0, block: 0, world: run.state_at(0) };
+        cursor.seek(0);
+        cursor
+    }
+
+    /// Jumps anywhere: a checkpoint plus bounded replay.
+    pub fn seek(&mut self, position: u64) {
+        let position = position.min(self.run.total_ops());
+        self.world = self.run.state_at(position);
+        self.position = position;
+        self.block = if position < self.run.total_ops() {
+            self.run.block_of_op(position)
+        } else {
+            self.run.blocks.len()
+        };
+    }
+
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Executes the next micro-op; false at the end of the run.
+    pub fn step(&mut self) -> bool {
+        let run = self.run;
+        let Some(block) = run.blocks.get(self.block) else { return false };
+        let offset = self.position - block.first_op;
+        let ops_len = u64::from(block.ops_len);
+        let (k, j) = (offset / ops_len, offset % ops_len);
+        let op = &run.ops[block.ops_start as usize + j as usize];
+        let base_ns = if block.is_repeat() { block.start_ns + k * block.period_ns } else { 0 };
+        self.world.advance_to(base_ns + op.at_ns);
+        for effect in run.op_effects(op) {
+            self.world.apply(effect);
+        }
+        self.position += 1;
+        if self.position == block.first_op + block.count * ops_len {
+            self.block += 1;
+        }
+        true
     }
 }

@@ -11,8 +11,11 @@ fn a_repeat_counts_exactly_and_seeks_like_stepping() {
     assert_eq!(run.counts.iterations, 1 + 50 + 3);
     assert_eq!(run.counts.micro_ops, 1 + 150 + 6);
     let mut world = run.state_at(0);
+    let mut cursor = slowpath_engine::trace::Cursor::new(&run);
     for position in 0..run.total_ops() {
         run.apply_next(&mut world, position);
+        assert!(cursor.step());
+        assert_eq!(cursor.world(), &world, "cursor and apply_next agree at {position}");
         let sought = run.state_at(position + 1);
         // Seeking into a repeat lands on a normalized world; compare what the UI sees.
         assert_eq!(
