@@ -66,3 +66,13 @@ fn stepping_at_each_granularity_moves_between_unit_boundaries() {
         assert_eq!(steps, run.unit_count(granularity), "{granularity:?}");
     }
 }
+
+#[test]
+fn seeking_by_time_counts_the_ops_at_or_before_that_time() {
+    let run = common::synthetic_repeat_run(1_000);
+    // Op 0 at t=0, then iteration k of the repeat has ops at k·112 + {0, 40, 90}.
+    assert_eq!(run.position_at_time(0), 2);
+    assert_eq!(run.position_at_time(112 * 5 + 40), 1 + 5 * 3 + 2);
+    assert_eq!(run.position_at_time(112 * 5 + 39), 1 + 5 * 3 + 1);
+    assert_eq!(run.position_at_time(u64::MAX), run.total_ops());
+}
