@@ -24,13 +24,19 @@ struct RunArgs {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(args) =
+        std::env::args_os().skip(1).map(|arg| arg.into_string().ok()).collect::<Option<Vec<String>>>()
+    else {
+        eprintln!("slowpath-cli: arguments must be valid UTF-8");
+        return ExitCode::from(2);
+    };
     match args.first().map(String::as_str) {
         Some("list") if args.len() == 1 => {
-            for scenario in registry() {
-                let meta = scenario.meta();
-                println!("{}\t{}", meta.id, meta.title);
-            }
+            let lines: String = registry()
+                .iter()
+                .map(|scenario| format!("{}\t{}\n", scenario.meta().id, scenario.meta().title))
+                .collect();
+            print_quietly(&lines);
             ExitCode::SUCCESS
         }
         Some("run") => match parse_run(&args[1..]).and_then(|run_args| execute(&run_args)) {
@@ -106,11 +112,18 @@ fn execute(args: &RunArgs) -> Result<(), String> {
         }
     }
     if args.json {
-        println!("{}", json(&run));
+        print_quietly(&(json(&run) + "\n"));
     } else if !args.trace {
-        println!("{}", summary(&run));
+        print_quietly(&(summary(&run) + "\n"));
     }
     Ok(())
+}
+
+/// Prints, ending quietly if stdout was closed (`| head`, `| true`).
+fn print_quietly(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 fn json(run: &Run) -> String {

@@ -29,7 +29,10 @@ pub enum LockMode {
 pub struct Holder {
     pub task: TaskId,
     pub mode: LockMode,
+    /// When this hold began.
     pub since_ns: u64,
+    /// Hold time is charged to `stats` up to here (lazily, like task time).
+    pub charged_until_ns: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,7 +119,7 @@ impl LockState {
             assert_eq!(waiter.mode, mode, "granted in the mode it queued for");
             assert_eq!(now - waiter.since_ns, waited_ns, "wait time of a queued waiter");
         }
-        self.holders.push(Holder { task, mode, since_ns: now });
+        self.holders.push(Holder { task, mode, since_ns: now, charged_until_ns: now });
         self.stats.acquisitions += 1;
         if waited_ns > 0 {
             self.stats.contended += 1;
@@ -135,14 +138,21 @@ impl LockState {
         let position =
             self.holders.iter().position(|holder| holder.task == task).expect("release by a non-holder");
         let holder = self.holders.remove(position);
-        self.stats.hold_total_ns += now - holder.since_ns;
+        self.stats.hold_total_ns += now - holder.charged_until_ns;
     }
 
     pub(crate) fn normalize(&mut self, now: u64) {
         for holder in &mut self.holders {
-            self.stats.hold_total_ns += now - holder.since_ns;
-            holder.since_ns = now;
+            self.stats.hold_total_ns += now - holder.charged_until_ns;
+            holder.charged_until_ns = now;
         }
+    }
+
+    /// Statistics with the open holds charged up to `now`: what the UI shows.
+    pub fn stats_at(&self, now: u64) -> LockStats {
+        let mut stats = self.stats;
+        stats.hold_total_ns += self.holders.iter().map(|holder| now - holder.charged_until_ns).sum::<u64>();
+        stats
     }
 
     pub fn check_invariants(&self) {
@@ -159,7 +169,8 @@ impl LockState {
     }
 
     pub(crate) fn stats_delta(&self, after: &LockState) -> LockStatsDelta {
-        let strip = |holders: &[Holder]| holders.iter().map(|h| (h.task, h.mode)).collect::<Vec<_>>();
+        let strip =
+            |holders: &[Holder]| holders.iter().map(|h| (h.task, h.mode, h.since_ns)).collect::<Vec<_>>();
         assert_eq!(strip(&self.holders), strip(&after.holders), "repeat changed a lock's holders");
         assert_eq!(self.waiters, after.waiters, "repeat changed a wait queue");
         assert_eq!(self.handoff, after.handoff, "repeat changed a handoff flag");
@@ -181,7 +192,7 @@ impl LockState {
             self.stats.wait_max_ns = self.stats.wait_max_ns.max(delta.wait_max_after_ns);
         }
         for holder in &mut self.holders {
-            holder.since_ns += elapsed_ns;
+            holder.charged_until_ns += elapsed_ns;
         }
     }
 }
@@ -253,7 +264,12 @@ mod tests {
         // Task 3 waits on lock a, which task 3 holds: Go's `defer Unlock` in a loop.
         let mut a_waiting = a.clone();
         a_waiting.holders.clear();
-        a_waiting.holders.push(Holder { task: TaskId(3), mode: LockMode::Write, since_ns: 0 });
+        a_waiting.holders.push(Holder {
+            task: TaskId(3),
+            mode: LockMode::Write,
+            since_ns: 0,
+            charged_until_ns: 0,
+        });
         a_waiting.waiters.push_back(Waiter { task: TaskId(3), mode: LockMode::Write, since_ns: 1 });
         let found = find_deadlock(&[a_waiting, b]).expect("self deadlock");
         assert_eq!(found.cycle, vec![(TaskId(3), LockId(0))]);

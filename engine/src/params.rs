@@ -282,11 +282,17 @@ fn parse_scaled(text: &str, units: &[(&str, u64)], expected: &str) -> Result<u64
     }
     value = value.saturating_mul(u128::from(scale));
     // Fractions are exact to the base unit: 1.5ms is 1,500,000 ns; finer digits round down.
-    let mut place = u128::from(scale);
-    for digit in fraction.bytes().take(20) {
-        place /= 10;
-        value = value.saturating_add(u128::from(digit - b'0') * place);
+    // The fraction must be exact in base units: 1.5ms and 1.5KiB are, 1.5ns and 1.5 threads are not.
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.len() > 18 {
+        return Err(unreadable());
     }
+    let denominator = 10u128.pow(fraction.len() as u32);
+    let numerator = fraction.parse::<u128>().unwrap_or(0) * u128::from(scale);
+    if numerator % denominator != 0 {
+        return Err(Clamp::Unreadable { reason: format!("expected {expected}, in whole base units") });
+    }
+    value = value.saturating_add(numerator / denominator);
     Ok(u64::try_from(value).unwrap_or(u64::MAX))
 }
 
@@ -463,6 +469,9 @@ mod tests {
         assert_eq!(SIZE.parse_exact("1TiB"), Ok(ParamValue::Unsigned(1 << 40)));
         assert_eq!(SIZE.parse_exact("64 KiB"), Ok(ParamValue::Unsigned(64 << 10)));
         assert_eq!(SIZE.format_value(&ParamValue::Unsigned(1 << 40)), "1TiB");
+        assert!(TIME.parse_exact("1.5ns").is_err(), "finer than a nanosecond");
+        assert_eq!(TIME.parse_exact("2.000us"), Ok(ParamValue::Unsigned(2_000)));
+        assert_eq!(SIZE.parse_exact("4.5KiB"), Ok(ParamValue::Unsigned(4608)));
     }
 
     #[test]

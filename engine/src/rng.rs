@@ -22,9 +22,11 @@ impl Rng {
 
     /// `base_ns` varied uniformly by ±`percent` %, never below 1 ns.
     pub fn jitter(&mut self, base_ns: u64, percent: u64) -> u64 {
-        let spread = base_ns.saturating_mul(percent.min(100)) / 100;
+        // u128 so that no base near u64::MAX can overflow.
+        let spread = (u128::from(base_ns) * u128::from(percent.min(100)) / 100) as u64;
         let low = base_ns - spread;
-        (low + self.below(2 * spread + 1)).max(1)
+        let offset = self.below(spread.saturating_mul(2).saturating_add(1));
+        low.saturating_add(offset).max(1)
     }
 }
 

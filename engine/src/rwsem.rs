@@ -36,6 +36,9 @@ pub struct RwsemExtra {
     /// `RWSEM_READER_OWNED` in `sem->owner`: set by readers, only cleared when a
     /// writer takes the lock, so it is a hint that can be stale.
     pub reader_owned_hint: bool,
+    /// `RWSEM_NONSPINNABLE`: set when a writer gave up spinning on readers; no writer
+    /// spins on readers again until the reader count drops to zero.
+    pub nonspinnable: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +102,7 @@ pub fn reader_spin_threshold_ns(readers: usize) -> u64 {
 pub fn down_write(
     lock: &LockState,
     policy: RwsemPolicy,
+    extra: RwsemExtra,
     owner_running: bool,
     spinner_present: bool,
 ) -> WriteDecision {
@@ -113,6 +117,9 @@ pub fn down_write(
     }
     if lock.writer().is_some() {
         return if owner_running { WriteDecision::SpinOnWriter } else { WriteDecision::Queue };
+    }
+    if extra.nonspinnable {
+        return WriteDecision::Queue;
     }
     WriteDecision::SpinOnReaders { limit_ns: reader_spin_threshold_ns(lock.readers()) }
 }
@@ -200,7 +207,10 @@ mod tests {
         let mut sem = lock();
         assert_eq!(down_read(&sem, RwsemExtra::default()), ReadDecision::Fast);
         sem.acquire(TaskId(0), LockMode::Read, 0, 0);
-        assert_eq!(down_read(&sem, RwsemExtra { reader_owned_hint: true }), ReadDecision::Fast);
+        assert_eq!(
+            down_read(&sem, RwsemExtra { reader_owned_hint: true, nonspinnable: false }),
+            ReadDecision::Fast
+        );
         sem.release(TaskId(0), 10);
         sem.acquire(TaskId(9), LockMode::Write, 0, 10);
         assert_eq!(down_read(&sem, RwsemExtra::default()), ReadDecision::QueueBehindWriter);
@@ -211,7 +221,7 @@ mod tests {
         let mut sem = lock();
         sem.acquire(TaskId(0), LockMode::Read, 0, 0);
         sem.enqueue(TaskId(9), LockMode::Write, 1);
-        let hint = RwsemExtra { reader_owned_hint: true };
+        let hint = RwsemExtra { reader_owned_hint: true, nonspinnable: false };
         assert_eq!(down_read(&sem, hint), ReadDecision::QueueFair);
         sem.release(TaskId(0), 2);
         // Free again but the hint is stale: rcnt == 1, so a reader may steal (the writer was only woken).
@@ -252,14 +262,19 @@ mod tests {
     fn writers_spin_only_on_a_running_owner_and_for_a_bounded_time_on_readers() {
         let mut sem = lock();
         sem.acquire(TaskId(0), LockMode::Write, 0, 0);
-        assert_eq!(down_write(&sem, V613, true, false), WriteDecision::SpinOnWriter);
-        assert_eq!(down_write(&sem, V613, false, false), WriteDecision::Queue);
-        assert_eq!(down_write(&sem, V613, true, true), WriteDecision::Queue);
+        assert_eq!(down_write(&sem, V613, RwsemExtra::default(), true, false), WriteDecision::SpinOnWriter);
+        assert_eq!(down_write(&sem, V613, RwsemExtra::default(), false, false), WriteDecision::Queue);
+        assert_eq!(down_write(&sem, V613, RwsemExtra::default(), true, true), WriteDecision::Queue);
         sem.release(TaskId(0), 1);
         sem.acquire(TaskId(1), LockMode::Read, 0, 1);
         sem.acquire(TaskId(2), LockMode::Read, 0, 1);
-        assert_eq!(down_write(&sem, V613, false, false), WriteDecision::SpinOnReaders { limit_ns: 11_000 });
+        assert_eq!(
+            down_write(&sem, V613, RwsemExtra::default(), false, false),
+            WriteDecision::SpinOnReaders { limit_ns: 11_000 }
+        );
+        let gave_up = RwsemExtra { reader_owned_hint: true, nonspinnable: true };
+        assert_eq!(down_write(&sem, V613, gave_up, false, false), WriteDecision::Queue);
         let no_spin = RwsemPolicy { writer_spin: false, handoff: true };
-        assert_eq!(down_write(&sem, no_spin, false, false), WriteDecision::Queue);
+        assert_eq!(down_write(&sem, no_spin, RwsemExtra::default(), false, false), WriteDecision::Queue);
     }
 }

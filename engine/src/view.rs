@@ -112,7 +112,7 @@ impl Run {
                     holders: lock.holders.clone(),
                     waiters: lock.waiters.iter().copied().collect(),
                     handoff: lock.handoff,
-                    stats: lock.stats,
+                    stats: lock.stats_at(world.now_ns),
                 })
                 .collect(),
             counters: self.layout.counters.iter().cloned().zip(world.counters.iter().copied()).collect(),

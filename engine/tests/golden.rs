@@ -2,4 +2,4 @@
 // Native (engine/tests/determinism.rs) and wasm (app/tests/determinism.rs, run by
 // `cargo xtask test` under node) must both produce it; change it only for an
 // intended model change.
-pub const PLAYGROUND_DEFAULT_HASH: &str = "a41a53835a8100b8";
+pub const PLAYGROUND_DEFAULT_HASH: &str = "e90627a6a7dca6c0";

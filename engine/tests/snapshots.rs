@@ -13,8 +13,14 @@ fn trace(variant: &str, sets: &[(&str, &str)]) -> String {
     text
 }
 
-const SMALL: &[(&str, &str)] =
-    &[("readers", "3"), ("writers", "1"), ("cpus", "2"), ("duration", "1500us"), ("write_think", "300us")];
+const SMALL: &[(&str, &str)] = &[
+    ("readers", "3"),
+    ("writers", "1"),
+    ("cpus", "2"),
+    ("duration", "3ms"),
+    ("write_think", "300us"),
+    ("timeslice", "200us"),
+];
 
 #[test]
 fn v6_13() {

@@ -21,20 +21,25 @@ commands:
   help                this text";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(args) =
+        std::env::args_os().skip(1).map(|arg| arg.into_string().ok()).collect::<Option<Vec<String>>>()
+    else {
+        eprintln!("xtask: arguments must be valid UTF-8\n\n{USAGE}");
+        return ExitCode::from(2);
+    };
     let Some(command) = args.first() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
     let rest = &args[1..];
     let result = match command.as_str() {
-        "setup" => no_options(rest).and_then(|()| setup::run().map(|_| ())),
+        "setup" => no_options(rest).and_then(|()| setup::run(setup::Need::Test).map(|_| ())),
         "serve" => parse_port(rest).and_then(|port| {
-            let tools = setup::run()?;
+            let tools = setup::run(setup::Need::Serve)?;
             cmd::serve(&tools, port)
         }),
         "test" => no_options(rest).and_then(|()| {
-            let tools = setup::run()?;
+            let tools = setup::run(setup::Need::Test)?;
             test::run(&tools)
         }),
         "bench" => no_options(rest).and_then(|()| bench::run()),

@@ -21,9 +21,19 @@ pub struct Tools {
     pub chromium: PathBuf,
 }
 
-pub fn run() -> Result<Tools, Failure> {
+/// Which tools a command needs: serving needs no browser.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    Serve,
+    Test,
+}
+
+pub fn run(need: Need) -> Result<Tools, Failure> {
     let started = Instant::now();
     let path = tool_path();
+    if need == Need::Test {
+        rustup_components()?;
+    }
     wasm_target()?;
     cargo_tool("trunk", TRUNK_VERSION, &["--locked"], &path)?;
     let bindgen_version = locked_wasm_bindgen_version()?;
@@ -31,7 +41,7 @@ pub fn run() -> Result<Tools, Failure> {
     cargo_tool_named("wasm-bindgen-cli", "wasm-bindgen", &bindgen_version, &[], &path)?;
     node()?;
     npm_packages(&path)?;
-    let chromium = chromium()?;
+    let chromium = if need == Need::Test { chromium()? } else { PathBuf::new() };
     println!("xtask: setup ready in {:.1} s", started.elapsed().as_secs_f64());
     Ok(Tools { path, chromium })
 }
@@ -62,6 +72,21 @@ fn wasm_target() -> Result<(), Failure> {
         return Ok(());
     }
     cmd::run("setup: add the wasm32 target", Command::new("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+/// rustfmt and clippy: minimal rustup profiles (CI images) leave them out.
+fn rustup_components() -> Result<(), Failure> {
+    let installed =
+        cmd::output(Command::new("rustup").args(["component", "list", "--installed"])).unwrap_or_default();
+    let missing: Vec<&str> = ["rustfmt", "clippy"]
+        .into_iter()
+        .filter(|name| !installed.lines().any(|line| line.starts_with(&format!("{name}-"))))
+        .collect();
+    if missing.is_empty() {
+        skipped("rustfmt and clippy");
+        return Ok(());
+    }
+    cmd::run("setup: add rustup components", Command::new("rustup").args(["component", "add"]).args(&missing))
 }
 
 fn cargo_tool(name: &str, version: &str, extra: &[&str], path: &OsString) -> Result<(), Failure> {
@@ -140,20 +165,31 @@ fn apt_install(what: &str, packages: &[&str]) -> Result<(), Failure> {
     )
 }
 
+/// playwright-core needs Node.js 20 or later.
+const NODE_MAJOR_MIN: u32 = 20;
+
+fn node_major() -> Option<u32> {
+    let version = cmd::output(Command::new("node").arg("--version"))?;
+    version.trim_start_matches('v').split('.').next()?.parse().ok()
+}
+
 fn node() -> Result<(), Failure> {
-    let works = || {
-        cmd::output(Command::new("node").arg("--version")).is_some()
-            && cmd::output(Command::new("npm").arg("--version")).is_some()
-    };
-    if works() {
+    let npm = || cmd::output(Command::new("npm").arg("--version")).is_some();
+    let recent = || node_major().is_some_and(|major| major >= NODE_MAJOR_MIN) && npm();
+    if recent() {
         skipped("node and npm");
         return Ok(());
     }
-    apt_install("Node.js", &["nodejs", "npm"])?;
-    if works() {
+    if node_major().is_none() {
+        apt_install("Node.js", &["nodejs", "npm"])?;
+    }
+    if recent() {
         Ok(())
     } else {
-        Err(Failure::Failed("setup: `node --version` or `npm --version` still fails after install".into()))
+        Err(Failure::Failed(format!(
+            "setup: Node.js {NODE_MAJOR_MIN} or later with npm is needed (found {}); install it from your distribution or nodejs.org and run again",
+            node_major().map_or("none".to_string(), |major| format!("v{major}"))
+        )))
     }
 }
 

@@ -202,7 +202,10 @@ impl Sim<'_> {
                 };
             };
             if now > self.config.duration_ns {
-                self.builder.advance_to(self.config.duration_ns);
+                // A last step at the end time, so that the final position shows the final totals.
+                let end = self.config.duration_ns;
+                self.builder.iteration(say(T::ITER_END.id(), &[Arg::Ns(end)]));
+                self.op(end, None, OpKind::Note, at(text::SCHEDULE, 0), T::END, &[Arg::Ns(end)], &[]);
                 return Outcome::TimeLimit;
             }
             self.enter_phase_if_changed();
@@ -454,6 +457,9 @@ impl Sim<'_> {
             }
             ReadDecision::Steal { wake_readers } => {
                 let steal = Effect::Count { counter: self.counters.steals, delta: 1 };
+                let head_is_reader =
+                    self.builder.world().lock(lock).waiters.front().is_some_and(|w| w.mode == LockMode::Read);
+                let wake_readers = wake_readers && head_is_reader;
                 let template = if wake_readers { T::READ_STEAL_WAKE } else { T::READ_STEAL };
                 self.op(
                     now,
@@ -504,11 +510,12 @@ impl Sim<'_> {
                         Effect::SetState { task, state: TaskState::BlockedOnLock { lock } },
                     ],
                 );
+                // This CPU picks its next task first, so that a woken task finds it busy.
+                self.schedule(cpu, now);
                 // rwsem_cond_wake_waiter: a free lock wakes the queue at once.
                 if self.builder.world().lock(lock).is_free() {
                     self.wake(task, now, true);
                 }
-                self.schedule(cpu, now);
             }
         }
     }
@@ -519,7 +526,8 @@ impl Sim<'_> {
         let acquire = Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: 0 };
         let state = self.builder.world().lock(lock);
         let owner_running = state.writer().is_some_and(|owner| self.state(owner).cpu().is_some());
-        let decision = rwsem::down_write(state, self.config.policy, owner_running, self.spinner().is_some());
+        let decision =
+            rwsem::down_write(state, self.config.policy, self.extra, owner_running, self.spinner().is_some());
         match decision {
             WriteDecision::Fast => {
                 self.op(
@@ -579,17 +587,43 @@ impl Sim<'_> {
             WriteDecision::Queue => {
                 let holders = self.holders_word();
                 let position = Arg::Count(self.queue_position() + 1);
+                self.task(task).prog = Prog::WaitLock;
+                let mut after = self.builder.world().lock(lock).clone();
+                after.enqueue(task, LockMode::Write, now);
+                if rwsem::try_write_lock(&after, self.config.policy, task, now) == RetryDecision::Acquire {
+                    // Queued behind others, yet the lock is free and not handed off: the first
+                    // rwsem_try_write_lock in the wait loop takes it at once.
+                    let effects = [
+                        Effect::Enqueue { lock, task, mode: LockMode::Write },
+                        Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: 0 },
+                    ];
+                    self.op(
+                        now,
+                        Some(task),
+                        OpKind::LockSlow,
+                        at(text::DOWN_WRITE_SLOW, 5),
+                        T::WRITE_QUEUE_GOT,
+                        &[t, l],
+                        &effects,
+                    );
+                    self.extra.reader_owned_hint = false;
+                    self.start_hold(cpu, task, now, SLOW_LOCK_NS);
+                    return;
+                }
+                self.cpus[usize::from(cpu)].task = None;
                 self.op(
                     now,
                     Some(task),
                     OpKind::LockContended,
-                    at(text::DOWN_WRITE_SLOW, 3),
+                    at(text::DOWN_WRITE_SLOW, 7),
                     T::WRITE_QUEUE,
                     &[t, l, holders, position],
-                    &[Effect::Enqueue { lock, task, mode: LockMode::Write }],
+                    &[
+                        Effect::Enqueue { lock, task, mode: LockMode::Write },
+                        Effect::SetState { task, state: TaskState::BlockedOnLock { lock } },
+                    ],
                 );
-                self.task(task).prog = Prog::WaitLock;
-                self.retry_write(cpu, task, now);
+                self.schedule(cpu, now);
             }
         }
     }
@@ -767,7 +801,15 @@ impl Sim<'_> {
             );
             self.extra.reader_owned_hint = false;
             self.start_hold(cpu, spinner, now, FAST_LOCK_NS);
-        } else if state.writer().is_none() && state.readers() > 0 && deadline_ns.is_none() {
+        } else if let Some(owner) = state.writer() {
+            // Another writer got it first: keep spinning while it runs, with no reader deadline.
+            if self.state(owner).cpu().is_some() {
+                self.task(spinner).prog = Prog::Spin { since_ns, deadline_ns: None };
+                self.task(spinner).burst_end_ns = u64::MAX;
+            } else {
+                self.stop_spinner_owner_off(now);
+            }
+        } else if state.readers() > 0 && deadline_ns.is_none() {
             let limit = rwsem::reader_spin_threshold_ns(state.readers());
             self.task(spinner).prog = Prog::Spin { since_ns, deadline_ns: Some(now + limit) };
             self.task(spinner).burst_end_ns = now + limit;
@@ -786,9 +828,27 @@ impl Sim<'_> {
             Wake::Nobody => {}
             Wake::Writer(writer) => {
                 let args = [Arg::Task(waker), Arg::Task(writer)];
-                self.op(now, Some(waker), OpKind::Wake, at(text::MARK_WAKE, 3), T::WAKE_WRITER, &args, &[]);
                 if matches!(self.state(writer), TaskState::BlockedOnLock { .. }) {
+                    self.op(
+                        now,
+                        Some(waker),
+                        OpKind::Wake,
+                        at(text::MARK_WAKE, 3),
+                        T::WAKE_WRITER,
+                        &args,
+                        &[],
+                    );
                     self.make_runnable(writer, now);
+                } else {
+                    self.op(
+                        now,
+                        Some(waker),
+                        OpKind::Wake,
+                        at(text::MARK_WAKE, 3),
+                        T::WAKE_WRITER_AGAIN,
+                        &args,
+                        &[],
+                    );
                 }
             }
             Wake::Readers(readers) => {
