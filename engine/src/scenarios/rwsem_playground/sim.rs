@@ -332,6 +332,8 @@ impl Sim<'_> {
                         Arg::Lock(self.lock),
                         Arg::Count(position),
                     ];
+                    // rwsem_optimistic_spin marks the reader-owned lock RWSEM_NONSPINNABLE.
+                    self.extra.nonspinnable = true;
                     self.spin_to_sleep(cpu, task, now, T::WRITE_SPIN_GIVE_UP, &args);
                 }
                 Prog::Start | Prog::WaitLock => unreachable!("no burst in this state"),
@@ -702,6 +704,10 @@ impl Sim<'_> {
             Role::Reader => {
                 let mut after = self.builder.world().lock(lock).clone();
                 after.release(task, now);
+                if after.readers() == 0 {
+                    // The last reader out clears RWSEM_NONSPINNABLE.
+                    self.extra.nonspinnable = false;
+                }
                 if rwsem::up_read_wakes(&after) {
                     self.op(
                         now,
@@ -712,6 +718,8 @@ impl Sim<'_> {
                         &[t, l],
                         &[release, user],
                     );
+                    // A spinner on another CPU sees the count drop before any woken task runs.
+                    self.spinner_check(now);
                     self.wake(task, now, true);
                 } else {
                     let left = Arg::Count(after.readers() as u64);
@@ -739,6 +747,7 @@ impl Sim<'_> {
                         &[t, l],
                         &[release, user],
                     );
+                    self.spinner_check(now);
                     self.wake(task, now, true);
                 } else {
                     self.op(
