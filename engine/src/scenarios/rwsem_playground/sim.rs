@@ -697,70 +697,38 @@ impl Sim<'_> {
     fn release(&mut self, cpu: u16, task: TaskId, now: u64) {
         let lock = self.lock;
         let (l, t) = (Arg::Lock(lock), Arg::Task(task));
-        let role = self.tasks[task.0 as usize].role;
-        let release = Effect::Release { lock, task };
-        let user = Effect::SetState { task, state: TaskState::RunningUser { cpu } };
-        match role {
-            Role::Reader => {
-                let mut after = self.builder.world().lock(lock).clone();
-                after.release(task, now);
-                if after.readers() == 0 {
-                    // The last reader out clears RWSEM_NONSPINNABLE.
-                    self.extra.nonspinnable = false;
-                }
-                if rwsem::up_read_wakes(&after) {
-                    self.op(
-                        now,
-                        Some(task),
-                        OpKind::LockRelease,
-                        at(text::UP_READ, 3),
-                        T::UP_READ_WAKE,
-                        &[t, l],
-                        &[release, user],
-                    );
-                    // A spinner on another CPU sees the count drop before any woken task runs.
-                    self.spinner_check(now);
-                    self.wake(task, now, true);
-                } else {
-                    let left = Arg::Count(after.readers() as u64);
-                    self.op(
-                        now,
-                        Some(task),
-                        OpKind::LockRelease,
-                        at(text::UP_READ, 1),
-                        T::UP_READ,
-                        &[t, l, left],
-                        &[release, user],
-                    );
-                }
-            }
-            Role::Writer => {
-                let mut after = self.builder.world().lock(lock).clone();
-                after.release(task, now);
-                if rwsem::up_write_wakes(&after) {
-                    self.op(
-                        now,
-                        Some(task),
-                        OpKind::LockRelease,
-                        at(text::UP_WRITE, 3),
-                        T::UP_WRITE_WAKE,
-                        &[t, l],
-                        &[release, user],
-                    );
-                    self.spinner_check(now);
-                    self.wake(task, now, true);
-                } else {
-                    self.op(
-                        now,
-                        Some(task),
-                        OpKind::LockRelease,
-                        at(text::UP_WRITE, 1),
-                        T::UP_WRITE,
-                        &[t, l],
-                        &[release, user],
-                    );
-                }
-            }
+        let effects = [
+            Effect::Release { lock, task },
+            Effect::SetState { task, state: TaskState::RunningUser { cpu } },
+        ];
+        let mut after = self.builder.world().lock(lock).clone();
+        after.release(task, now);
+        let reader = self.tasks[task.0 as usize].role == Role::Reader;
+        if reader && after.readers() == 0 {
+            // The last reader out clears RWSEM_NONSPINNABLE.
+            self.extra.nonspinnable = false;
+        }
+        let wakes = if reader { rwsem::up_read_wakes(&after) } else { rwsem::up_write_wakes(&after) };
+        let function = if reader { text::UP_READ } else { text::UP_WRITE };
+        if wakes {
+            let template = if reader { T::UP_READ_WAKE } else { T::UP_WRITE_WAKE };
+            self.op(now, Some(task), OpKind::LockRelease, at(function, 3), template, &[t, l], &effects);
+            // A spinner on another CPU sees the count drop before any woken task runs.
+            self.spinner_check(now);
+            self.wake(task, now, true);
+        } else if reader {
+            let left = Arg::Count(after.readers() as u64);
+            self.op(
+                now,
+                Some(task),
+                OpKind::LockRelease,
+                at(function, 1),
+                T::UP_READ,
+                &[t, l, left],
+                &effects,
+            );
+        } else {
+            self.op(now, Some(task), OpKind::LockRelease, at(function, 1), T::UP_WRITE, &[t, l], &effects);
         }
         self.spinner_check(now);
         self.start_think(cpu, task, now);
