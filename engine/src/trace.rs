@@ -478,7 +478,12 @@ impl Run {
             return;
         }
         // The hot path of playback: no allocation, one binary search over blocks.
-        let block = &self.blocks[self.block_of_op(position)];
+        self.apply_op(world, self.block_of_op(position), position);
+    }
+
+    /// Applies global op `position`, which lies in block `block_index`, to `world`.
+    fn apply_op(&self, world: &mut World, block_index: usize, position: u64) {
+        let block = &self.blocks[block_index];
         let offset = position - block.first_op;
         let ops_len = u64::from(block.ops_len);
         let (k, j) = (offset / ops_len, offset % ops_len);
@@ -560,17 +565,9 @@ impl<'r> Cursor<'r> {
     pub fn step(&mut self) -> bool {
         let run = self.run;
         let Some(block) = run.blocks.get(self.block) else { return false };
-        let offset = self.position - block.first_op;
-        let ops_len = u64::from(block.ops_len);
-        let (k, j) = (offset / ops_len, offset % ops_len);
-        let op = &run.ops[block.ops_start as usize + j as usize];
-        let base_ns = if block.is_repeat() { block.start_ns + k * block.period_ns } else { 0 };
-        self.world.advance_to(base_ns + op.at_ns);
-        for effect in run.op_effects(op) {
-            self.world.apply(effect);
-        }
+        run.apply_op(&mut self.world, self.block, self.position);
         self.position += 1;
-        if self.position == block.first_op + block.count * ops_len {
+        if self.position == block.first_op + block.count * u64::from(block.ops_len) {
             self.block += 1;
         }
         true

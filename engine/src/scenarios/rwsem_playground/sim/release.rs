@@ -30,24 +30,18 @@ impl Sim<'_> {
         if wakes {
             let template = if reader { T::UP_READ_WAKE } else { T::UP_WRITE_WAKE };
             self.op(now, Some(task), OpKind::LockRelease, at(function, 3), template, &[t, l], &effects);
-            // A spinner on another CPU sees the count drop before any woken task runs.
-            self.spinner_check(now);
-            self.wake(task, now, true);
         } else if reader {
             let left = Arg::Count(after.readers() as u64);
-            self.op(
-                now,
-                Some(task),
-                OpKind::LockRelease,
-                at(function, 1),
-                T::UP_READ,
-                &[t, l, left],
-                &effects,
-            );
+            let args = [t, l, left];
+            self.op(now, Some(task), OpKind::LockRelease, at(function, 1), T::UP_READ, &args, &effects);
         } else {
             self.op(now, Some(task), OpKind::LockRelease, at(function, 1), T::UP_WRITE, &[t, l], &effects);
         }
+        // A spinner on another CPU sees the count drop before any woken task runs.
         self.spinner_check(now);
+        if wakes {
+            self.wake(task, now, true);
+        }
         self.start_think(cpu, task, now);
     }
 
