@@ -14,6 +14,8 @@ pub mod rwsem;
 pub mod scenario;
 pub mod scenarios;
 pub mod sched;
+pub mod synthetic;
+pub mod timeline;
 pub mod trace;
 pub mod view;
 pub mod world;

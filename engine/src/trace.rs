@@ -288,7 +288,7 @@ impl Run {
         &self.args[start..start + usize::from(text.args_len)]
     }
 
-    fn op_effects(&self, op: &Op) -> &[Effect] {
+    pub(crate) fn op_effects(&self, op: &Op) -> &[Effect] {
         let start = op.effects_start as usize;
         &self.effects[start..start + usize::from(op.effects_len)]
     }
