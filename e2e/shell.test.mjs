@@ -106,7 +106,7 @@ describe('app shell', () => {
     });
   });
 
-  test('a case page shows its title, variants, parameter table and the pending-player note', T, async () => {
+  test('a case page shows its title, the player, variants and parameter table', T, async () => {
     await withPage(suite.browser, 'case-page', async ({ page, consoleErrors, pageErrors }) => {
       await page.goto(suite.url('#/'));
       await waitForApp(page);
@@ -117,7 +117,7 @@ describe('app shell', () => {
       await page.getByTestId('case-page').waitFor();
       assert.ok(page.url().endsWith(`#/case/${id}`));
       assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), title);
-      assert.match(await page.getByTestId('player-pending').innerText(), /not built yet/);
+      await page.getByTestId('player').waitFor();
       assert.ok(await page.getByRole('heading', { name: 'Variants' }).isVisible());
       assert.ok(await page.getByRole('heading', { name: 'Sources' }).isVisible());
       const table = page.getByTestId('param-table');

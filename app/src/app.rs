@@ -1,5 +1,5 @@
 use crate::components::{SiteFooter, SiteHeader};
-use crate::pages::{AboutPage, CasePage, CrashPage, LandingPage, NotFoundPage};
+use crate::pages::{AboutPage, CasePage, CrashPage, LandingPage, NotFoundPage, PerfPage};
 use crate::route::Route;
 use gloo::events::EventListener;
 use yew::prelude::*;
@@ -20,6 +20,7 @@ fn page_title(route: &Route) -> String {
             None => "No such case — slowpath".to_string(),
         },
         Route::Crash => "Crash test — slowpath".to_string(),
+        Route::Perf { .. } => "Load test — slowpath".to_string(),
         Route::NotFound { .. } => "Page not found — slowpath".to_string(),
     }
 }
@@ -68,7 +69,8 @@ pub fn app() -> Html {
     let page = match &*route {
         Route::Landing => html! { <LandingPage /> },
         Route::About => html! { <AboutPage /> },
-        Route::Case { id, .. } => html! { <CasePage id={id.clone()} /> },
+        Route::Case { id, query } => html! { <CasePage id={id.clone()} query={query.clone()} /> },
+        Route::Perf { query } => html! { <PerfPage query={query.clone()} /> },
         Route::Crash => html! { <CrashPage /> },
         Route::NotFound { path } => html! { <NotFoundPage path={path.clone()} /> },
     };

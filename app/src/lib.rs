@@ -7,6 +7,7 @@ mod app;
 mod components;
 mod pages;
 pub mod panic;
+pub mod player;
 pub mod route;
 
 /// Starts the app: installs the panic overlay, then mounts Yew on `<body>`.

@@ -19,12 +19,16 @@ pub enum Route {
     Case { id: String, query: String },
     /// `#/__crash`: panics on purpose so that the browser tests can check the panic overlay.
     Crash,
+    /// `#/__perf?tasks=N`: the player on a synthetic many-task load, for the perf script.
+    Perf { query: String },
     /// Anything else; `path` is the part after `#`, without the query.
     NotFound { path: String },
 }
 
 /// The route segment that panics on purpose.
 pub const CRASH_SEGMENT: &str = "__crash";
+/// The route segment of the load-test page.
+pub const PERF_SEGMENT: &str = "__perf";
 
 impl Route {
     /// Parses `location.hash` (with or without the leading `#`).
@@ -45,6 +49,7 @@ impl Route {
             [] => Route::Landing,
             ["about"] => Route::About,
             [CRASH_SEGMENT] => Route::Crash,
+            [PERF_SEGMENT] => Route::Perf { query: query.to_string() },
             ["case", id] => Route::Case { id: (*id).to_string(), query: query.to_string() },
             // `#/case` and `#/case/` name no case: the case page says so and lists them.
             ["case"] => Route::Case { id: String::new(), query: query.to_string() },
@@ -58,6 +63,8 @@ impl Route {
             Route::Landing => "#/".to_string(),
             Route::About => "#/about".to_string(),
             Route::Crash => format!("#/{CRASH_SEGMENT}"),
+            Route::Perf { query } if query.is_empty() => format!("#/{PERF_SEGMENT}"),
+            Route::Perf { query } => format!("#/{PERF_SEGMENT}?{query}"),
             Route::Case { id, query } if query.is_empty() => format!("#/case/{id}"),
             Route::Case { id, query } => format!("#/case/{id}?{query}"),
             Route::NotFound { path } => format!("#{path}"),
@@ -73,7 +80,7 @@ impl Route {
     /// Only case routes keep one.
     pub fn query(&self) -> &str {
         match self {
-            Route::Case { query, .. } => query,
+            Route::Case { query, .. } | Route::Perf { query } => query,
             _ => "",
         }
     }

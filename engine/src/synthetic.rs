@@ -67,7 +67,14 @@ pub fn many_tasks(tasks: u32, cpus: u16, ticks: u32, seed: u64) -> Run {
         }
     }
     builder.advance_to(u64::from(ticks) * 1_000_000);
-    builder.finish("synthetic-load", "synthetic", seed, ParamValues::default(), Outcome::Completed, BTreeMap::new())
+    builder.finish(
+        "synthetic-load",
+        "synthetic",
+        seed,
+        ParamValues::default(),
+        Outcome::Completed,
+        BTreeMap::new(),
+    )
 }
 
 #[cfg(test)]

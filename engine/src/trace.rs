@@ -400,6 +400,11 @@ impl Run {
         }
     }
 
+    /// Simulated time at a position: when its last executed op happened (0 at the start).
+    pub fn time_at(&self, position: u64) -> u64 {
+        position.checked_sub(1).and_then(|index| self.op(index)).map_or(0, |op| op.at_ns)
+    }
+
     /// The last position whose last op happened at or before `at_ns`.
     pub fn position_at_time(&self, at_ns: u64) -> u64 {
         // Ops are time-ordered, so binary search over op indices with on-demand times.

@@ -1,5 +1,6 @@
 use super::not_found::NoSuchCase;
 use crate::components::MetaRef;
+use crate::player::PlayerView;
 use crate::route::Route;
 use slowpath_engine::{ParamSpec, ScenarioMeta};
 use yew::prelude::*;
@@ -7,15 +8,20 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct CasePageProps {
     pub id: AttrValue,
+    /// The query part of the hash: the player's state.
+    #[prop_or_default]
+    pub query: AttrValue,
 }
 
 /// `#/case/<id>`: what the case is, its variants, parameters and sources.
 ///
-/// The interactive player comes later; for now the page is a read-only description.
+/// The player, then what the case is: variants, parameters, sources.
 #[function_component(CasePage)]
 pub fn case_page(props: &CasePageProps) -> Html {
     match slowpath_engine::find(&props.id) {
-        Some(scenario) => html! { <CaseDetails meta={MetaRef(scenario.meta())} /> },
+        Some(scenario) => {
+            html! { <CaseDetails meta={MetaRef(scenario.meta())} query={props.query.clone()} /> }
+        }
         None => html! { <NoSuchCase id={props.id.clone()} /> },
     }
 }
@@ -23,6 +29,7 @@ pub fn case_page(props: &CasePageProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct CaseDetailsProps {
     meta: MetaRef,
+    query: AttrValue,
 }
 
 #[function_component(CaseDetails)]
@@ -45,12 +52,10 @@ fn case_details(props: &CaseDetailsProps) -> Html {
                 <p class="lede">{ meta.summary }</p>
             </header>
 
-            <p class="callout" role="note" data-testid="player-pending">
-                <strong>{ "The interactive player is not built yet." }</strong>
-                { " Soon this page will step through the case; for now it lists the variants \
-                   it will run and the parameters it will take." }
-            </p>
+            // Keyed by the link: pasting another link into the address bar reopens the player.
+            <PlayerView key={props.query.to_string()} meta={meta} query={props.query.clone()} />
 
+            <h2 class="about-case">{ "About this case" }</h2>
             <section aria-labelledby="variants-title">
                 <h2 id="variants-title">{ "Variants" }</h2>
                 <ul class="variant-list" role="list">

@@ -5,9 +5,11 @@ mod case;
 mod crash;
 mod landing;
 mod not_found;
+mod perf;
 
 pub use about::AboutPage;
 pub use case::CasePage;
 pub use crash::CrashPage;
 pub use landing::LandingPage;
 pub use not_found::NotFoundPage;
+pub use perf::PerfPage;

@@ -1,0 +1,52 @@
+use crate::player::model::Preset;
+use crate::player::PlayerView;
+use slowpath_engine::scenario::{ReportedFigure, ScenarioMeta, Source, VariantSpec};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The largest load the page builds: gVisor's case has 16,384 threads.
+const TASKS_MAX: u32 = 16_384;
+
+static SYNTHETIC: ScenarioMeta = ScenarioMeta {
+    id: "synthetic-load",
+    title: "Synthetic load (performance test)",
+    year: 2026,
+    system: "none",
+    summary: "Many tasks changing state at random: not a case, a load for measuring the player.",
+    sources: &[] as &[Source],
+    params: &[],
+    variants: &[VariantSpec {
+        id: "synthetic",
+        label: "Synthetic",
+        description: "Seeded random state changes.",
+    }],
+    reported: &[] as &[ReportedFigure],
+    headline_metric: "",
+};
+
+#[derive(Properties, PartialEq)]
+pub struct PerfPageProps {
+    pub query: AttrValue,
+}
+
+/// `#/__perf?tasks=N`: the player on a synthetic run, for `cargo xtask bench-web`.
+#[function_component(PerfPage)]
+pub fn perf_page(props: &PerfPageProps) -> Html {
+    let tasks = props
+        .query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("tasks="))
+        .and_then(|text| text.parse::<u32>().ok())
+        .unwrap_or(TASKS_MAX)
+        .clamp(1, TASKS_MAX);
+    let preset = use_memo(tasks, |&tasks| {
+        Rc::new(Preset { run: Rc::new(slowpath_engine::synthetic::many_tasks(tasks, 64, 200, 1)) })
+    });
+    html! {
+        <article class="case" data-testid="perf-page">
+            <h1>{ format!("Load test: {tasks} tasks") }</h1>
+            <p class="lede">{ SYNTHETIC.summary }</p>
+            <PlayerView key={tasks.to_string()} meta={&SYNTHETIC} query={AttrValue::from("")} preset={(*preset).clone()} />
+        </article>
+    }
+}

@@ -1,0 +1,333 @@
+//! Controls in the DOM: transport, scrub bar, parameters, share link, notices,
+//! the shortcuts overlay. Every control has an accessible name and a stable
+//! `data-testid` where tests and outside tools rely on it.
+
+use super::model::{Action, Player, SPEEDS};
+use super::{granularity_label, SHORTCUTS};
+use slowpath_engine::narration::group_digits;
+use slowpath_engine::params::{format_duration, Notice, ParamKind};
+use slowpath_engine::trace::Granularity;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, Clone)]
+pub struct PlayerProps {
+    pub player: Rc<Player>,
+    pub on_action: Callback<Action>,
+}
+
+impl PartialEq for PlayerProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.player == other.player
+    }
+}
+
+fn send(on_action: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
+    let on_action = on_action.clone();
+    Callback::from(move |_| on_action.emit(action.clone()))
+}
+
+fn select_value(event: &Event) -> Option<String> {
+    let target = event.target()?;
+    if let Some(select) = target.dyn_ref::<web_sys::HtmlSelectElement>() {
+        return Some(select.value());
+    }
+    target.dyn_ref::<web_sys::HtmlInputElement>().map(|input| input.value())
+}
+
+#[function_component(Transport)]
+pub fn transport(props: &PlayerProps) -> Html {
+    let player = &props.player;
+    let run = &player.run;
+    let on = |action: Action| send(&props.on_action, action);
+    let g = player.query.granularity;
+    let count = run.unit_count(g);
+    let index_text = match player.index() {
+        Some(index) => {
+            format!("{} {} of {}", granularity_label(g), group_digits(index + 1), group_digits(count))
+        }
+        None => format!("start · {} {}s", group_digits(count), granularity_label(g)),
+    };
+    let now_ns = run.time_at(player.position);
+    let on_granularity = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |event: Event| {
+            if let Some(g) = select_value(&event).and_then(|key| Granularity::from_key(&key)) {
+                on_action.emit(Action::SetGranularity(g));
+            }
+        })
+    };
+    let on_speed = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |event: Event| {
+            if let Some(speed) = select_value(&event).and_then(|text| text.parse::<usize>().ok()) {
+                on_action.emit(Action::SetSpeed(speed));
+            }
+        })
+    };
+    let on_scrub = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |event: InputEvent| {
+            let value = event
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                .map(|i| i.value());
+            if let Some(position) = value.and_then(|text| text.parse::<f64>().ok()) {
+                on_action.emit(Action::Seek(position.max(0.0) as u64));
+            }
+        })
+    };
+    let total = run.total_ops();
+    html! {
+        <div class="transport" role="toolbar" aria-label="Playback">
+            <div class="transport-buttons">
+                <button type="button" onclick={on(Action::ToStart)} aria-label="Jump to start (Home)" title="Start (Home)">{ "⇤" }</button>
+                <button type="button" onclick={on(Action::PreviousNotable)} aria-label="Previous notable event (p)" title="Previous notable event (p)">{ "◂◆" }</button>
+                <button type="button" data-testid="step-back" onclick={on(Action::StepBack)}
+                    aria-label={format!("Step back one {} (←)", granularity_label(g))} title="Step back (←)">{ "◀" }</button>
+                <button type="button" data-testid="play" class="play" onclick={on(Action::TogglePlay)}
+                    aria-label={if player.playing { "Pause (Space)" } else { "Play (Space)" }} aria-pressed={player.playing.to_string()}>
+                    { if player.playing { "❚❚ Pause" } else { "▶ Play" } }
+                </button>
+                <button type="button" data-testid="step-forward" onclick={on(Action::StepForward)}
+                    aria-label={format!("Step forward one {} (→)", granularity_label(g))} title="Step forward (→)">{ "▶" }</button>
+                <button type="button" onclick={on(Action::NextNotable)} aria-label="Next notable event (n)" title="Next notable event (n)">{ "◆▸" }</button>
+                <button type="button" onclick={on(Action::ToEnd)} aria-label="Jump to end (End)" title="End (End)">{ "⇥" }</button>
+            </div>
+            <label class="transport-field">
+                <span>{ "Step by" }</span>
+                <select data-testid="step-granularity" onchange={on_granularity} aria-label="Step granularity (g)">
+                    { for Granularity::ALL.iter().map(|&option| html! {
+                        <option value={option.key()} selected={option == g}>{ granularity_label(option) }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="transport-field">
+                <span>{ "Speed" }</span>
+                <select data-testid="speed" onchange={on_speed} aria-label="Playback speed ([ and ])">
+                    { for SPEEDS.iter().enumerate().map(|(index, (label, _))| html! {
+                        <option value={index.to_string()} selected={index == player.speed}>{ *label }</option>
+                    }) }
+                </select>
+            </label>
+            <p class="transport-position" aria-live="polite">
+                <span data-testid="step-index">{ index_text }</span>
+                <span class="sep">{ " · " }</span>
+                <span>{ "t = " }<span data-testid="sim-time">{ format_duration(now_ns) }</span></span>
+            </p>
+            <div class="scrub">
+                <input type="range" data-testid="scrub" aria-label="Position in the run" min="0" max={total.to_string()}
+                    step="1" value={player.position.to_string()} oninput={on_scrub} />
+                <ScrubMarkers run={player.run.clone()} />
+            </div>
+            <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
+        </div>
+    }
+}
+
+#[derive(Properties, Clone)]
+struct MarkersProps {
+    run: Rc<slowpath_engine::Run>,
+}
+
+impl PartialEq for MarkersProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run)
+    }
+}
+
+/// Notable events as ticks under the scrub bar, on a canvas (there can be thousands).
+#[function_component(ScrubMarkers)]
+fn scrub_markers(props: &MarkersProps) -> Html {
+    let canvas = use_node_ref();
+    {
+        let canvas = canvas.clone();
+        let run = props.run.clone();
+        // The run's address identifies it: a new run is a new allocation.
+        use_effect_with(Rc::as_ptr(&props.run) as usize, move |_| {
+            draw_markers(&canvas, &run);
+        });
+    }
+    let count = props.run.notable_ops().len();
+    html! {
+        <canvas ref={canvas} class="scrub-markers" data-testid="scrub-markers" height="10"
+            role="img" aria-label={format!("{count} notable events along the run")}></canvas>
+    }
+}
+
+fn draw_markers(canvas: &NodeRef, run: &slowpath_engine::Run) {
+    let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() else { return };
+    let width = canvas.client_width().max(1) as u32;
+    canvas.set_width(width);
+    let Ok(Some(context)) = canvas.get_context("2d") else { return };
+    let Ok(context) = context.dyn_into::<web_sys::CanvasRenderingContext2d>() else { return };
+    let color = web_sys::window()
+        .and_then(|window| window.get_computed_style(&canvas).ok().flatten())
+        .and_then(|style| style.get_property_value("--marker").ok())
+        .filter(|value| !value.trim().is_empty())
+        .unwrap_or_else(|| "#c2410c".to_string());
+    context.set_fill_style_str(color.trim());
+    let total = run.total_ops().max(1) as f64;
+    let mut last_x = -1.0;
+    for &op in run.notable_ops() {
+        let x = ((op + 1) as f64 / total * f64::from(width)).floor();
+        if x != last_x {
+            context.fill_rect(x, 0.0, 1.5, 10.0);
+            last_x = x;
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct NoticesProps {
+    pub notices: Vec<Notice>,
+    pub on_dismiss: Callback<MouseEvent>,
+}
+
+/// What a link or an input asked for that could not be honoured, and what was done instead.
+#[function_component(Notices)]
+pub fn notices(props: &NoticesProps) -> Html {
+    if props.notices.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="notices" role="status" data-testid="notices">
+            <ul role="list">
+                { for props.notices.iter().map(|notice| html! { <li>{ &notice.message }</li> }) }
+            </ul>
+            <button type="button" onclick={props.on_dismiss.clone()} aria-label="Dismiss these notices">{ "Dismiss" }</button>
+        </div>
+    }
+}
+
+/// The parameter panel, generated from the schema.
+#[function_component(ParamPanel)]
+pub fn param_panel(props: &PlayerProps) -> Html {
+    let player = &props.player;
+    let meta = player.meta;
+    let on_variant = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |event: Event| {
+            if let Some(id) = select_value(&event) {
+                on_action.emit(Action::SetVariant(id));
+            }
+        })
+    };
+    let on_seed = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |event: Event| {
+            if let Some(seed) = select_value(&event).and_then(|text| text.trim().parse::<u64>().ok()) {
+                on_action.emit(Action::SetSeed(seed));
+            }
+        })
+    };
+    let variant = meta.variant(player.query.variant).unwrap_or(meta.default_variant());
+    html! {
+        <form class="params" aria-label="Parameters" onsubmit={Callback::from(|event: SubmitEvent| event.prevent_default())}>
+            <h2>{ "Parameters" }</h2>
+            <label class="param">
+                <span class="param-label">{ "Kernel variant" }</span>
+                <select data-testid="variant" onchange={on_variant}>
+                    { for meta.variants.iter().map(|option| html! {
+                        <option value={option.id} selected={option.id == variant.id}>{ option.label }</option>
+                    }) }
+                </select>
+                <span class="param-help">{ variant.description }</span>
+            </label>
+            { for meta.params.iter().map(|spec| {
+                let value = player.query.params.0.get(spec.name).map(|v| spec.format_value(v)).unwrap_or_default();
+                let on_change = {
+                    let on_action = props.on_action.clone();
+                    let name = spec.name.to_string();
+                    Callback::from(move |event: Event| {
+                        if let Some(text) = select_value(&event) {
+                            on_action.emit(Action::SetParam { name: name.clone(), text });
+                        }
+                    })
+                };
+                let input = match spec.kind {
+                    ParamKind::Switch { .. } | ParamKind::Choice { .. } => {
+                        let options: Vec<&str> = match spec.kind {
+                            ParamKind::Choice { options, .. } => options.to_vec(),
+                            _ => vec!["on", "off"],
+                        };
+                        html! {
+                            <select data-testid={format!("param-{}", spec.name)} onchange={on_change}>
+                                { for options.iter().map(|option| html! {
+                                    <option value={*option} selected={*option == value}>{ *option }</option>
+                                }) }
+                            </select>
+                        }
+                    }
+                    _ => html! {
+                        <input type="text" inputmode="decimal" data-testid={format!("param-{}", spec.name)}
+                            value={value.clone()} onchange={on_change} spellcheck="false" autocomplete="off" />
+                    },
+                };
+                html! {
+                    <label class="param" key={spec.name}>
+                        <span class="param-label">{ spec.label }</span>
+                        { input }
+                        <span class="param-help">{ format!("{} Range {}.", spec.description, spec.kind.range_text()) }</span>
+                    </label>
+                }
+            }) }
+            <label class="param">
+                <span class="param-label">{ "Seed" }</span>
+                <input type="text" inputmode="numeric" data-testid="seed" value={player.query.seed.to_string()} onchange={on_seed} />
+                <span class="param-help">{ "The seeded jitter: the same seed gives the same run, everywhere." }</span>
+            </label>
+        </form>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ShareProps {
+    pub url: String,
+}
+
+/// The current moment as a link: shown, and copied on click.
+#[function_component(ShareLink)]
+pub fn share_link(props: &ShareProps) -> Html {
+    let copied = use_state(|| false);
+    let onclick = {
+        let url = props.url.clone();
+        let copied = copied.clone();
+        Callback::from(move |_| {
+            if let Some(window) = web_sys::window() {
+                let _ = window.navigator().clipboard().write_text(&url);
+                copied.set(true);
+            }
+        })
+    };
+    html! {
+        <div class="share">
+            <h2>{ "Share this moment" }</h2>
+            <button type="button" data-testid="share-link" onclick={onclick} aria-label="Copy a link to this exact step">
+                { if *copied { "Copied ✓" } else { "Copy link" } }
+            </button>
+            <input type="text" readonly=true class="share-url" data-testid="share-url" value={props.url.clone()} aria-label="Link to this step" />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HelpProps {
+    pub on_close: Callback<MouseEvent>,
+}
+
+#[function_component(HelpOverlay)]
+pub fn help_overlay(props: &HelpProps) -> Html {
+    html! {
+        <div class="help-overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
+            <div class="help-card">
+                <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
+                <dl>
+                    { for SHORTCUTS.iter().map(|(keys, what)| html! { <><dt><kbd>{ *keys }</kbd></dt><dd>{ *what }</dd></> }) }
+                </dl>
+                <button type="button" onclick={props.on_close.clone()} autofocus=true>{ "Close" }</button>
+            </div>
+        </div>
+    }
+}

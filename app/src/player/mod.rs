@@ -1,0 +1,265 @@
+//! The player: one reducer (`model.rs`), the state in the URL (`url.rs`), the
+//! transport, panels and timeline, keyboard shortcuts and the playback loop.
+
+mod controls;
+pub mod model;
+mod panels;
+pub mod timeline;
+pub mod url;
+
+use crate::route::Route;
+use controls::{HelpOverlay, Notices, ParamPanel, ShareLink, Transport};
+use gloo::events::{EventListener, EventListenerOptions};
+use model::{Action, Player, SPEEDS};
+use panels::{CodePanel, LockPanel, MetricsPanel, NarrationPanel};
+use slowpath_engine::trace::Granularity;
+use slowpath_engine::ScenarioMeta;
+use std::cell::RefCell;
+use std::rc::Rc;
+use timeline::Timeline;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// At "max" speed a frame advances this fraction of the run's units (at least one).
+const MAX_SPEED_FRAMES_PER_RUN: u64 = 600;
+/// Playback never does more engine steps than this in one frame.
+const UNITS_PER_FRAME_MAX: u64 = 5_000;
+/// While playing, the address bar is rewritten at most this often.
+const URL_WRITE_INTERVAL_MS: f64 = 250.0;
+
+#[derive(Properties, Clone)]
+pub struct PlayerProps {
+    pub meta: &'static ScenarioMeta,
+    /// The query part of the hash when the page was opened.
+    pub query: AttrValue,
+    /// Set for synthetic load runs (the perf route): opens this run instead.
+    #[prop_or_default]
+    pub preset: Option<Rc<model::Preset>>,
+}
+
+impl PartialEq for PlayerProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.meta.id == other.meta.id && self.query == other.query
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|window| window.performance()).map_or(0.0, |performance| performance.now())
+}
+
+/// Writes the hash without adding a history entry or firing `hashchange`.
+fn replace_hash(hash: &str) {
+    let Some(window) = web_sys::window() else { return };
+    if window.location().hash().ok().as_deref() == Some(hash) {
+        return;
+    }
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash));
+    }
+}
+
+#[function_component(PlayerView)]
+pub fn player_view(props: &PlayerProps) -> Html {
+    let meta = props.meta;
+    let player = {
+        let query = props.query.clone();
+        let preset = props.preset.clone();
+        use_reducer(move || match preset {
+            Some(preset) => Player::from_preset(meta, &preset),
+            None => Player::open(meta, &query),
+        })
+    };
+
+    // The state in the URL: every change, throttled while playing.
+    {
+        let last_write = use_mut_ref(|| f64::NEG_INFINITY);
+        let synthetic = props.preset.is_some();
+        use_effect_with(((*player).clone(), synthetic), move |(player, synthetic)| {
+            let now = now_ms();
+            if !*synthetic && (!player.playing || now - *last_write.borrow() >= URL_WRITE_INTERVAL_MS) {
+                let route =
+                    Route::Case { id: player.meta.id.to_string(), query: player.query.to_query(player.meta) };
+                replace_hash(&route.to_hash());
+                *last_write.borrow_mut() = now;
+            }
+        });
+    }
+
+    // Keyboard shortcuts, on the document, ignored while typing in a field.
+    {
+        let dispatcher = player.dispatcher();
+        use_effect_with((), move |_| {
+            let document = gloo::utils::document();
+            let options = EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(&document, "keydown", options, move |event| {
+                let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                if event.ctrl_key() || event.meta_key() || event.alt_key() {
+                    return;
+                }
+                let typing =
+                    event.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok()).is_some_and(
+                        |element| matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"),
+                    );
+                if typing {
+                    return;
+                }
+                if let Some(action) = shortcut(&event.key(), event.shift_key()) {
+                    event.prevent_default();
+                    dispatcher.dispatch(action);
+                }
+            });
+            move || drop(listener)
+        });
+    }
+
+    // Playback: requestAnimationFrame, a bounded number of units per frame.
+    {
+        let dispatcher = player.dispatcher();
+        let units_total = player.run.unit_count(player.query.granularity);
+        let speed = SPEEDS[player.speed].1;
+        use_effect_with((player.playing, player.speed, units_total), move |(playing, _, _)| {
+            let running = Rc::new(RefCell::new(*playing));
+            if *playing {
+                let handle: Rc<RefCell<Option<gloo::render::AnimationFrame>>> = Rc::new(RefCell::new(None));
+                let start = Rc::new(RefCell::new((now_ms(), 0.0f64)));
+                schedule_frame(handle.clone(), running.clone(), move |_| {
+                    let (began, done) = *start.borrow();
+                    let units = match speed {
+                        Some(per_second) => {
+                            let due = (now_ms() - began) / 1000.0 * f64::from(per_second);
+                            let units = (due - done).floor().max(0.0);
+                            start.borrow_mut().1 += units;
+                            units as u64
+                        }
+                        None => (units_total / MAX_SPEED_FRAMES_PER_RUN).max(1),
+                    };
+                    if units > 0 {
+                        dispatcher.dispatch(Action::Advance(units.min(UNITS_PER_FRAME_MAX)));
+                    }
+                });
+                let running = running.clone();
+                return Box::new(move || {
+                    *running.borrow_mut() = false;
+                    handle.borrow_mut().take();
+                }) as Box<dyn FnOnce()>;
+            }
+            Box::new(|| ()) as Box<dyn FnOnce()>
+        });
+    }
+
+    let dispatch = |action: Action| {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |_| dispatcher.dispatch(action.clone()))
+    };
+    let on_action = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |action: Action| dispatcher.dispatch(action))
+    };
+    let on_seek_time = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |at_ns: u64| dispatcher.dispatch(Action::SeekTime(at_ns)))
+    };
+    let view = Rc::new(player.run.view(player.position));
+    let share_url = {
+        let route = Route::Case { id: meta.id.to_string(), query: player.query.to_query(meta) };
+        let base = web_sys::window()
+            .and_then(|window| window.location().href().ok())
+            .map(|href| href.split('#').next().unwrap_or("").to_string())
+            .unwrap_or_default();
+        format!("{base}{}", route.to_hash())
+    };
+
+    html! {
+        <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
+            <Notices notices={player.notices.clone()} on_dismiss={dispatch(Action::DismissNotices)} />
+            <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+            <div class="player-grid">
+                <div class="player-main">
+                    <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
+                        earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
+                    <CodePanel run={player.run.clone()} view={view.clone()} />
+                </div>
+                <div class="player-side">
+                    <LockPanel view={view.clone()} run={player.run.clone()} />
+                    <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
+                </div>
+            </div>
+            <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
+            <div class="player-bottom">
+                <ParamPanel player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                <ShareLink url={share_url} />
+            </div>
+            if player.help {
+                <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
+            }
+        </section>
+    }
+}
+
+/// Runs `frame` on every animation frame while `running` holds.
+fn schedule_frame(
+    handle: Rc<RefCell<Option<gloo::render::AnimationFrame>>>,
+    running: Rc<RefCell<bool>>,
+    frame: impl Fn(f64) + 'static,
+) {
+    let frame = Rc::new(frame);
+    fn next(
+        handle: Rc<RefCell<Option<gloo::render::AnimationFrame>>>,
+        running: Rc<RefCell<bool>>,
+        frame: Rc<dyn Fn(f64)>,
+    ) {
+        let handle_for_next = handle.clone();
+        let animation = gloo::render::request_animation_frame(move |timestamp| {
+            if !*running.borrow() {
+                return;
+            }
+            frame(timestamp);
+            next(handle_for_next, running, frame);
+        });
+        *handle.borrow_mut() = Some(animation);
+    }
+    next(handle, running, frame);
+}
+
+/// The keyboard map; the help overlay lists the same keys.
+pub fn shortcut(key: &str, shift: bool) -> Option<Action> {
+    Some(match (key, shift) {
+        (" ", _) => Action::TogglePlay,
+        ("ArrowRight", false) => Action::StepForward,
+        ("ArrowLeft", false) => Action::StepBack,
+        ("ArrowRight", true) => Action::StepForwardCoarse,
+        ("ArrowLeft", true) => Action::StepBackCoarse,
+        ("Home", _) => Action::ToStart,
+        ("End", _) => Action::ToEnd,
+        ("]", _) => Action::Faster,
+        ("[", _) => Action::Slower,
+        ("g", _) | ("G", _) => Action::CycleGranularity,
+        ("n", _) => Action::NextNotable,
+        ("N", _) | ("p", _) => Action::PreviousNotable,
+        ("?", _) => Action::ToggleHelp,
+        ("Escape", _) => Action::CloseHelp,
+        _ => return None,
+    })
+}
+
+/// The shortcuts, for the help overlay: keys and what they do.
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("Space", "play / pause"),
+    ("→ / ←", "step forward / back at the selected granularity"),
+    ("Shift + → / ←", "step at the next coarser granularity"),
+    ("Home / End", "jump to the start / end"),
+    ("n / p", "next / previous notable event"),
+    ("] / [", "faster / slower"),
+    ("g", "cycle granularity: phase, iteration, micro-op"),
+    ("?", "show / hide this list"),
+    ("Esc", "close this list"),
+];
+
+/// The label of a granularity in the UI.
+pub fn granularity_label(granularity: Granularity) -> &'static str {
+    match granularity {
+        Granularity::Phase => "phase",
+        Granularity::Iteration => "iteration",
+        Granularity::Micro => "micro-op",
+    }
+}

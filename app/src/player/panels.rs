@@ -1,0 +1,297 @@
+//! The panels that explain the current step: narration, pseudocode, locks, metrics.
+
+use super::granularity_label;
+use crate::components::MetaRef;
+use slowpath_engine::lock::{LockKind, LockMode};
+use slowpath_engine::narration::{group_digits, Segment};
+use slowpath_engine::params::format_duration;
+use slowpath_engine::trace::{Granularity, Metric};
+use slowpath_engine::view::View;
+use slowpath_engine::world::TaskState;
+use slowpath_engine::Run;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Panels re-render only when the view (the state at the position) changes.
+#[derive(Properties, Clone)]
+pub struct ViewProps {
+    pub run: Rc<Run>,
+    pub view: Rc<View>,
+    #[prop_or(Granularity::Iteration)]
+    pub granularity: Granularity,
+    /// Narrations of the earlier micro-ops of the current step at a coarse
+    /// granularity, so that one step reads as the two or three things it did.
+    #[prop_or_default]
+    pub earlier: Rc<Vec<Vec<Segment>>>,
+}
+
+impl PartialEq for ViewProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run)
+            && self.view == other.view
+            && self.granularity == other.granularity
+            && self.earlier == other.earlier
+    }
+}
+
+/// At most this many earlier micro-ops are listed above the last one.
+const EARLIER_MAX: u64 = 5;
+
+/// The narrations of the micro-ops before the last one in the current unit.
+pub fn earlier_narrations(run: &Run, position: u64, granularity: Granularity) -> Vec<Vec<Segment>> {
+    if granularity == Granularity::Micro || position == 0 {
+        return Vec::new();
+    }
+    let unit = run.unit_of(position - 1, granularity);
+    let Some((first, _)) = run.unit_ops(granularity, unit) else { return Vec::new() };
+    let from = first.max((position - 1).saturating_sub(EARLIER_MAX));
+    (from..position - 1).filter_map(|index| run.op(index)).map(|op| run.narrate(&op)).collect()
+}
+
+fn segments(segments: &[Segment]) -> Html {
+    html! {
+        { for segments.iter().map(|segment| match segment {
+            Segment::Text(text) => html! { { text.clone() } },
+            Segment::Task(name) => html! { <span class="v-task">{ name.clone() }</span> },
+            Segment::Lock(name) => html! { <span class="v-lock">{ name.clone() }</span> },
+            Segment::Value(value) => html! { <span class="v-value">{ value.clone() }</span> },
+        }) }
+    }
+}
+
+#[function_component(NarrationPanel)]
+pub fn narration_panel(props: &ViewProps) -> Html {
+    let view = &props.view;
+    let body = match &view.step {
+        None => html! {
+            <p class="narration-text">
+                { "The run is at its start: nothing has happened yet. Press " }<kbd>{ "Space" }</kbd>
+                { " to play, or " }<kbd>{ "→" }</kbd>{ " to step one " }{ granularity_label(props.granularity) }
+                { " at a time. Press " }<kbd>{ "?" }</kbd>{ " for every shortcut." }
+            </p>
+        },
+        Some(step) => html! {
+            <>
+                <p class="narration-context">
+                    <span class="narration-phase">{ segments(&step.phase_title) }</span>
+                    <span class="sep">{ " › " }</span>
+                    <span>{ segments(&step.iteration_label) }</span>
+                </p>
+                if props.earlier.is_empty() {
+                    <p class="narration-text">{ segments(&step.narration) }</p>
+                } else {
+                    <ol class="narration-steps">
+                        { for props.earlier.iter().map(|text| html! { <li>{ segments(text) }</li> }) }
+                        <li class="narration-text last">{ segments(&step.narration) }</li>
+                    </ol>
+                }
+                <p class="narration-meta">
+                    { format!("t = {} · micro-op {} · {}", format_duration(step.at_ns), group_digits(step.index + 1), step.kind_key()) }
+                </p>
+            </>
+        },
+    };
+    html! {
+        <section class="panel narration" aria-labelledby="narration-title">
+            <h2 id="narration-title">{ "What happens" }</h2>
+            <div data-testid="narration" aria-live="polite">{ body }</div>
+        </section>
+    }
+}
+
+trait KindKey {
+    fn kind_key(&self) -> &'static str;
+}
+
+impl KindKey for slowpath_engine::view::StepView {
+    fn kind_key(&self) -> &'static str {
+        self.kind.key()
+    }
+}
+
+#[function_component(CodePanel)]
+pub fn code_panel(props: &ViewProps) -> Html {
+    let Some(step) = &props.view.step else {
+        return html! {
+            <section class="panel code" aria-labelledby="code-title">
+                <h2 id="code-title">{ "Code" }</h2>
+                <p class="muted">{ "The code being executed appears here, its current line highlighted." }</p>
+            </section>
+        };
+    };
+    let Some(function) = props.run.code.get(usize::from(step.code.function)) else { return html! {} };
+    html! {
+        <section class="panel code" aria-labelledby="code-title" data-testid="code">
+            <h2 id="code-title">
+                <code>{ function.name }</code>
+                <a class="source-link" href={function.source_url} target="_blank" rel="noopener noreferrer">
+                    { "real source ↗" }
+                </a>
+            </h2>
+            <pre class="pseudocode" aria-label={format!("Simplified pseudocode of {}", function.name)}>
+                { for function.lines.iter().enumerate().map(|(index, line)| {
+                    let current = index == usize::from(step.code.line);
+                    html! {
+                        <span class={classes!("line", current.then_some("current"))}
+                            aria-current={current.then_some("step")}>
+                            <span class="line-number" aria-hidden="true">{ index + 1 }</span>
+                            { *line }{ "\n" }
+                        </span>
+                    }
+                }) }
+            </pre>
+            <p class="fine-print">{ "Our own simplified rendering of the function, not kernel source." }</p>
+        </section>
+    }
+}
+
+fn mode_word(mode: LockMode) -> &'static str {
+    match mode {
+        LockMode::Read => "read",
+        LockMode::Write => "write",
+    }
+}
+
+fn kind_word(kind: LockKind) -> &'static str {
+    match kind {
+        LockKind::RwSem => "rw_semaphore",
+        LockKind::Mutex => "mutex",
+        LockKind::Spinlock => "spinlock",
+    }
+}
+
+#[function_component(LockPanel)]
+pub fn lock_panel(props: &ViewProps) -> Html {
+    let view = &props.view;
+    if view.locks.is_empty() {
+        return html! {};
+    }
+    let name = |task: slowpath_engine::world::TaskId| props.run.layout.task_name(task).to_string();
+    html! {
+        <section class="panel locks" aria-labelledby="locks-title" data-testid="locks">
+            <h2 id="locks-title">{ "Locks" }</h2>
+            { for view.locks.iter().map(|lock| html! {
+                <article class="lock" key={lock.name.clone()}>
+                    <h3><span class="v-lock">{ &lock.name }</span>{ " " }<span class="muted">{ kind_word(lock.kind) }</span>
+                        if lock.handoff { <span class="badge handoff" title="Reserved for the first waiter">{ "handoff" }</span> }
+                    </h3>
+                    <p class="lock-holders">
+                        <span class="label">{ "Held by: " }</span>
+                        if lock.holders.is_empty() { <span class="muted">{ "nobody (free)" }</span> }
+                        { for lock.holders.iter().map(|holder| html! {
+                            <span class={classes!("chip", "holder", mode_word(holder.mode))} key={holder.task.0}>
+                                { name(holder.task) }{ " · " }{ mode_word(holder.mode) }
+                                { " · " }{ format_duration(view.now_ns - holder.since_ns) }
+                            </span>
+                        }) }
+                    </p>
+                    <div class="lock-queue">
+                        <span class="label">{ format!("Wait queue ({}): ", lock.waiters.len()) }</span>
+                        if lock.waiters.is_empty() { <span class="muted">{ "empty" }</span> }
+                        <ol class="queue">
+                            { for lock.waiters.iter().map(|waiter| html! {
+                                <li key={waiter.task.0} class={classes!("chip", "waiter", mode_word(waiter.mode))}>
+                                    { name(waiter.task) }{ " · " }{ mode_word(waiter.mode) }
+                                    { " · waiting " }{ format_duration(view.now_ns - waiter.since_ns) }
+                                </li>
+                            }) }
+                        </ol>
+                    </div>
+                    <dl class="lock-stats">
+                        <dt>{ "acquisitions" }</dt><dd>{ group_digits(lock.stats.acquisitions) }</dd>
+                        <dt>{ "contended" }</dt><dd>{ group_digits(lock.stats.contended) }</dd>
+                        <dt>{ "max wait" }</dt><dd>{ format_duration(lock.stats.wait_max_ns) }</dd>
+                        <dt>{ "total wait" }</dt><dd>{ format_duration(lock.stats.wait_total_ns) }</dd>
+                    </dl>
+                </article>
+            }) }
+        </section>
+    }
+}
+
+fn state_word(state: TaskState) -> String {
+    slowpath_engine::timeline::SpanState::of(state).label().to_string()
+}
+
+/// Shows at most this many task rows; a 16,384-task run lists the first ones and says so.
+const TASK_ROWS_MAX: usize = 32;
+
+fn metric_text(metric: &Metric) -> String {
+    match metric {
+        Metric::Count(value) => group_digits(*value),
+        Metric::Ns(ns) => format_duration(*ns),
+        Metric::Ratio(ratio) => format!("{ratio:.3}"),
+        Metric::Text(text) => text.clone(),
+        Metric::None(None) => "none".to_string(),
+        Metric::None(Some(value)) => group_digits(*value),
+        Metric::List(items) => format!("{} items", items.len()),
+        Metric::Object(_) => "…".to_string(),
+    }
+}
+
+#[derive(Properties, Clone)]
+pub struct MetricsProps {
+    pub run: Rc<Run>,
+    pub view: Rc<View>,
+    pub meta: MetaRef,
+}
+
+impl PartialEq for MetricsProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
+    }
+}
+
+#[function_component(MetricsPanel)]
+pub fn metrics_panel(props: &MetricsProps) -> Html {
+    let view = &props.view;
+    let run = &props.run;
+    let shown = view.tasks.len().min(TASK_ROWS_MAX);
+    html! {
+        <section class="panel metrics" aria-labelledby="metrics-title" data-testid="metrics">
+            <h2 id="metrics-title">{ "Figures" }</h2>
+            <dl class="figures">
+                <dt>{ "simulated time" }</dt>
+                <dd>{ format_duration(view.now_ns) }{ " of " }{ format_duration(run.end_ns) }</dd>
+                { for props.meta.0.reported.iter().map(|figure| html! {
+                    <>
+                        <dt>{ figure.label }</dt>
+                        <dd>
+                            { "reported: " }<strong>{ figure.reported }</strong>
+                            { " · simulated: " }
+                            <strong>{ run.metrics.get(figure.metric).map(metric_text).unwrap_or_else(|| "—".into()) }</strong>
+                        </dd>
+                    </>
+                }) }
+                { for view.counters.iter().filter(|(_, value)| *value > 0).map(|(name, value)| html! {
+                    <><dt>{ name.replace('_', " ") }</dt><dd>{ group_digits(*value) }</dd></>
+                }) }
+            </dl>
+            <table class="task-table">
+                <caption class="visually-hidden">{ "Time per task so far" }</caption>
+                <thead><tr>
+                    <th scope="col">{ "task" }</th><th scope="col">{ "state" }</th>
+                    <th scope="col">{ "user" }</th><th scope="col">{ "sys" }</th>
+                    <th scope="col">{ "wait" }</th><th scope="col">{ "sleep" }</th>
+                </tr></thead>
+                <tbody>
+                    { for view.tasks.iter().take(shown).map(|task| html! {
+                        <tr key={task.id.0}>
+                            <th scope="row">{ &task.name }</th>
+                            <td class={classes!("state", format!("s-{:?}", slowpath_engine::timeline::SpanState::of(task.state)).to_lowercase())}>
+                                { state_word(task.state) }
+                            </td>
+                            <td>{ format_duration(task.user_ns) }</td>
+                            <td>{ format_duration(task.sys_ns) }</td>
+                            <td>{ format_duration(task.runnable_ns + task.blocked_ns) }</td>
+                            <td>{ format_duration(task.sleep_ns) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+            if view.tasks.len() > shown {
+                <p class="muted">{ format!("and {} more tasks (see the timeline)", group_digits((view.tasks.len() - shown) as u64)) }</p>
+            }
+        </section>
+    }
+}
