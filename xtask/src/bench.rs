@@ -1,9 +1,29 @@
 //! `cargo xtask bench`: the engine's native benchmarks. Budgets live here, as
 //! printed figures, never as assertions in timed tests.
 
-use crate::cmd::{self, Outcome};
+use crate::cmd::{self, root, Failure, Outcome};
+use crate::setup::Tools;
+use crate::static_server::StaticServer;
 use std::process::Command;
 
 pub fn run() -> Outcome {
     cmd::run("engine benchmarks", Command::new("cargo").args(["bench", "--package", "slowpath-engine"]))
+}
+
+/// `cargo xtask bench-web`: a release build, served locally, measured in headless
+/// Chromium by e2e/perf/bench-web.mjs (load time, frame times, engine time per frame).
+pub fn web(tools: &Tools) -> Outcome {
+    cmd::run("release build", cmd::tool(tools, "trunk").args(["build", "--release"]))?;
+    let server = StaticServer::start(root().join("dist"))
+        .map_err(|error| Failure::Failed(format!("bench-web: cannot serve dist/: {error}")))?;
+    let base_url = format!("http://127.0.0.1:{}/", server.port);
+    let result = cmd::run(
+        "browser benchmarks",
+        cmd::tool(tools, "node")
+            .arg("e2e/perf/bench-web.mjs")
+            .env("SLOWPATH_BASE_URL", &base_url)
+            .env("CHROMIUM_PATH", &tools.chromium),
+    );
+    drop(server);
+    result
 }

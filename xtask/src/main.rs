@@ -18,6 +18,7 @@ commands:
   serve [--port N]    setup, then serve the app with live reload on http://127.0.0.1:8080
   test                setup, then fmt, clippy, unit tests, release build, browser tests
   bench               native engine benchmarks (divan)
+  bench-web           browser benchmarks: load time, frame times, engine time per frame
   help                this text";
 
 fn main() -> ExitCode {
@@ -43,6 +44,10 @@ fn main() -> ExitCode {
             test::run(&tools)
         }),
         "bench" => no_options(rest).and_then(|()| bench::run()),
+        "bench-web" => no_options(rest).and_then(|()| {
+            let tools = setup::run(setup::Need::Test)?;
+            bench::web(&tools)
+        }),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

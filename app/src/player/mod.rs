@@ -159,7 +159,9 @@ pub fn player_view(props: &PlayerProps) -> Html {
         let dispatcher = player.dispatcher();
         Callback::from(move |at_ns: u64| dispatcher.dispatch(Action::SeekTime(at_ns)))
     };
+    let started = now_ms();
     let view = Rc::new(player.run.view(player.position));
+    record_engine_ms(now_ms() - started);
     let share_url = {
         let route = Route::Case { id: meta.id.to_string(), query: player.query.to_query(meta) };
         let base = web_sys::window()
@@ -194,6 +196,27 @@ pub fn player_view(props: &PlayerProps) -> Html {
             }
         </section>
     }
+}
+
+/// Appends the engine time of this render (the seek and view) to
+/// `window.__slowpathEngineMs`, which `cargo xtask bench-web` reads. Bounded.
+fn record_engine_ms(ms: f64) {
+    const SAMPLES_MAX: u32 = 10_000;
+    let Some(window) = web_sys::window() else { return };
+    let key = wasm_bindgen::JsValue::from_str("__slowpathEngineMs");
+    let samples =
+        match js_sys::Reflect::get(&window, &key).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok()) {
+            Some(samples) => samples,
+            None => {
+                let samples = js_sys::Array::new();
+                let _ = js_sys::Reflect::set(&window, &key, &samples);
+                samples
+            }
+        };
+    if samples.length() >= SAMPLES_MAX {
+        samples.shift();
+    }
+    samples.push(&wasm_bindgen::JsValue::from_f64(ms));
 }
 
 /// Runs `frame` on every animation frame while `running` holds.

@@ -1,0 +1,58 @@
+// `cargo xtask bench-web`: browser performance figures, reported, never asserted.
+// Load → first interactive render; frame times while playing at maximum speed
+// on the playground with 64 tasks and on a synthetic 16,384-task run; engine
+// time per frame (the seek + view of each render, recorded by the app).
+
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../browser.mjs';
+
+const base = process.env.SLOWPATH_BASE_URL;
+if (!base) throw new Error('SLOWPATH_BASE_URL is not set');
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+}
+
+async function measure(name, hash, seconds) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(new URL(hash, base).href);
+  await page.getByTestId('step-index').waitFor({ timeout: 60_000 });
+  const loadMs = await page.evaluate(() => performance.now());
+  await page.getByTestId('speed').selectOption({ label: 'max' });
+  await page.evaluate(() => { window.__slowpathEngineMs = []; });
+  await page.getByTestId('play').click();
+  const frames = await page.evaluate((seconds) => new Promise((resolve) => {
+    const deltas = [];
+    let last = performance.now();
+    const end = last + seconds * 1000;
+    function tick(now) {
+      deltas.push(now - last);
+      last = now;
+      if (now < end) requestAnimationFrame(tick); else resolve(deltas);
+    }
+    requestAnimationFrame(tick);
+  }), seconds);
+  const engine = await page.evaluate(() => window.__slowpathEngineMs || []);
+  await page.keyboard.press('Space');
+  await context.close();
+  const line = [
+    `${name}:`,
+    `load ${loadMs.toFixed(0)} ms,`,
+    `frames ${frames.length} (p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms),`,
+    `engine per frame p50 ${percentile(engine, 50).toFixed(2)} ms, p95 ${percentile(engine, 95).toFixed(2)} ms`,
+    errors.length ? `ERRORS: ${errors.join(' | ')}` : '',
+  ].join(' ');
+  console.log(line);
+}
+
+try {
+  await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
+  await measure('synthetic, 16,384 tasks', '#/__perf?tasks=16384', 5);
+} finally {
+  await browser.close();
+}
