@@ -36,6 +36,7 @@ describe('app shell', () => {
         assert.equal(await card.getByRole('link').getAttribute('href'), `#/case/${id}`);
         assert.match(await card.locator('.badge').innerText(), /^\d{4}$/, 'a year');
         assert.ok((await card.locator('.case-card-summary').innerText()).length > 10, 'a summary');
+        assert.match(await card.getByTestId('headline').innerText(), /\d/, 'a headline figure from a run');
       }
 
       for (const name of ['banner', 'navigation', 'main', 'contentinfo']) {

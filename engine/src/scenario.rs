@@ -50,8 +50,10 @@ pub struct ScenarioMeta {
     /// The first variant is the default ("as reported").
     pub variants: &'static [VariantSpec],
     pub reported: &'static [ReportedFigure],
-    /// The metric shown as the headline figure on the landing page.
+    /// The metric shown as the headline figure on the landing page...
     pub headline_metric: &'static str,
+    /// ...and what it counts, after the number ("contended acquisitions in 20 ms").
+    pub headline_label: &'static str,
 }
 
 /// Why a run could not be produced. Never a panic: the UI shows this text.
@@ -147,6 +149,16 @@ mod tests {
         let before = ids.len();
         ids.dedup();
         assert_eq!(before, ids.len());
+    }
+
+    #[test]
+    fn every_headline_metric_exists_in_the_default_run() {
+        for scenario in registry() {
+            let meta = scenario.meta();
+            let run =
+                run_checked(*scenario, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+            assert!(run.metrics.contains_key(meta.headline_metric), "{}: {}", meta.id, meta.headline_metric);
+        }
     }
 
     #[test]

@@ -14,6 +14,14 @@ pub struct CaseCardProps {
 #[function_component(CaseCard)]
 pub fn case_card(props: &CaseCardProps) -> Html {
     let meta = props.meta.0;
+    // The headline figure comes from a run of the defaults, never from typed text.
+    let headline = use_memo(meta.id, |_| {
+        let scenario = slowpath_engine::find(meta.id)?;
+        let run =
+            slowpath_engine::run_checked(scenario, &meta.default_params(), meta.default_variant().id, 1)
+                .ok()?;
+        run.metrics.get(meta.headline_metric).map(crate::player::panels::metric_text)
+    });
     html! {
         <li class="case-card" data-testid="case-card" data-case-id={meta.id}>
             <p class="case-card-meta">
@@ -24,6 +32,11 @@ pub fn case_card(props: &CaseCardProps) -> Html {
                 <a href={Route::case(meta.id).to_hash()}>{ meta.title }</a>
             </h3>
             <p class="case-card-summary">{ meta.summary }</p>
+            if let Some(figure) = (*headline).clone() {
+                <p class="case-card-headline" data-testid="headline">
+                    <strong>{ figure }</strong>{ " " }{ meta.headline_label }
+                </p>
+            }
             <p class="case-card-more" aria-hidden="true">{ "Open the case →" }</p>
         </li>
     }

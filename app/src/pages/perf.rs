@@ -22,6 +22,7 @@ static SYNTHETIC: ScenarioMeta = ScenarioMeta {
     }],
     reported: &[] as &[ReportedFigure],
     headline_metric: "",
+    headline_label: "",
 };
 
 #[derive(Properties, PartialEq)]

@@ -116,12 +116,12 @@ pub fn transport(props: &PlayerProps) -> Html {
                 <span class="sep">{ " · " }</span>
                 <span>{ "t = " }<span data-testid="sim-time">{ format_duration(now_ns) }</span></span>
             </p>
+            <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
             <div class="scrub">
                 <input type="range" data-testid="scrub" aria-label="Position in the run" min="0" max={total.to_string()}
                     step="1" value={player.position.to_string()} oninput={on_scrub} />
                 <ScrubMarkers run={player.run.clone()} />
             </div>
-            <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
         </div>
     }
 }

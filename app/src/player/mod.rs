@@ -3,7 +3,7 @@
 
 mod controls;
 pub mod model;
-mod panels;
+pub mod panels;
 pub mod timeline;
 pub mod url;
 

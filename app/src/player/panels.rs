@@ -216,7 +216,8 @@ fn state_word(state: TaskState) -> String {
 /// Shows at most this many task rows; a 16,384-task run lists the first ones and says so.
 const TASK_ROWS_MAX: usize = 32;
 
-fn metric_text(metric: &Metric) -> String {
+/// A metric as the UI writes it.
+pub fn metric_text(metric: &Metric) -> String {
     match metric {
         Metric::Count(value) => group_digits(*value),
         Metric::Ns(ns) => format_duration(*ns),
