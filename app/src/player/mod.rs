@@ -6,6 +6,7 @@ pub mod model;
 pub mod panels;
 pub mod timeline;
 pub mod url;
+pub mod viewport;
 
 use crate::route::Route;
 use controls::{HelpOverlay, Notices, ParamPanel, ShareLink, Transport};
