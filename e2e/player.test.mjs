@@ -122,4 +122,22 @@ describe('player', () => {
       assert.deepEqual(pageErrors, []);
     });
   });
+
+  test('clicking the timeline seeks to that moment', T, async () => {
+    await withPage(suite.browser, 'player-timeline', async ({ page, consoleErrors, pageErrors }) => {
+      await openPlayer(page, suite.url(CASE));
+      const timeline = page.getByTestId('timeline');
+      await timeline.scrollIntoViewIfNeeded();
+      const box = await timeline.boundingBox();
+      assert.ok(box && box.width > 200, 'the timeline is drawn at a usable size');
+      // Click to the right of the labels, in the middle of the task rows.
+      await page.mouse.click(box.x + box.width * 0.6, box.y + box.height * 0.6);
+      await page.waitForFunction(() => location.hash.includes('step='));
+      assert.doesNotMatch(await page.getByTestId('step-index').innerText(), /^start/);
+      const ms = parseFloat(await page.getByTestId('sim-time').innerText());
+      assert.ok(ms > 5 && ms < 20, `seeked to ${ms} ms, about 60% into a 20 ms run`);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
 });

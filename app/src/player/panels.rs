@@ -268,6 +268,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                     <><dt>{ name.replace('_', " ") }</dt><dd>{ group_digits(*value) }</dd></>
                 }) }
             </dl>
+            <div class="table-scroll" role="region" aria-label="Time per task" tabindex="0">
             <table class="task-table">
                 <caption class="visually-hidden">{ "Time per task so far" }</caption>
                 <thead><tr>
@@ -290,6 +291,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
             if view.tasks.len() > shown {
                 <p class="muted">{ format!("and {} more tasks (see the timeline)", group_digits((view.tasks.len() - shown) as u64)) }</p>
             }
