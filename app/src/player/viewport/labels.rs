@@ -85,15 +85,5 @@ pub fn format_short(ns: u64) -> String {
     format!("{text} {unit}")
 }
 
-/// `16384` → `16,384`: counts in prose.
-pub fn group_digits(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
+/// `16384` → `16,384`: counts in prose (the engine's formatter, shared by CLI and UI).
+pub use slowpath_engine::narration::group_digits;
