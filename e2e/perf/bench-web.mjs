@@ -43,7 +43,9 @@ async function measure(name, hash, seconds) {
   const line = [
     `${name}:`,
     `load ${loadMs.toFixed(0)} ms,`,
-    `frames ${frames.length} (p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms),`,
+    `frames ${frames.length} (p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms,`,
+    // Intervals are whole vsync periods (16.7 ms at 60 Hz); one over 1.5 periods is a dropped frame.
+    `${frames.filter((ms) => ms > 25).length} over 25 ms),`,
     `engine per frame p50 ${percentile(engine, 50).toFixed(2)} ms, p95 ${percentile(engine, 95).toFixed(2)} ms`,
     errors.length ? `ERRORS: ${errors.join(' | ')}` : '',
   ].join(' ');
