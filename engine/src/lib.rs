@@ -6,6 +6,7 @@
 pub mod builder;
 pub mod hash;
 pub mod lock;
+pub mod maple;
 pub mod mutex;
 pub mod narration;
 pub mod params;
