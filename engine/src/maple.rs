@@ -5,12 +5,13 @@
 //! leaves are `maple_leaf_64` (16 slots, 15 pivots). Slot *i* covers
 //! `(pivot[i-1], pivot[i]]`; the last slot ends at the node's maximum.
 //!
-//! The tree is built by inserting ranges one at a time, as `mmap()` does; an
-//! overflowing node splits in two (as `mas_split` does), each half keeping at
-//! least the minimum occupancy, and a split root grows the tree by a level.
-//! Model choice: the split point is the middle of the node; the kernel's exact
-//! split heuristics (`mab_calc_split`, pushing into siblings) are not
-//! reproduced entry for entry, so node counts can differ slightly.
+//! The tree is built by inserting ranges one at a time, as `mmap()` does, with
+//! `mas_split`'s rules: an overflowing node first pushes data into its left,
+//! else right, sibling when both fit (`mas_push_data`, the receiver ending with
+//! slots − 1 entries), otherwise splits at `b_end / 2` (`mab_calc_split`), moved
+//! so that a leaf half never ends in a NULL range (`mab_no_null_split`); a split
+//! root grows the tree by one level. Rebalancing on removal is not modelled
+//! (the scenario never unmaps).
 
 use serde::Serialize;
 
@@ -18,6 +19,15 @@ use serde::Serialize;
 pub const LEAF_SLOTS: usize = 16;
 /// `MAPLE_ARANGE64_SLOTS`: slots in an internal node of an allocation tree.
 pub const ARANGE_SLOTS: usize = 10;
+
+/// `mt_min_slots`: a leaf keeps at least 6 entries, an arange node 4.
+pub fn min_slots(leaf: bool) -> usize {
+    if leaf {
+        LEAF_SLOTS / 2 - 2
+    } else {
+        ARANGE_SLOTS / 2 - 1
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", content = "id", rename_all = "snake_case")]
@@ -85,20 +95,19 @@ impl MapleTree {
     /// Stores `vma` over `[start, last]`, which must lie inside one NULL range.
     pub fn insert(&mut self, start: u64, last: u64, vma: u32) {
         assert!(start <= last, "a range has at least one address");
-        if let Some((pivot, right)) = self.insert_into(self.root, 0, start, last, vma) {
-            // The root split: a new root above the two halves. The tree grows by one level.
+        self.insert_into(self.root, 0, start, last, vma);
+        if self.nodes[self.root as usize].slots.len() > self.capacity(self.root) {
+            // The root has no siblings to push into: split it under a new root (one level taller).
             let old = self.root;
-            self.nodes.push(Node {
-                leaf: false,
-                pivots: vec![pivot, u64::MAX],
-                slots: vec![Slot::Child(old), Slot::Child(right)],
-            });
+            self.nodes.push(Node { leaf: false, pivots: vec![u64::MAX], slots: vec![Slot::Child(old)] });
             self.root = (self.nodes.len() - 1) as u32;
+            self.split_child(self.root, 0);
         }
     }
 
-    /// Returns `Some((last pivot of the left half, right node))` if `node` split.
-    fn insert_into(&mut self, node: u32, min: u64, start: u64, last: u64, vma: u32) -> Option<(u64, u32)> {
+    /// Inserts below `node` (covering `[min, ..]`); a child that overflows is resolved
+    /// here, where its siblings are known. `node` itself may be left overfull.
+    fn insert_into(&mut self, node: u32, min: u64, start: u64, last: u64, vma: u32) {
         let index = node as usize;
         let slot =
             self.nodes[index].pivots.iter().position(|&pivot| pivot >= start).expect("pivots end at max");
@@ -122,36 +131,93 @@ impl MapleTree {
             let entry = &mut self.nodes[index];
             entry.pivots.splice(slot..=slot, pivots);
             entry.slots.splice(slot..=slot, slots);
-        } else {
-            let Slot::Child(child) = self.nodes[index].slots[slot] else {
-                panic!("internal slots hold children")
-            };
-            if let Some((pivot, right)) = self.insert_into(child, slot_min, start, last, vma) {
-                let entry = &mut self.nodes[index];
-                entry.pivots.insert(slot, pivot);
-                entry.slots.insert(slot + 1, Slot::Child(right));
-            }
+            return;
         }
-        self.split_if_full(node)
+        let Slot::Child(child) = self.nodes[index].slots[slot] else {
+            panic!("internal slots hold children")
+        };
+        self.insert_into(child, slot_min, start, last, vma);
+        if self.nodes[child as usize].slots.len() > self.capacity(child) && !self.push_to_sibling(node, slot)
+        {
+            self.split_child(node, slot);
+        }
     }
 
-    fn split_if_full(&mut self, node: u32) -> Option<(u64, u32)> {
-        let capacity = self.capacity(node);
-        let index = node as usize;
-        let count = self.nodes[index].slots.len();
-        if count <= capacity {
-            return None;
+    /// `mab_no_null_split`: a leaf half must not end in a NULL range.
+    fn no_null_split(&self, leaf: bool, slots: &[Slot], split: usize, capacity: usize) -> usize {
+        if !leaf || slots[split] != Slot::Empty {
+            return split;
         }
-        // Split in the middle: both halves keep at least the minimum occupancy.
-        let left_count = count.div_ceil(2);
+        let b_end = slots.len() - 1;
+        if split < capacity - 1 && b_end - split > min_slots(leaf) {
+            split + 1
+        } else {
+            split - 1
+        }
+    }
+
+    /// `mas_push_data`: move entries into the left, else the right, sibling if both fit.
+    fn push_to_sibling(&mut self, parent: u32, slot: usize) -> bool {
+        let child = self.child_at(parent, slot);
+        let capacity = self.capacity(child);
+        let leaf = self.nodes[child as usize].leaf;
+        let b_end = self.nodes[child as usize].slots.len() - 1;
+        let rightmost = *self.nodes[child as usize].pivots.last().expect("not empty") == u64::MAX;
+        let space = 2 * capacity - 2 - usize::from(leaf) - usize::from(rightmost);
+        for sibling_slot in [slot.checked_sub(1), Some(slot + 1)].into_iter().flatten() {
+            if sibling_slot >= self.nodes[parent as usize].slots.len() {
+                continue;
+            }
+            let sibling = self.child_at(parent, sibling_slot);
+            let sibling_end = self.nodes[sibling as usize].slots.len() - 1;
+            if b_end + sibling_end >= space {
+                continue;
+            }
+            let (left_slot, left, right) =
+                if sibling_slot < slot { (sibling_slot, sibling, child) } else { (slot, child, sibling) };
+            let mut pivots = std::mem::take(&mut self.nodes[left as usize].pivots);
+            let mut slots = std::mem::take(&mut self.nodes[left as usize].slots);
+            pivots.append(&mut self.nodes[right as usize].pivots);
+            slots.append(&mut self.nodes[right as usize].slots);
+            // The sibling receiving the data ends up with `capacity - 1` entries.
+            let split = if sibling_slot < slot { capacity - 2 } else { slots.len() - capacity };
+            let split = self.no_null_split(leaf, &slots, split, capacity);
+            self.nodes[right as usize].pivots = pivots.split_off(split + 1);
+            self.nodes[right as usize].slots = slots.split_off(split + 1);
+            let boundary = *pivots.last().expect("left half not empty");
+            self.nodes[left as usize].pivots = pivots;
+            self.nodes[left as usize].slots = slots;
+            self.nodes[parent as usize].pivots[left_slot] = boundary;
+            return true;
+        }
+        false
+    }
+
+    /// `mab_calc_split`: split the child at `slot` of `parent` at `b_end / 2` (NULL-adjusted).
+    fn split_child(&mut self, parent: u32, slot: usize) {
+        let child = self.child_at(parent, slot);
+        let capacity = self.capacity(child);
+        let entry = &self.nodes[child as usize];
+        let leaf = entry.leaf;
+        let split = self.no_null_split(leaf, &entry.slots, (entry.slots.len() - 1) / 2, capacity);
         let right = Node {
-            leaf: self.nodes[index].leaf,
-            pivots: self.nodes[index].pivots.split_off(left_count),
-            slots: self.nodes[index].slots.split_off(left_count),
+            leaf,
+            pivots: self.nodes[child as usize].pivots.split_off(split + 1),
+            slots: self.nodes[child as usize].slots.split_off(split + 1),
         };
-        let pivot = *self.nodes[index].pivots.last().expect("the left half is not empty");
+        let boundary = *self.nodes[child as usize].pivots.last().expect("left half not empty");
         self.nodes.push(right);
-        Some((pivot, (self.nodes.len() - 1) as u32))
+        let right = (self.nodes.len() - 1) as u32;
+        let parent_entry = &mut self.nodes[parent as usize];
+        parent_entry.pivots.insert(slot, boundary);
+        parent_entry.slots.insert(slot + 1, Slot::Child(right));
+    }
+
+    fn child_at(&self, parent: u32, slot: usize) -> u32 {
+        match self.nodes[parent as usize].slots[slot] {
+            Slot::Child(child) => child,
+            other => panic!("slot {slot} of node {parent} holds {other:?}, not a child"),
+        }
     }
 
     /// `mt_find`'s descent for `addr`: per node, the pivots compared (a linear scan
