@@ -1,3 +1,4 @@
 //! One module per case. Each exposes a unit struct implementing `Scenario`.
 
 pub mod rwsem_playground;
+pub mod sparse_dump;

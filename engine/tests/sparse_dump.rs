@@ -1,0 +1,111 @@
+//! The figures of seed 001, asserted from the engine's own output.
+
+use slowpath_engine::params::ParamValues;
+use slowpath_engine::trace::{Granularity, Metric};
+use slowpath_engine::{find, run_checked, Run};
+
+fn run(variant: &str, sets: &[(&str, &str)]) -> Run {
+    let scenario = find("sparse-dump").expect("registered");
+    let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().copied()).expect("valid");
+    run_checked(scenario, &params, variant, 1).expect("runs")
+}
+
+fn count(run: &Run, key: &str) -> u64 {
+    match run.metrics.get(key) {
+        Some(Metric::Count(value) | Metric::Ns(value)) => *value,
+        other => panic!("{key}: {other:?}"),
+    }
+}
+
+fn latency(run: &Run) -> Option<u64> {
+    match run.metrics.get("sigkill_latency_ns") {
+        Some(Metric::None(value)) => *value,
+        other => panic!("sigkill_latency_ns: {other:?}"),
+    }
+}
+
+const SECOND: u64 = 1_000_000_000;
+
+#[test]
+fn v6_13_walks_every_page_for_30_seconds_and_ignores_sigkill() {
+    let run = run("v6.13", &[]);
+    assert_eq!(count(&run, "iterations"), 268_435_456);
+    assert_eq!(count(&run, "pages_skipped"), 268_435_455);
+    assert_eq!(count(&run, "pages_emitted"), 1);
+    assert_eq!(count(&run, "lock_acquisitions"), 268_435_456);
+    let dump = count(&run, "dump_ns");
+    assert!((27 * SECOND..=33 * SECOND).contains(&dump), "30 s ± 10 %: {dump}");
+    // SIGKILL at 1 s is honoured only when the whole dump is over.
+    assert_eq!(latency(&run), Some(dump - SECOND));
+}
+
+#[test]
+fn the_cost_split_follows_the_profile_of_seed_001() {
+    let run = run("v6.13", &[("sigkill_at", "0")]);
+    let Some(Metric::Object(costs)) = run.metrics.get("cost_by_function_ns") else { panic!("costs") };
+    let ns = |key: &str| match costs.get(key) {
+        Some(Metric::Ns(value)) => *value as f64,
+        _ => 0.0,
+    };
+    let total: f64 = costs.values().map(|m| if let Metric::Ns(v) = m { *v as f64 } else { 0.0 }).sum();
+    let share = |value: f64| value / total * 100.0;
+    assert!((37.0..=45.0).contains(&share(ns("mt_find"))), "mt_find {}", share(ns("mt_find")));
+    let lock = share(ns("down_read_killable") + ns("up_read"));
+    assert!((25.0..=33.0).contains(&lock), "lock + unlock {lock}");
+    assert!((2.0..=5.0).contains(&share(ns("check_vma_flags"))));
+}
+
+#[test]
+fn the_interruptible_patch_ends_the_dump_within_one_iteration() {
+    let run = run("interruptible", &[]);
+    let latency = latency(&run).expect("a SIGKILL was sent");
+    // The page in progress when the signal lands finishes, then one more page sees it.
+    assert!(latency < 2 * 112 + 112, "{latency} ns");
+    assert!(count(&run, "dump_ns") < SECOND + 1_000);
+}
+
+#[test]
+fn v6_15_saves_roughly_the_lock_share_and_still_visits_every_page() {
+    let before = run("v6.13", &[("sigkill_at", "0")]);
+    let after = run("v6.15", &[("sigkill_at", "0")]);
+    assert_eq!(count(&after, "iterations"), 268_435_456);
+    let saved = 1.0 - count(&after, "dump_ns") as f64 / count(&before, "dump_ns") as f64;
+    assert!((0.25..=0.33).contains(&saved), "saved {saved}");
+    assert!(count(&after, "lock_acquisitions") <= 2, "the lock is held across pages");
+}
+
+#[test]
+fn the_tree_walk_costs_what_is_populated_not_what_is_mapped() {
+    let small = count(&run("tree-walk", &[("size", "4GiB")]), "dump_ns");
+    let huge = count(&run("tree-walk", &[("size", "64TiB")]), "dump_ns");
+    let busy = count(&run("tree-walk", &[("touched", "5000"), ("touch_pattern", "spread")]), "dump_ns");
+    assert!(huge < small * 11 / 10, "size barely matters: {small} vs {huge}");
+    assert!(busy > small * 10, "populated pages do: {small} vs {busy}");
+    let more_vmas = count(&run("tree-walk", &[("vmas", "2000")]), "dump_ns");
+    assert!(more_vmas > small, "VMAs do: {small} vs {more_vmas}");
+}
+
+#[test]
+fn an_untouched_mapping_is_not_walked_at_all() {
+    let run = run("v6.13", &[("touched", "0")]);
+    assert_eq!(count(&run, "iterations"), 0);
+    assert_eq!(count(&run, "lock_acquisitions"), 0);
+}
+
+#[test]
+fn any_iteration_of_the_big_mapping_expands_on_demand() {
+    let run = run("v6.13", &[]);
+    let iteration = 200_000_000;
+    let (first, end) = run.unit_ops(Granularity::Iteration, iteration).expect("exists");
+    let ops: Vec<String> = (first..end)
+        .map(|index| slowpath_engine::narration::plain(&run.narrate(&run.op(index).expect("op"))))
+        .collect();
+    assert!(ops.iter().any(|text| text.contains("find_vma(0x")), "{ops:?}");
+    assert!(ops.iter().any(|text| text.starts_with("Maple node")), "{ops:?}");
+    let label = |i| slowpath_engine::narration::plain(&run.iteration_label(i));
+    let address = |text: String| u64::from_str_radix(text.trim_start_matches("page 0x"), 16).expect("hex");
+    assert_eq!(address(label(iteration + 1)) - address(label(iteration)), 4096);
+    let view = run.view(end);
+    let iterations = view.counters.iter().find(|(name, _)| name == "iterations").expect("counter").1;
+    assert!(iterations > 199_000_000 && iterations <= 200_000_001);
+}
