@@ -336,6 +336,7 @@ impl TraceBuilder {
             notable: self.notable,
             outcome,
             metrics,
+            extras: crate::extras::Extras::None,
         }
     }
 }

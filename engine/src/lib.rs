@@ -4,6 +4,7 @@
 //! the same trace natively and in the browser. See ARCHITECTURE.md.
 
 pub mod builder;
+pub mod extras;
 pub mod hash;
 pub mod lock;
 pub mod maple;

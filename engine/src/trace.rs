@@ -221,6 +221,8 @@ pub struct Run {
     pub trace_hash: u64,
     pub outcome: Outcome,
     pub metrics: BTreeMap<String, Metric>,
+    /// The case's own structures for its stage in the UI.
+    pub extras: crate::extras::Extras,
 }
 
 /// A micro-op resolved for display: absolute time, concrete arguments.

@@ -4,6 +4,7 @@
 mod controls;
 pub mod model;
 pub mod panels;
+mod stage;
 pub mod timeline;
 pub mod url;
 pub mod viewport;
@@ -181,6 +182,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                         earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
                     <CodePanel run={player.run.clone()} view={view.clone()} />
+                    <stage::AddressSpaceStage run={player.run.clone()} view={view.clone()} />
                 </div>
                 <div class="player-side">
                     <LockPanel view={view.clone()} run={player.run.clone()} />

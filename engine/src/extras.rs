@@ -1,0 +1,38 @@
+//! Case-specific structures a run carries for its stage in the UI (the parts
+//! that are not tasks, locks or counters): static for the whole run, so the
+//! position-dependent parts (current address, descent path) come from the ops.
+
+use crate::maple::MapleTree;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Extras {
+    #[default]
+    None,
+    AddressSpace(AddressSpace),
+}
+
+/// The sparse core dump's address space, tree and page-table shape.
+#[derive(Clone, Debug, Serialize)]
+pub struct AddressSpace {
+    pub vmas: Vec<VmaInfo>,
+    pub tree: MapleTree,
+    pub page_bytes: u64,
+    pub machine: &'static str,
+    /// Page-table level names, top first.
+    pub levels: &'static [&'static str],
+    /// The seed's profile: (cost key, share in percent), to compare with the run's costs.
+    pub profile: &'static [(&'static str, f64)],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct VmaInfo {
+    pub start: u64,
+    pub end: u64,
+    pub name: String,
+    pub dump_bytes: u64,
+    pub big: bool,
+    /// Populated page ranges `[start, end)`.
+    pub present: Vec<(u64, u64)>,
+}
