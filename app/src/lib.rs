@@ -7,6 +7,7 @@ mod app;
 mod components;
 mod pages;
 pub mod panic;
+mod perf;
 pub mod player;
 pub mod route;
 

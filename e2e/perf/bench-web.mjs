@@ -52,7 +52,20 @@ async function measure(name, hash, seconds) {
   console.log(line);
 }
 
+async function runTimes() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(new URL('#/', base).href);
+  await page.getByTestId('headline').first().waitFor({ timeout: 60_000 });
+  const times = await page.evaluate(() => window.__slowpathRunMs || {});
+  await context.close();
+  for (const [id, ms] of Object.entries(times)) {
+    console.log(`run of ${id} (default parameters, computed in wasm for the landing page): ${ms.toFixed(1)} ms`);
+  }
+}
+
 try {
+  await runTimes();
   await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
   await measure('synthetic, 16,384 tasks', '#/__perf?tasks=16384', 5);
 } finally {

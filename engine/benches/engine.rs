@@ -60,3 +60,23 @@ fn run_playground_default() -> Run {
     let scenario = find("rwsem-playground").expect("registered");
     run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs")
 }
+
+/// The complete 1 TiB v6.13 sparse dump (268,435,456 pages), computed in closed form.
+#[divan::bench]
+fn sparse_dump_1tib_v613() -> Run {
+    let scenario = find("sparse-dump").expect("registered");
+    run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs")
+}
+
+/// Seeking to page 200,000,000 of that dump and expanding its micro-ops.
+#[divan::bench]
+fn sparse_dump_seek_iteration_200m(bencher: Bencher) {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    let run = RUN.get_or_init(sparse_dump_1tib_v613);
+    bencher.bench_local(|| {
+        let (first, end) =
+            run.unit_ops(slowpath_engine::trace::Granularity::Iteration, 200_000_000).expect("exists");
+        let ops: Vec<_> = (first..end).filter_map(|index| run.op(index)).collect();
+        divan::black_box((run.view(end), ops))
+    });
+}

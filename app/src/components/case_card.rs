@@ -17,9 +17,11 @@ pub fn case_card(props: &CaseCardProps) -> Html {
     // The headline figure comes from a run of the defaults, never from typed text.
     let headline = use_memo(meta.id, |_| {
         let scenario = slowpath_engine::find(meta.id)?;
+        let started = crate::perf::now_ms();
         let run =
             slowpath_engine::run_checked(scenario, &meta.default_params(), meta.default_variant().id, 1)
                 .ok()?;
+        crate::perf::record("__slowpathRunMs", meta.id, crate::perf::now_ms() - started);
         run.metrics.get(meta.headline_metric).map(crate::player::panels::metric_text)
     });
     html! {
