@@ -2,12 +2,12 @@
 //! Measurement only: nothing in the app reads them back.
 
 /// Milliseconds since the page started (0 outside a browser, e.g. in host tests).
-pub fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     web_sys::window().and_then(|window| window.performance()).map_or(0.0, |performance| performance.now())
 }
 
 /// Sets `window[object][key] = ms`, creating the object if needed.
-pub fn record(object: &str, key: &str, ms: f64) {
+pub(crate) fn record(object: &str, key: &str, ms: f64) {
     let Some(window) = web_sys::window() else { return };
     let name = wasm_bindgen::JsValue::from_str(object);
     let target = match js_sys::Reflect::get(&window, &name) {

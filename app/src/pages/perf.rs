@@ -40,6 +40,11 @@ pub fn perf_page(props: &PerfPageProps) -> Html {
         .and_then(|text| text.parse::<u32>().ok())
         .unwrap_or(TASKS_MAX)
         .clamp(1, TASKS_MAX);
+    // `#/__perf?run=<case>`: time a default run of that case in wasm, warm, several times.
+    let timed = props.query.split('&').find_map(|pair| pair.strip_prefix("run=")).map(str::to_string);
+    if let Some(id) = timed {
+        return html! { <RunTimes id={id} /> };
+    }
     let preset = use_memo(tasks, |&tasks| {
         Rc::new(Preset { run: Rc::new(slowpath_engine::synthetic::many_tasks(tasks, 64, 200, 1)) })
     });
@@ -48,6 +53,43 @@ pub fn perf_page(props: &PerfPageProps) -> Html {
             <h1>{ format!("Load test: {tasks} tasks") }</h1>
             <p class="lede">{ SYNTHETIC.summary }</p>
             <PlayerView key={tasks.to_string()} meta={&SYNTHETIC} query={AttrValue::from("")} preset={(*preset).clone()} />
+        </article>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RunTimesProps {
+    id: String,
+}
+
+/// Runs a case's defaults ten times and shows (and exposes) each time: the
+/// first includes compiling the wasm code it touches, the rest are warm.
+#[function_component(RunTimes)]
+fn run_times(props: &RunTimesProps) -> Html {
+    const RUNS: usize = 10;
+    let times = use_memo(props.id.clone(), |id| {
+        let Some(scenario) = slowpath_engine::find(id) else { return Vec::new() };
+        let meta = scenario.meta();
+        (0..RUNS)
+            .map(|run| {
+                let started = crate::perf::now_ms();
+                let result = slowpath_engine::run_checked(
+                    scenario,
+                    &meta.default_params(),
+                    meta.default_variant().id,
+                    1,
+                );
+                let ms = crate::perf::now_ms() - started;
+                drop(result);
+                crate::perf::record("__slowpathRunRepeatMs", &run.to_string(), ms);
+                ms
+            })
+            .collect::<Vec<f64>>()
+    });
+    html! {
+        <article class="case" data-testid="run-times">
+            <h1>{ format!("Run times of {}", props.id) }</h1>
+            <ol>{ for times.iter().map(|ms| html! { <li>{ format!("{ms:.2} ms") }</li> }) }</ol>
         </article>
     }
 }
