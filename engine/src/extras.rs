@@ -24,6 +24,9 @@ pub struct AddressSpace {
     pub levels: &'static [&'static str],
     /// The seed's profile: (cost key, share in percent), to compare with the run's costs.
     pub profile: &'static [(&'static str, f64)],
+    /// Pseudocode functions to compare: the loop as reported, and this variant's.
+    pub loop_as_reported: u16,
+    pub loop_of_variant: u16,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -4,6 +4,7 @@
 mod controls;
 pub mod model;
 pub mod panels;
+mod scaling;
 mod stage;
 pub mod timeline;
 pub mod url;
@@ -189,6 +190,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
                 </div>
             </div>
+            <scaling::FixDiff run={player.run.clone()} meta={meta} />
+            <scaling::ScalingPlot run={player.run.clone()} meta={meta} />
             <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
             <div class="player-bottom">
                 <ParamPanel player={Rc::new((*player).clone())} on_action={on_action.clone()} />

@@ -154,6 +154,7 @@ impl Scenario for SparseDump {
             },
         };
         let finished = sim::run(&config, &space, tables);
+        let variant_kind = config.variant;
         let mut run = finished.builder.finish(
             META.id,
             variant,
@@ -180,6 +181,13 @@ impl Scenario for SparseDump {
             machine: geometry.machine,
             levels: geometry.names,
             profile: PROFILE,
+            loop_as_reported: text::DUMP_613,
+            loop_of_variant: match variant_kind {
+                sim::Variant::V613 => text::DUMP_613,
+                sim::Variant::Interruptible => text::DUMP_INTERRUPTIBLE,
+                sim::Variant::V615 => text::DUMP_615,
+                sim::Variant::TreeWalk => text::TREE_WALK,
+            },
         });
         run
     }

@@ -43,7 +43,7 @@ pub(super) const TABLE_ENTRY_NS: u64 = 2;
 const SNAPSHOT_PER_VMA_NS: u64 = 100;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Variant {
+pub(crate) enum Variant {
     V613,
     Interruptible,
     V615,
