@@ -228,6 +228,10 @@ fn churn(view: &View) -> Html {
             <p data-testid="lock-churn">
                 <strong>{ group_digits(acquisitions) }</strong>{ " read acquisitions of mmap_lock, " }
                 <strong>{ group_digits(contended) }</strong>{ " contended: this is churn, not contention." }
+                if view.now_ns > 0 && acquisitions > 0 {
+                    { format!(" That is {} acquire/release pairs per second of simulated time.",
+                        group_digits((u128::from(acquisitions) * 1_000_000_000 / u128::from(view.now_ns)) as u64)) }
+                }
             </p>
             if pending {
                 <p class="sigkill" data-testid="sigkill" role="status">{ "SIGKILL pending" }</p>

@@ -15,7 +15,7 @@ crate::templates! {
     SNAPSHOT = "dump_vma_snapshot takes {0} for writing once and copies the {1} VMAs. {2} of them will be dumped; a private anonymous VMA is dumped whole as soon as it has an anon_vma, which its first written page created: the big mapping has {3} touched page(s).",
     SNAPSHOT_ORDER = "v6.13 sorts the VMAs by dump size, smallest first (commit 7d442a33bfe8), so the big mapping comes last; v6.14 and 6.13.7 went back to address order.",
     LOCK = "get_dump_page takes {0} for reading (down_read_killable): uncontended, since every other thread is dead, so the fast path succeeds. This is churn, not contention: {1} acquisitions so far.",
-    LOCK_TAKE_615 = "v6.15 takes {0} for reading once for this stretch (mmap_read_lock_killable) and keeps it across pages.",
+    LOCK_TAKE_615 = "v6.15 takes {0} for reading once for this stretch (mmap_read_lock_killable) and keeps it across pages. It would drop it to reschedule, but in this model nothing else wants the CPU, so need_resched() stays false (a model choice).",
     MT_FIND = "find_vma({0}) starts mt_find at the root of the maple tree, under rcu_read_lock: it does not remember that the previous page found the same VMA.",
     VISIT = "Maple node {0} ({1}): compares {2} pivot(s) until one is ≥ the address, and takes slot {3}, covering {4}–{5}.",
     FLAGS = "check_vma_flags: may this VMA be read for a dump? Yes.",
