@@ -78,6 +78,8 @@ fn v6_15_saves_roughly_the_lock_share_and_still_visits_every_page() {
 fn the_tree_walk_costs_what_is_populated_not_what_is_mapped() {
     let small = count(&run("tree-walk", &[("size", "4GiB")]), "dump_ns");
     let huge = count(&run("tree-walk", &[("size", "64TiB")]), "dump_ns");
+    let largest = run("v6.13", &[("size", "128TiB"), ("sigkill_at", "0")]);
+    assert_eq!(count(&largest, "iterations"), 128 << 28, "128 TiB of 4 KiB pages");
     let busy = count(&run("tree-walk", &[("touched", "5000"), ("touch_pattern", "spread")]), "dump_ns");
     assert!(huge < small * 11 / 10, "size barely matters: {small} vs {huge}");
     assert!(busy > small * 10, "populated pages do: {small} vs {busy}");

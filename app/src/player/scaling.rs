@@ -21,9 +21,10 @@ impl PartialEq for ScalingProps {
     }
 }
 
-/// Mapping sizes plotted: 4 KiB to 64 TiB, ×4 apart.
-const SIZES: [u64; 18] = {
-    let mut sizes = [0u64; 18];
+/// Mapping sizes plotted: 4 KiB to 64 TiB, ×4 apart, then 128 TiB.
+const SIZES: [u64; 19] = {
+    let mut sizes = [0u64; 19];
+    sizes[18] = 128 << 40;
     let mut i = 0;
     while i < 18 {
         sizes[i] = 4096u64 << (2 * i);
@@ -82,7 +83,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
         return html! {};
     }
     let (width, height, left, bottom) = (560.0, 300.0, 62.0, 36.0);
-    let (x_min, x_max) = (12.0f64, 46.0f64); // log2 bytes
+    let (x_min, x_max) = (12.0f64, 47.0f64); // log2 bytes
     let (y_min, y_max) = (3.0f64, 12.5f64); // log10 ns
     let x = |size: u64| left + ((size as f64).log2() - x_min) / (x_max - x_min) * (width - left - 40.0);
     let y = |ns: u64| {
@@ -99,7 +100,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
             </figcaption>
             <svg viewBox={format!("0 0 {width} {height}")} role="img"
                 aria-label="Dump time against mapping size for each kernel variant, on log scales">
-                { for [1u64 << 12, 1 << 20, 1 << 30, 1 << 40, 1 << 46].iter().map(|&size| html! {
+                { for [1u64 << 12, 1 << 20, 1 << 30, 1 << 40, 1 << 47].iter().map(|&size| html! {
                     <g>
                         <line x1={x(size).to_string()} x2={x(size).to_string()} y1="10" y2={(height - bottom).to_string()} class="grid" />
                         <text x={x(size).to_string()} y={(height - bottom + 16.0).to_string()} class="tick" text-anchor="middle">{ format_size(size) }</text>

@@ -32,8 +32,8 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "size",
         label: "Mapping size",
-        kind: ParamKind::Size { min_bytes: 4 * KIB, max_bytes: 64 * TIB, default_bytes: TIB },
-        description: "Length of the anonymous mapping (rounded up to whole pages). 64 TiB is the most that fits below the executable in a 47-bit x86-64 user address space.",
+        kind: ParamKind::Size { min_bytes: 4 * KIB, max_bytes: 128 * TIB, default_bytes: TIB },
+        description: "Length of the anonymous mapping (rounded up to whole pages). Beyond about 85 TiB it no longer fits a 47-bit x86-64 address space and is placed above 128 TiB with 5-level paging.",
     },
     ParamSpec {
         name: "touched",
@@ -131,6 +131,7 @@ impl Scenario for SparseDump {
         let (page, geometry) = match params.word("page_size") {
             "16KiB" => (16 * KIB, space::GEOMETRY_16K),
             "64KiB" => (64 * KIB, space::GEOMETRY_64K),
+            _ if space::needs_high_address(params.unsigned("size")) => (4 * KIB, space::GEOMETRY_4K_5LEVEL),
             _ => (4 * KIB, space::GEOMETRY_4K),
         };
         // mmap rounds the length up to whole pages.

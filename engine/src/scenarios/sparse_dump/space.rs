@@ -163,6 +163,21 @@ impl PageTables {
     }
 }
 
+/// Where a mapping too large for the 47-bit address space goes: 128 TiB, via a hint.
+pub const HIGH_BASE: u64 = 1 << 47;
+
+/// Does a mapping of `size` need an address above 128 TiB (and so 5-level paging on x86-64)?
+pub fn needs_high_address(size: u64) -> bool {
+    size > 0x5555_5555_4000 - (1 << 30)
+}
+
+pub const GEOMETRY_4K_5LEVEL: Geometry = Geometry {
+    page_shift: 12,
+    shifts: &[48, 39, 30, 21, 12],
+    names: &["pgd", "p4d", "pud", "pmd", "pte"],
+    machine: "x86-64, 5-level paging (LA57): the mapping is above 128 TiB, placed with an mmap address hint",
+};
+
 /// How the touched pages of the big mapping are placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pattern {
@@ -367,9 +382,12 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     let exec_start = 0x5555_5555_4000u64;
     let (big_start, big_end) = if size <= page_align(0x7fff_f7d8_5000) - heap_end - (1 << 30) {
         (page_align(0x7fff_f7d8_5000) - size, page_align(0x7fff_f7d8_5000))
-    } else {
-        assert!(size <= exec_start - (1 << 30), "the size range keeps the mapping inside 47 bits");
+    } else if size <= exec_start - (1 << 30) {
         (exec_start - (1 << 30) - size, exec_start - (1 << 30))
+    } else {
+        // Larger than a 47-bit user address space can hold: mapped above 128 TiB with
+        // an address hint, which needs 5-level paging (see `needs_high_address`).
+        (HIGH_BASE, HIGH_BASE + size)
     };
     let pages = size / page;
     let touched = touched.min(pages);
