@@ -201,11 +201,29 @@ pub fn notices(props: &NoticesProps) -> Html {
     }
 }
 
+/// What the parameter panel shows: not the position, so playback does not re-render it.
+#[derive(Properties, Clone)]
+pub struct ParamProps {
+    pub meta: &'static slowpath_engine::ScenarioMeta,
+    pub params: slowpath_engine::ParamValues,
+    pub variant: &'static str,
+    pub seed: u64,
+    pub on_action: Callback<Action>,
+}
+
+impl PartialEq for ParamProps {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.meta, other.meta)
+            && self.params == other.params
+            && self.variant == other.variant
+            && self.seed == other.seed
+    }
+}
+
 /// The parameter panel, generated from the schema.
 #[function_component(ParamPanel)]
-pub fn param_panel(props: &PlayerProps) -> Html {
-    let player = &props.player;
-    let meta = player.meta;
+pub fn param_panel(props: &ParamProps) -> Html {
+    let meta = props.meta;
     let on_variant = {
         let on_action = props.on_action.clone();
         Callback::from(move |event: Event| {
@@ -222,7 +240,7 @@ pub fn param_panel(props: &PlayerProps) -> Html {
             }
         })
     };
-    let variant = meta.variant(player.query.variant).unwrap_or(meta.default_variant());
+    let variant = meta.variant(props.variant).unwrap_or(meta.default_variant());
     html! {
         <form class="params" aria-label="Parameters" onsubmit={Callback::from(|event: SubmitEvent| event.prevent_default())}>
             <h2>{ "Parameters" }</h2>
@@ -236,7 +254,7 @@ pub fn param_panel(props: &PlayerProps) -> Html {
                 <span class="param-help">{ variant.description }</span>
             </label>
             { for meta.params.iter().map(|spec| {
-                let value = player.query.params.0.get(spec.name).map(|v| spec.format_value(v)).unwrap_or_default();
+                let value = props.params.0.get(spec.name).map(|v| spec.format_value(v)).unwrap_or_default();
                 let on_change = {
                     let on_action = props.on_action.clone();
                     let name = spec.name.to_string();
@@ -275,7 +293,7 @@ pub fn param_panel(props: &PlayerProps) -> Html {
             }) }
             <label class="param">
                 <span class="param-label">{ "Seed" }</span>
-                <input type="text" inputmode="numeric" data-testid="seed" value={player.query.seed.to_string()} onchange={on_seed} />
+                <input type="text" inputmode="numeric" data-testid="seed" value={props.seed.to_string()} onchange={on_seed} />
                 <span class="param-help">{ "The seeded jitter: the same seed gives the same run, everywhere." }</span>
             </label>
         </form>

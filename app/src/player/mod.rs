@@ -194,7 +194,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
             <scaling::ScalingPlot run={player.run.clone()} meta={meta} />
             <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
             <div class="player-bottom">
-                <ParamPanel player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
+                    seed={player.query.seed} on_action={on_action.clone()} />
                 <ShareLink url={share_url} />
             </div>
             if player.help {
