@@ -2,7 +2,7 @@
 //! position. Cheap to produce (a seek plus a copy), `Clone`, `PartialEq`,
 //! serialisable, so the app can diff it and tests can compare it.
 
-use crate::lock::{Holder, LockKind, LockStats, Waiter};
+use crate::lock::{LockKind, LockMode, LockStats, Waiter};
 use crate::narration::{CodeLoc, Segment};
 use crate::trace::{Granularity, OpKind, Run, TreePosition};
 use crate::world::{Bucket, TaskId, TaskState, World};
@@ -47,11 +47,19 @@ pub struct TaskView {
     pub gauges: Vec<i64>,
 }
 
+/// A holder as the UI sees it: who, how, since when (not the lazy accounting mark).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct HolderView {
+    pub task: TaskId,
+    pub mode: LockMode,
+    pub since_ns: u64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LockView {
     pub name: String,
     pub kind: LockKind,
-    pub holders: Vec<Holder>,
+    pub holders: Vec<HolderView>,
     pub waiters: Vec<Waiter>,
     pub handoff: bool,
     pub stats: LockStats,
@@ -109,7 +117,11 @@ impl Run {
                 .map(|(lock, info)| LockView {
                     name: info.name.clone(),
                     kind: lock.kind,
-                    holders: lock.holders.clone(),
+                    holders: lock
+                        .holders
+                        .iter()
+                        .map(|h| HolderView { task: h.task, mode: h.mode, since_ns: h.since_ns })
+                        .collect(),
                     waiters: lock.waiters.iter().copied().collect(),
                     handoff: lock.handoff,
                     stats: lock.stats_at(world.now_ns),

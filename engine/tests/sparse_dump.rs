@@ -111,3 +111,59 @@ fn any_iteration_of_the_big_mapping_expands_on_demand() {
     let iterations = view.counters.iter().find(|(name, _)| name == "iterations").expect("counter").1;
     assert!(iterations > 199_000_000 && iterations <= 200_000_001);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+        /// Any valid parameters run without panicking, and seeking agrees with stepping.
+        #[test]
+        fn any_parameters_run_and_seek_equals_stepping(
+            size_shift in 12u32..47,
+            touched in 0u64..60,
+            pattern in prop::sample::select(vec!["first", "spread", "random"]),
+            page in prop::sample::select(vec!["4KiB", "16KiB", "64KiB"]),
+            vmas in 23u64..200,
+            sigkill_ms in prop::option::of(0u64..40_000),
+            pipe in any::<bool>(),
+            variant in prop::sample::select(vec!["v6.13", "interruptible", "v6.15", "tree-walk"]),
+            seed in any::<u64>(),
+        ) {
+            let size = format!("{}", 1u64 << size_shift);
+            let touched = touched.to_string();
+            let vmas = vmas.to_string();
+            let sigkill = format!("{}ms", sigkill_ms.unwrap_or(0));
+            let target = if pipe { "pipe" } else { "file" };
+            let sets = [
+                ("size", size.as_str()),
+                ("touched", touched.as_str()),
+                ("touch_pattern", pattern),
+                ("page_size", page),
+                ("vmas", vmas.as_str()),
+                ("sigkill_at", sigkill.as_str()),
+                ("target", target),
+            ];
+            let scenario = find("sparse-dump").unwrap();
+            let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().copied()).unwrap();
+            let run = run_checked(scenario, &params, variant, seed).unwrap();
+            prop_assert!(run.total_ops() > 0);
+            prop_assert_eq!(count(&run, "iterations") >= count(&run, "pages_emitted"), true);
+            // Sample positions across the whole run: seek, then step a few ops, compare with a seek.
+            let total = run.total_ops();
+            for k in 0..8u64 {
+                let position = total / 8 * k;
+                let mut cursor = slowpath_engine::trace::Cursor::new(&run);
+                cursor.seek(position);
+                for _ in 0..5 {
+                    if !cursor.step() { break; }
+                }
+                let sought = run.state_at(cursor.position());
+                prop_assert_eq!(run.view_of(cursor.world(), cursor.position()), run.view_of(&sought, cursor.position()));
+                sought.check_invariants();
+            }
+        }
+    }
+}
