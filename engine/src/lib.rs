@@ -10,6 +10,7 @@ pub mod lock;
 pub mod maple;
 pub mod mutex;
 pub mod narration;
+pub mod o1;
 pub mod params;
 pub mod rng;
 pub mod rwsem;
