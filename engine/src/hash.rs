@@ -91,6 +91,11 @@ impl StableHasher {
                 self.u64(u64::from(lock.0));
                 self.u64(u64::from(on));
             }
+            Effect::Decrease { counter, delta } => {
+                self.u64(7);
+                self.u64(u64::from(counter.0));
+                self.u64(delta);
+            }
         }
     }
 

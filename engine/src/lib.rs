@@ -5,6 +5,7 @@
 
 pub mod builder;
 pub mod extras;
+pub mod goodness;
 pub mod hash;
 pub mod lock;
 pub mod maple;

@@ -127,7 +127,11 @@ pub fn run_checked(
 
 /// Every scenario slowpath knows, in the order the landing page lists them.
 pub fn registry() -> &'static [&'static dyn Scenario] {
-    &[&crate::scenarios::sparse_dump::SparseDump, &crate::scenarios::rwsem_playground::RwsemPlayground]
+    &[
+        &crate::scenarios::sparse_dump::SparseDump,
+        &crate::scenarios::fifo_trigger::FifoTrigger,
+        &crate::scenarios::rwsem_playground::RwsemPlayground,
+    ]
 }
 
 /// Looks a scenario up by its link id.

@@ -203,7 +203,7 @@ impl Run {
                         Effect::Release { lock, task } => {
                             close(&mut open, &mut spans, lock, task, op.at_ns, true)
                         }
-                        Effect::Count { .. } | Effect::Gauge { .. } | Effect::SetHandoff { .. } => {}
+                        Effect::Count { .. } | Effect::Decrease { .. } | Effect::Gauge { .. } | Effect::SetHandoff { .. } => {}
                     }
                 }
             }

@@ -111,6 +111,11 @@ pub enum Effect {
         counter: CounterId,
         delta: u64,
     },
+    /// Takes from a scenario counter that can go down (bytes in a pipe, open ends).
+    Decrease {
+        counter: CounterId,
+        delta: u64,
+    },
     /// Sets a per-task gauge (sleep_avg, dynamic priority...): scenario-defined meaning.
     Gauge {
         task: TaskId,
@@ -284,6 +289,10 @@ impl World {
                 let slot = &mut self.counters[usize::from(counter.0)];
                 *slot = slot.checked_add(delta).expect("counter overflow");
             }
+            Effect::Decrease { counter, delta } => {
+                let slot = &mut self.counters[usize::from(counter.0)];
+                *slot = slot.checked_sub(delta).expect("counter went below zero");
+            }
             Effect::Gauge { task, gauge, value } => {
                 self.tasks[task.0 as usize].gauges[usize::from(gauge)] = value;
             }
@@ -441,7 +450,12 @@ impl WorldDelta {
         WorldDelta {
             period_ns,
             task_buckets_ns,
-            counters: before.counters.iter().zip(&after.counters).map(|(a, b)| b - a).collect(),
+            counters: before
+                .counters
+                .iter()
+                .zip(&after.counters)
+                .map(|(a, b)| b.checked_sub(*a).expect("a repeat may not lower a counter"))
+                .collect(),
             cpu_idle_ns: before.cpu_idle_ns.iter().zip(&after.cpu_idle_ns).map(|(a, b)| b - a).collect(),
             locks: before.locks.iter().zip(&after.locks).map(|(a, b)| a.stats_delta(b)).collect(),
         }

@@ -1,0 +1,878 @@
+//! The simulated machine of the FIFO case: one or two CPUs, the listener and the
+//! writer as small state machines mirroring the seed's C code, the FIFO, and the
+//! kernel's scheduler (2.6.1 O(1) or 2.4.24 goodness), driven by timer ticks.
+//!
+//! Nothing here is scripted: who runs next follows only from the scheduler's
+//! rules, the pipe's rules and the programs. The machine reports what happens
+//! as [`Ev`]s to a sink; the trace layer turns them into steps.
+//!
+//! Timing model: each program step (a system call, or the busy loop) takes a
+//! fixed cost and takes effect when it completes; a timer tick takes no time. A
+//! task in user mode is preempted at the tick or wakeup that asks for it; a task
+//! in the kernel only when it leaves the system call (with CONFIG_PREEMPT, at
+//! once). A writer spinning on a failing `open()` is summed up in closed form
+//! until the next tick that can change anything.
+
+use super::pipe::{Fifo, OpenFile, WriteResult};
+use crate::goodness::{self, GoodTask};
+use crate::o1::{self, Activated, Array, Credit, O1Task, RunQueue, TickOutcome, O1};
+
+pub const LISTENER: usize = 0;
+pub const WRITER: usize = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Linux 2.6.1: the O(1) scheduler.
+    O1,
+    /// Linux 2.4.24: goodness and counters.
+    Goodness,
+}
+
+/// Per-operation costs in ns (the busy loop in picoseconds per iteration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Costs {
+    pub open_ns: u64,
+    pub open_enxio_ns: u64,
+    pub close_ns: u64,
+    pub write_ns: u64,
+    pub read_ns: u64,
+    pub gettimeofday_ns: u64,
+    pub print_ns: u64,
+    pub select_ns: u64,
+    pub loop_iteration_ps: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub kernel: Kernel,
+    pub hz: u64,
+    pub cpus: u16,
+    pub preempt: bool,
+    /// The application fix: the listener reads the byte before closing.
+    pub drain: bool,
+    pub listener_nice: i32,
+    pub writer_nice: i32,
+    pub loop_iters: u64,
+    /// The writer is started this long after the listener (the reporter typed it).
+    pub writer_start_ns: u64,
+    pub duration_ns: u64,
+    pub costs: Costs,
+}
+
+impl Config {
+    pub fn tick_ns(&self) -> u64 {
+        1_000_000_000 / self.hz
+    }
+
+    pub fn loop_ns(&self) -> u64 {
+        (self.loop_iters * self.costs.loop_iteration_ps / 1000).max(1)
+    }
+}
+
+/// A program step: the line of the seed's C code being executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Step {
+    ListenerOpen,
+    ListenerSelect,
+    ListenerRead,
+    ListenerClose,
+    ListenerLoop,
+    WriterOpen,
+    WriterTime1,
+    WriterWrite,
+    WriterTime2,
+    WriterPrint,
+    WriterClose,
+}
+
+impl Step {
+    pub fn user_mode(self) -> bool {
+        matches!(self, Step::ListenerLoop)
+    }
+
+    fn cost(self, config: &Config) -> u64 {
+        let c = &config.costs;
+        match self {
+            Step::ListenerOpen | Step::WriterOpen => c.open_ns,
+            Step::ListenerSelect => c.select_ns,
+            Step::ListenerRead => c.read_ns,
+            Step::ListenerClose | Step::WriterClose => c.close_ns,
+            Step::ListenerLoop => config.loop_ns(),
+            Step::WriterTime1 | Step::WriterTime2 => c.gettimeofday_ns,
+            Step::WriterWrite => c.write_ns,
+            Step::WriterPrint => c.print_ns,
+        }
+    }
+}
+
+/// How a step ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    /// open() of the writer: no reader, ENXIO.
+    NoReader,
+    /// open(): this was the first reader/writer, so the partner queue was woken.
+    Opened { first: bool },
+    Select { readable: bool, pollin: bool, pollhup: bool },
+    Wrote,
+    WriteAgain,
+    WriteBroken,
+    Read { bytes: u64 },
+    Closed { freed: bool, discarded: u64 },
+    /// gettimeofday() after a successful write: the measured dt.
+    Measured { dt_ns: u64, write: u64 },
+}
+
+/// Closed-form runs of identical writer cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpinKind {
+    /// `open()` fails with ENXIO, again and again.
+    Enxio,
+    /// open, gettimeofday, write → EAGAIN (pipe full), close.
+    Again,
+}
+
+/// Scheduler state of one task as the stage shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SchedSnap {
+    pub prio: i32,
+    pub static_prio: i32,
+    pub sleep_avg_ns: u64,
+    pub bonus: i64,
+    pub interactive: bool,
+    pub credit: i64,
+    /// Jiffies left in the slice (2.6) or counter (2.4).
+    pub slice_left: u64,
+    /// 0 not queued, 1 active, 2 expired (2.6); 0/1 on the run queue (2.4).
+    pub array: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WakeBy {
+    /// pipe_write's wake_up_interruptible.
+    Write,
+    /// fifo_open's wake_up_partner (first writer).
+    OpenPartner,
+    /// pipe_release's wake_up_interruptible (pipe not freed).
+    Close,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwitchWhy {
+    /// The previous task went to sleep.
+    Sleep,
+    /// Woken task with a better priority (or goodness).
+    Preempted,
+    /// Timeslice (counter) ran out.
+    SliceEnd,
+    /// TIMESLICE_GRANULARITY round-robin.
+    Requeue,
+    /// An idle CPU got work.
+    Idle,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ev {
+    /// `task` completed `step` at `at` and begins `next`.
+    Step { at: u64, task: usize, step: Step, outcome: Outcome, next: Step },
+    /// `count` identical writer cycles of `cycle_ns` from `at`.
+    Spin { at: u64, task: usize, kind: SpinKind, count: u64, cycle_ns: u64 },
+    /// A tick that changed something for the running task.
+    Tick { at: u64, cpu: u16, task: usize, outcome: TickOutcome, snap: SchedSnap },
+    /// `task` woken by `by`.
+    Wake { at: u64, task: usize, by: usize, why: WakeBy, credit: Option<Credit>, preempts: bool, snap: SchedSnap },
+    /// A context switch (or a reschedule that kept the same task).
+    Switch {
+        at: u64,
+        cpu: u16,
+        prev: Option<usize>,
+        next: Option<usize>,
+        why: SwitchWhy,
+        debit_ns: u64,
+        runqueue_credit: Option<Credit>,
+        swapped: bool,
+        recalculated: bool,
+        snaps: [SchedSnap; 2],
+        /// The step `prev` will resume when it runs again.
+        prev_step: Option<Step>,
+        /// The step `next` resumes.
+        resumes: Option<Step>,
+    },
+    /// The listener sleeps in select().
+    Sleep { at: u64, task: usize, snap: SchedSnap },
+}
+
+pub trait Sink {
+    fn event(&mut self, ev: Ev);
+}
+
+/// A sink that keeps nothing (the first pass only needs the writes).
+pub struct Discard;
+
+impl Sink for Discard {
+    fn event(&mut self, _ev: Ev) {}
+}
+
+impl Sink for Vec<Ev> {
+    fn event(&mut self, ev: Ev) {
+        self.push(ev);
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    Running(u16),
+    Runnable,
+    Sleeping,
+}
+
+#[derive(Clone, Debug)]
+struct Task {
+    step: Step,
+    run: Run,
+    home_cpu: u16,
+    fd: Option<OpenFile>,
+    /// The end of the step in progress (while running).
+    step_end: u64,
+    /// What is left of a step interrupted by preemption.
+    remaining_ns: Option<u64>,
+    /// A closed-form spin in progress: kind, start, cycle.
+    spin: Option<(SpinKind, u64, u64)>,
+    time1_ns: u64,
+    o1: O1Task,
+    good: GoodTask,
+    /// Sleeping in select() on the pipe's wait queue.
+    waiting: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Cpu {
+    current: Option<usize>,
+    need_resched: bool,
+    why: Option<SwitchWhy>,
+    rq: Option<RunQueue>,
+    /// 2.4's run queue, in list order (new arrivals last).
+    queue: Vec<usize>,
+    last_ran: Option<usize>,
+}
+
+/// One write the program measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteRecord {
+    pub time1_ns: u64,
+    pub dt_ns: u64,
+}
+
+pub struct Machine<'c> {
+    config: &'c Config,
+    o1: O1,
+    now: u64,
+    next_tick: u64,
+    tasks: [Task; 2],
+    cpus: Vec<Cpu>,
+    pub fifo: Fifo,
+    pub writes: Vec<WriteRecord>,
+    pub preemptions_in_write: u64,
+    /// Slices the listener spent spinning (select kept returning at once) to their end.
+    pub listener_spin_slices: u64,
+    pub switches: u64,
+    listener_spun_this_slice: bool,
+    writer_started: bool,
+}
+
+impl<'c> Machine<'c> {
+    pub fn new(config: &'c Config) -> Machine<'c> {
+        assert!((1..=2).contains(&config.cpus), "one or two CPUs");
+        let o1 = O1::new(config.hz);
+        let task = |step, nice, home_cpu| Task {
+            step,
+            run: Run::Runnable,
+            home_cpu,
+            fd: None,
+            step_end: 0,
+            remaining_ns: None,
+            spin: None,
+            time1_ns: 0,
+            o1: O1Task::new(&o1, nice, 0),
+            good: GoodTask::new(nice, config.hz),
+            waiting: false,
+        };
+        let tasks = [
+            task(Step::ListenerOpen, config.listener_nice, 0),
+            task(Step::WriterOpen, config.writer_nice, config.cpus - 1),
+        ];
+        let cpus = (0..config.cpus)
+            .map(|_| Cpu { rq: (config.kernel == Kernel::O1).then(RunQueue::new), ..Cpu::default() })
+            .collect();
+        Machine {
+            config,
+            o1,
+            now: 0,
+            next_tick: config.tick_ns(),
+            tasks,
+            cpus,
+            fifo: Fifo::default(),
+            writes: Vec::new(),
+            preemptions_in_write: 0,
+            listener_spin_slices: 0,
+            switches: 0,
+            listener_spun_this_slice: false,
+            writer_started: false,
+        }
+    }
+
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    pub fn snap(&self, task: usize) -> SchedSnap {
+        let t = &self.tasks[task];
+        match self.config.kernel {
+            Kernel::O1 => {
+                let rq = self.cpus[usize::from(t.home_cpu)].rq.as_ref().expect("O(1) run queue");
+                let array = match rq.find(crate::world::TaskId(task as u32)) {
+                    None => 0,
+                    Some((Array::Active, _)) => 1,
+                    Some((Array::Expired, _)) => 2,
+                };
+                SchedSnap {
+                    prio: t.o1.prio,
+                    static_prio: t.o1.static_prio,
+                    sleep_avg_ns: t.o1.sleep_avg_ns,
+                    bonus: self.o1.current_bonus(t.o1.sleep_avg_ns),
+                    interactive: t.o1.interactive(),
+                    credit: t.o1.interactive_credit,
+                    slice_left: t.o1.time_slice,
+                    array,
+                }
+            }
+            Kernel::Goodness => SchedSnap {
+                prio: o1::static_prio(t.good.nice),
+                static_prio: o1::static_prio(t.good.nice),
+                sleep_avg_ns: 0,
+                bonus: 0,
+                interactive: false,
+                credit: 0,
+                slice_left: t.good.counter.max(0) as u64,
+                array: u8::from(self.cpus[usize::from(t.home_cpu)].queue.contains(&task)),
+            },
+        }
+    }
+
+    fn snaps(&self) -> [SchedSnap; 2] {
+        [self.snap(0), self.snap(1)]
+    }
+
+    fn id(task: usize) -> crate::world::TaskId {
+        crate::world::TaskId(task as u32)
+    }
+
+    /// Runs to `duration_ns`, reporting every event to `sink`.
+    pub fn run(&mut self, sink: &mut impl Sink) {
+        // The listener starts first; the writer joins at writer_start_ns.
+        self.tasks[WRITER].run = Run::Sleeping;
+        for task in [LISTENER] {
+            let cpu = usize::from(self.tasks[task].home_cpu);
+            match self.config.kernel {
+                Kernel::O1 => {
+                    let prio = self.tasks[task].o1.prio;
+                    self.cpus[cpu].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(task), prio);
+                }
+                Kernel::Goodness => self.cpus[cpu].queue.push(task),
+            }
+        }
+        for cpu in 0..self.cpus.len() {
+            self.schedule(cpu as u16, SwitchWhy::Idle, sink);
+        }
+        // Bounded: every iteration advances time or completes a step, and steps take time.
+        loop {
+            let step_end = self
+                .cpus
+                .iter()
+                .enumerate()
+                .filter_map(|(cpu, c)| c.current.map(|task| (self.tasks[task].step_end, cpu)))
+                .min();
+            let tick = self.next_tick;
+            if self.tasks[WRITER].run == Run::Sleeping && !self.writer_started {
+                let start = self.config.writer_start_ns;
+                if start <= tick && step_end.is_none_or(|(end, _)| start <= end) {
+                    self.now = start;
+                    self.writer_started = true;
+                    self.start_writer(sink);
+                    continue;
+                }
+            }
+            match step_end {
+                Some((end, cpu)) if end < tick => {
+                    if end >= self.config.duration_ns {
+                        break;
+                    }
+                    assert!(end >= self.now, "time went backwards");
+                    self.now = end;
+                    self.complete_step(cpu as u16, sink);
+                }
+                _ => {
+                    if tick >= self.config.duration_ns {
+                        break;
+                    }
+                    self.now = tick;
+                    self.next_tick += self.config.tick_ns();
+                    for cpu in 0..self.cpus.len() {
+                        self.tick(cpu as u16, sink);
+                    }
+                }
+            }
+        }
+        self.now = self.config.duration_ns;
+    }
+
+    /// The timer tick on `cpu`.
+    fn tick(&mut self, cpu: u16, sink: &mut impl Sink) {
+        let Some(task) = self.cpus[usize::from(cpu)].current else { return };
+        let now = self.now;
+        let resched = match self.config.kernel {
+            Kernel::O1 => {
+                let cpus = u64::from(self.config.cpus);
+                let o1 = self.o1;
+                let c = &mut self.cpus[usize::from(cpu)];
+                let outcome =
+                    c.rq.as_mut().expect("rq").tick(&o1, Self::id(task), &mut self.tasks[task].o1, now, cpus);
+                match outcome {
+                    TickOutcome::Continue => None,
+                    TickOutcome::Requeued => {
+                        self.flush_spins(sink);
+                        sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
+                        Some(SwitchWhy::Requeue)
+                    }
+                    _ => {
+                        self.flush_spins(sink);
+                        sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
+                        Some(SwitchWhy::SliceEnd)
+                    }
+                }
+            }
+            Kernel::Goodness => {
+                if self.tasks[task].good.tick() {
+                    self.flush_spins(sink);
+                    let outcome = TickOutcome::ExpiredToExpired { starving: false };
+                    sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
+                    Some(SwitchWhy::SliceEnd)
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some(why) = resched {
+            if task == LISTENER && matches!(why, SwitchWhy::SliceEnd) && self.listener_spun_this_slice {
+                self.listener_spin_slices += 1;
+            }
+            self.request_resched(cpu, why, sink);
+        }
+    }
+
+    /// The shell starts the writer (`wake_up_forked_process`): a new task, runnable at once.
+    fn start_writer(&mut self, sink: &mut impl Sink) {
+        let now = self.now;
+        let cpu = self.tasks[WRITER].home_cpu;
+        let c = usize::from(cpu);
+        self.tasks[WRITER].run = Run::Runnable;
+        self.tasks[WRITER].o1.timestamp_ns = now;
+        match self.config.kernel {
+            Kernel::O1 => {
+                let prio = self.tasks[WRITER].o1.prio;
+                self.cpus[c].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(WRITER), prio);
+            }
+            Kernel::Goodness => self.cpus[c].queue.push(WRITER),
+        }
+        if self.cpus[c].current.is_none() {
+            self.schedule(cpu, SwitchWhy::Idle, sink);
+        }
+    }
+
+    fn emit_spin(&mut self, task: usize, kind: SpinKind, start: u64, count: u64, cycle: u64, sink: &mut impl Sink) {
+        if kind == SpinKind::Again {
+            // Every cycle opened and closed the write end once.
+            let info = self.fifo.pipe.as_mut().expect("the listener holds the pipe");
+            info.w_counter += count;
+        }
+        sink.event(Ev::Spin { at: start, task, kind, count, cycle_ns: cycle });
+    }
+
+    /// Reports the cycles of every spin in progress that completed before now, so
+    /// that an event now comes after them; the spin goes on from the last boundary.
+    fn flush_spins(&mut self, sink: &mut impl Sink) {
+        let now = self.now;
+        for cpu in 0..self.cpus.len() {
+            let Some(task) = self.cpus[cpu].current else { continue };
+            let Some((kind, start, cycle)) = self.tasks[task].spin else { continue };
+            let total = (self.tasks[task].step_end - start) / cycle;
+            let done = ((now - start) / cycle).min(total - 1);
+            if done >= 1 {
+                self.emit_spin(task, kind, start, done, cycle, sink);
+                self.tasks[task].spin = Some((kind, start + done * cycle, cycle));
+            }
+        }
+    }
+
+    /// Sets need_resched on `cpu` and preempts at once where the running task can be preempted.
+    fn request_resched(&mut self, cpu: u16, why: SwitchWhy, sink: &mut impl Sink) {
+        let c = &mut self.cpus[usize::from(cpu)];
+        c.need_resched = true;
+        if c.why.is_none() || why == SwitchWhy::Preempted {
+            c.why = Some(why);
+        }
+        let Some(task) = c.current else { return };
+        let now = self.now;
+        let t = &mut self.tasks[task];
+        if let Some((kind, start, cycle)) = t.spin {
+            // A spinning writer leaves the kernel at the end of the open() in progress.
+            let done = (now - start).div_ceil(cycle).max(1);
+            t.step_end = start + done * cycle;
+            let _ = kind;
+            return;
+        }
+        if t.step.user_mode() || self.config.preempt {
+            if t.step_end > now {
+                t.remaining_ns = Some(t.step_end - now);
+            }
+            self.schedule(cpu, why, sink);
+        }
+    }
+
+    /// Wakes `task` (sleeping in select) on behalf of `by`.
+    fn wake(&mut self, task: usize, by: usize, why: WakeBy, sink: &mut impl Sink) {
+        if !self.tasks[task].waiting {
+            return;
+        }
+        self.tasks[task].waiting = false;
+        assert_eq!(self.tasks[task].run, Run::Sleeping);
+        self.tasks[task].run = Run::Runnable;
+        let now = self.now;
+        let cpu = self.tasks[task].home_cpu;
+        let c = usize::from(cpu);
+        let current = self.cpus[c].current;
+        let (credit, preempts) = match self.config.kernel {
+            Kernel::O1 => {
+                let o1 = self.o1;
+                let credit = self.tasks[task].o1.wake(&o1, now);
+                let prio = self.tasks[task].o1.prio;
+                self.cpus[c].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(task), prio);
+                let preempts = current.is_none_or(|cur| o1::wakeup_preempts(prio, self.tasks[cur].o1.prio));
+                (Some(credit), preempts)
+            }
+            Kernel::Goodness => {
+                // add_to_runqueue is list_add_tail in 2.4.24.
+                self.cpus[c].queue.push(task);
+                let preempts =
+                    current.is_none_or(|cur| goodness::wakeup_preempts(&self.tasks[task].good, &self.tasks[cur].good));
+                (None, preempts)
+            }
+        };
+        sink.event(Ev::Wake { at: now, task, by, why, credit, preempts, snap: self.snap(task) });
+        if preempts {
+            if current.is_none() {
+                self.schedule(cpu, SwitchWhy::Idle, sink);
+            } else if current != Some(by) {
+                self.request_resched(cpu, SwitchWhy::Preempted, sink);
+            } else {
+                // The waker is the running task: it is preempted when it leaves the kernel.
+                let c = &mut self.cpus[c];
+                c.need_resched = true;
+                c.why = Some(SwitchWhy::Preempted);
+            }
+        }
+    }
+
+    /// Completes the step of the task running on `cpu`, then continues or reschedules.
+    fn complete_step(&mut self, cpu: u16, sink: &mut impl Sink) {
+        let task = self.cpus[usize::from(cpu)].current.expect("a running task");
+        let now = self.now;
+        if let Some((kind, start, cycle)) = self.tasks[task].spin.take() {
+            let count = (now - start) / cycle;
+            assert!(count >= 1 && start + count * cycle == now, "a spin ends on a cycle boundary");
+            self.emit_spin(task, kind, start, count, cycle, sink);
+            self.after_step(cpu, task, sink);
+            return;
+        }
+        let step = self.tasks[task].step;
+        let (outcome, next) = self.effect(task, step, sink);
+        self.tasks[task].step = next;
+        sink.event(Ev::Step { at: now, task, step, outcome, next });
+        if let Outcome::Select { readable: false, .. } = outcome {
+            // Nothing to read and no hangup: sleep on the pipe's wait queue.
+            self.tasks[task].waiting = true;
+            self.tasks[task].run = Run::Sleeping;
+            self.tasks[task].step = Step::ListenerSelect;
+            sink.event(Ev::Sleep { at: now, task, snap: self.snap(task) });
+            self.schedule(cpu, SwitchWhy::Sleep, sink);
+            return;
+        }
+        self.after_step(cpu, task, sink);
+    }
+
+    fn after_step(&mut self, cpu: u16, task: usize, sink: &mut impl Sink) {
+        let c = &self.cpus[usize::from(cpu)];
+        if c.need_resched {
+            let why = c.why.unwrap_or(SwitchWhy::Preempted);
+            if why == SwitchWhy::Preempted && task == WRITER && self.tasks[task].step == Step::WriterTime2 {
+                self.preemptions_in_write += 1;
+            }
+            self.schedule(cpu, why, sink);
+        } else {
+            self.begin_step(task);
+        }
+    }
+
+    /// The effect of `step` completing now; returns its outcome and the next step.
+    fn effect(&mut self, task: usize, step: Step, sink: &mut impl Sink) -> (Outcome, Step) {
+        match step {
+            Step::ListenerOpen => {
+                let (file, first) = self.fifo.open_reader();
+                self.tasks[task].fd = Some(file);
+                (Outcome::Opened { first }, Step::ListenerSelect)
+            }
+            Step::ListenerSelect => {
+                let file = self.tasks[task].fd.expect("select on an open fd");
+                let mask = self.fifo.poll(&file);
+                let next = if self.config.drain { Step::ListenerRead } else { Step::ListenerClose };
+                let outcome = Outcome::Select { readable: mask.readable(), pollin: mask.pollin, pollhup: mask.pollhup };
+                if mask.readable() {
+                    (outcome, next)
+                } else {
+                    (outcome, Step::ListenerSelect)
+                }
+            }
+            Step::ListenerRead => {
+                let bytes = self.fifo.read(super::pipe::PIPE_SIZE);
+                (Outcome::Read { bytes }, Step::ListenerClose)
+            }
+            Step::ListenerClose => {
+                let file = self.tasks[task].fd.take().expect("close an open fd");
+                let closed = self.fifo.close(file);
+                (Outcome::Closed { freed: closed.freed, discarded: closed.discarded }, Step::ListenerLoop)
+            }
+            Step::ListenerLoop => {
+                // A whole loop without sleeping: the listener is spinning, not waiting.
+                self.listener_spun_this_slice = true;
+                (Outcome::Done, Step::ListenerOpen)
+            }
+            Step::WriterOpen => match self.fifo.open_writer() {
+                None => (Outcome::NoReader, Step::WriterOpen),
+                Some((file, first)) => {
+                    self.tasks[task].fd = Some(file);
+                    if first {
+                        self.wake(LISTENER, task, WakeBy::OpenPartner, sink);
+                    }
+                    (Outcome::Opened { first }, Step::WriterTime1)
+                }
+            },
+            Step::WriterTime1 => {
+                self.tasks[task].time1_ns = self.now;
+                (Outcome::Done, Step::WriterWrite)
+            }
+            Step::WriterWrite => match self.fifo.write_byte() {
+                WriteResult::Wrote => {
+                    self.wake(LISTENER, task, WakeBy::Write, sink);
+                    (Outcome::Wrote, Step::WriterTime2)
+                }
+                WriteResult::Again => (Outcome::WriteAgain, Step::WriterClose),
+                WriteResult::Broken => (Outcome::WriteBroken, Step::WriterClose),
+            },
+            Step::WriterTime2 => {
+                let dt_ns = self.now - self.tasks[task].time1_ns;
+                self.writes.push(WriteRecord { time1_ns: self.tasks[task].time1_ns, dt_ns });
+                (Outcome::Measured { dt_ns, write: self.writes.len() as u64 }, Step::WriterPrint)
+            }
+            Step::WriterPrint => (Outcome::Done, Step::WriterClose),
+            Step::WriterClose => {
+                let file = self.tasks[task].fd.take().expect("close an open fd");
+                let closed = self.fifo.close(file);
+                if !closed.freed {
+                    self.wake(LISTENER, task, WakeBy::Close, sink);
+                }
+                (Outcome::Closed { freed: closed.freed, discarded: closed.discarded }, Step::WriterOpen)
+            }
+        }
+    }
+
+    /// The first tick from now at which the scheduler would ask `task` to reschedule.
+    fn next_resched_tick(&self, task: usize) -> u64 {
+        let tick = self.config.tick_ns();
+        let t = &self.tasks[task];
+        let ticks = match self.config.kernel {
+            Kernel::Goodness => t.good.counter.max(1) as u64,
+            Kernel::O1 => {
+                let o1 = &self.o1;
+                let gran = o1.granularity(t.o1.sleep_avg_ns, u64::from(self.config.cpus));
+                let full = o1.timeslice(t.o1.static_prio);
+                let rq = self.cpus[usize::from(t.home_cpu)].rq.as_ref().expect("rq");
+                let in_active = matches!(rq.find(Self::id(task)), Some((Array::Active, _)));
+                let mut first = t.o1.time_slice;
+                if t.o1.interactive() && in_active {
+                    for k in 1..t.o1.time_slice {
+                        let left = t.o1.time_slice - k;
+                        if (full - left) % gran == 0 && left >= gran {
+                            first = k;
+                            break;
+                        }
+                    }
+                }
+                first
+            }
+        };
+        self.next_tick + (ticks - 1) * tick
+    }
+
+    /// Starts the task's current step (or the rest of an interrupted one).
+    fn begin_step(&mut self, task: usize) {
+        let now = self.now;
+        if let Some(rest) = self.tasks[task].remaining_ns.take() {
+            self.tasks[task].step_end = now + rest;
+            return;
+        }
+        let step = self.tasks[task].step;
+        if step == Step::WriterOpen {
+            if let Some((kind, cycle)) = self.spin_kind() {
+                // Sum up identical cycles until something could change: the next
+                // rescheduling tick, another CPU's next step, or the end of the run.
+                let mut bound = self.next_resched_tick(task).min(self.config.duration_ns);
+                for (cpu, c) in self.cpus.iter().enumerate() {
+                    if cpu != usize::from(self.tasks[task].home_cpu) {
+                        if let Some(other) = c.current {
+                            bound = bound.min(self.tasks[other].step_end);
+                        }
+                    }
+                }
+                let count = bound.saturating_sub(now) / cycle;
+                if count >= 2 {
+                    self.tasks[task].spin = Some((kind, now, cycle));
+                    self.tasks[task].step_end = now + count * cycle;
+                    return;
+                }
+            }
+        }
+        self.tasks[task].step_end = now + step.cost(self.config);
+    }
+
+    /// Whether the writer's next cycles are all alike, and their length.
+    fn spin_kind(&self) -> Option<(SpinKind, u64)> {
+        let c = &self.config.costs;
+        if self.fifo.readers() == 0 {
+            return Some((SpinKind::Enxio, c.open_enxio_ns));
+        }
+        let listener_waiting = self.tasks[LISTENER].waiting;
+        if self.fifo.bytes() >= super::pipe::PIPE_SIZE && self.fifo.writers() == 0 && !listener_waiting {
+            return Some((SpinKind::Again, c.open_ns + c.gettimeofday_ns + c.write_ns + c.close_ns));
+        }
+        None
+    }
+
+    /// `schedule()` on `cpu`: the current task leaves (runnable or asleep), the next one is picked.
+    fn schedule(&mut self, cpu: u16, why: SwitchWhy, sink: &mut impl Sink) {
+        let now = self.now;
+        let c = usize::from(cpu);
+        self.cpus[c].need_resched = false;
+        self.cpus[c].why = None;
+        let prev = self.cpus[c].current.take();
+        let mut debit_ns = 0;
+        let mut runqueue_credit = None;
+        let mut swapped = false;
+        let mut recalculated = false;
+        if let Some(p) = prev {
+            let sleeping = self.tasks[p].run == Run::Sleeping;
+            if !sleeping {
+                self.tasks[p].run = Run::Runnable;
+            }
+            match self.config.kernel {
+                Kernel::O1 => {
+                    if sleeping {
+                        self.cpus[c].rq.as_mut().expect("rq").remove(Self::id(p));
+                    }
+                }
+                Kernel::Goodness => {
+                    if sleeping {
+                        self.cpus[c].queue.retain(|&t| t != p);
+                    }
+                }
+            }
+        }
+        let next = match self.config.kernel {
+            Kernel::O1 => {
+                let o1 = self.o1;
+                let rq = self.cpus[c].rq.as_mut().expect("rq");
+                let swaps = rq.swaps;
+                let next = rq.pick().map(|id| id.0 as usize);
+                swapped = rq.swaps != swaps;
+                if let Some(n) = next {
+                    if self.tasks[n].o1.activated != Activated::No {
+                        let credit = self.tasks[n].o1.credit_runqueue_wait(&o1, now);
+                        let rq = self.cpus[c].rq.as_mut().expect("rq");
+                        let (array, _) = rq.find(Self::id(n)).expect("picked from the queue");
+                        rq.remove(Self::id(n));
+                        rq.enqueue(array, Self::id(n), self.tasks[n].o1.prio);
+                        runqueue_credit = credit;
+                    }
+                }
+                if let Some(p) = prev {
+                    debit_ns = self.tasks[p].o1.charge(&o1, now);
+                }
+                if let Some(n) = next {
+                    self.tasks[n].o1.timestamp_ns = now;
+                }
+                next
+            }
+            Kernel::Goodness => {
+                let pick = |tasks: &[Task; 2], queue: &[usize], prev: Option<usize>| {
+                    let runnable: Vec<(crate::world::TaskId, &GoodTask)> =
+                        queue.iter().map(|&t| (Self::id(t), &tasks[t].good)).collect();
+                    let prev = prev.filter(|p| queue.contains(p)).map(|p| (Self::id(p), &tasks[p].good));
+                    goodness::pick(prev, &runnable).map(|id| id.0 as usize)
+                };
+                let last = prev.or(self.cpus[c].last_ran);
+                let mut next = pick(&self.tasks, &self.cpus[c].queue, last);
+                if next.is_none() && !self.cpus[c].queue.is_empty() {
+                    // Every runnable counter is spent: a new epoch for every task.
+                    for t in &mut self.tasks {
+                        t.good.recalculate(self.config.hz);
+                    }
+                    recalculated = true;
+                    next = pick(&self.tasks, &self.cpus[c].queue, last);
+                }
+                next
+            }
+        };
+        if let Some(n) = next {
+            self.tasks[n].run = Run::Running(cpu);
+            self.cpus[c].last_ran = Some(n);
+        }
+        self.cpus[c].current = next;
+        if prev != next {
+            self.switches += 1;
+        }
+        if next == Some(LISTENER) && prev != Some(LISTENER) {
+            self.listener_spun_this_slice = false;
+        }
+        if why == SwitchWhy::SliceEnd && prev == Some(LISTENER) && next == Some(LISTENER) {
+            self.listener_spun_this_slice = false;
+        }
+        let resumes = next.map(|n| self.tasks[n].step);
+        let prev_step = prev.map(|p| self.tasks[p].step);
+        sink.event(Ev::Switch {
+            at: now,
+            cpu,
+            prev,
+            next,
+            why,
+            debit_ns,
+            runqueue_credit,
+            swapped,
+            recalculated,
+            snaps: self.snaps(),
+            prev_step,
+            resumes,
+        });
+        if let Some(n) = next {
+            self.begin_step(n);
+        }
+    }
+}
