@@ -150,8 +150,10 @@ fn json(run: &Run) -> String {
 }
 
 fn summary(run: &Run) -> String {
+    let (ops, blocks, checkpoints) = run.stored();
     format!(
-        "{} ({}), seed {}: {} simulated, {} phases, {} iterations, {} micro-ops, outcome {:?}, trace {:016x}",
+        "{} ({}), seed {}: {} simulated, {} phases, {} iterations, {} micro-ops, outcome {:?}, trace {:016x}\n\
+         stored: {} ops in {} blocks, {} checkpoints",
         run.scenario,
         run.variant,
         run.seed,
@@ -160,6 +162,9 @@ fn summary(run: &Run) -> String {
         run.counts.iterations,
         run.counts.micro_ops,
         run.outcome,
-        run.trace_hash
+        run.trace_hash,
+        ops,
+        blocks,
+        checkpoints
     )
 }

@@ -98,6 +98,11 @@ impl TraceBuilder {
         self.total_ops
     }
 
+    /// Ops stored so far (a repeat stores one iteration's): what the run will weigh.
+    pub fn stored_ops(&self) -> usize {
+        self.ops.len()
+    }
+
     pub fn now_ns(&self) -> u64 {
         self.world.now_ns
     }

@@ -87,7 +87,8 @@ impl O1 {
 
     /// `JUST_INTERACTIVE_SLEEP`: a sleep longer than this sets sleep_avg to just interactive.
     pub fn just_interactive_sleep_ns(&self, static_prio: i32) -> u64 {
-        let jiffies = self.max_sleep_avg() * (MAX_BONUS / 2 + i64::from(interactive_delta(static_prio)) + 1) as u64
+        let jiffies = self.max_sleep_avg()
+            * (MAX_BONUS / 2 + i64::from(interactive_delta(static_prio)) + 1) as u64
             / MAX_BONUS as u64
             - 1;
         jiffies * self.tick_ns()
@@ -297,6 +298,9 @@ pub struct RunQueue {
     /// `rq->expired_timestamp`: the jiffy of the first slice expiry since the last swap.
     expired_since_ns: Option<u64>,
     pub swaps: u64,
+    /// Where each queued task is: the kernel keeps `p->array` and `p->prio`; so do
+    /// we, so that finding a task does not scan 280 lists.
+    queued: Vec<(TaskId, Array, i32)>,
 }
 
 impl Default for RunQueue {
@@ -312,6 +316,7 @@ impl RunQueue {
             expired: vec![VecDeque::new(); MAX_PRIO as usize],
             expired_since_ns: None,
             swaps: 0,
+            queued: Vec::new(),
         }
     }
 
@@ -326,29 +331,24 @@ impl RunQueue {
     pub fn enqueue(&mut self, array: Array, task: TaskId, prio: i32) {
         assert!(self.find(task).is_none(), "task {} queued twice", task.0);
         self.list(array, prio).push_back(task);
+        self.queued.push((task, array, prio));
     }
 
     /// Where a task is queued: its array and priority.
     pub fn find(&self, task: TaskId) -> Option<(Array, i32)> {
-        for (array, lists) in [(Array::Active, &self.active), (Array::Expired, &self.expired)] {
-            for (prio, list) in lists.iter().enumerate() {
-                if list.contains(&task) {
-                    return Some((array, prio as i32));
-                }
-            }
-        }
-        None
+        self.queued.iter().find(|(t, _, _)| *t == task).map(|&(_, array, prio)| (array, prio))
     }
 
     pub fn remove(&mut self, task: TaskId) {
-        for list in self.active.iter_mut().chain(self.expired.iter_mut()) {
-            list.retain(|&t| t != task);
+        if let Some(index) = self.queued.iter().position(|(t, _, _)| *t == task) {
+            let (_, array, prio) = self.queued.swap_remove(index);
+            self.list(array, prio).retain(|&t| t != task);
         }
     }
 
     /// `rq->nr_running`: every queued task (the running one included).
     pub fn nr_running(&self) -> usize {
-        self.active.iter().chain(&self.expired).map(VecDeque::len).sum()
+        self.queued.len()
     }
 
     /// `EXPIRED_STARVING`: the first expiry was ≥ STARVATION_LIMIT × nr_running + 1 jiffy ago.
@@ -359,7 +359,14 @@ impl RunQueue {
     }
 
     /// `scheduler_tick` for the running `task` (queued in the active array).
-    pub fn tick(&mut self, o1: &O1, current: TaskId, task: &mut O1Task, now_ns: u64, cpus: u64) -> TickOutcome {
+    pub fn tick(
+        &mut self,
+        o1: &O1,
+        current: TaskId,
+        task: &mut O1Task,
+        now_ns: u64,
+        cpus: u64,
+    ) -> TickOutcome {
         assert!(task.time_slice > 0, "a running task has slice left");
         task.time_slice -= 1;
         if task.time_slice == 0 {
@@ -395,18 +402,24 @@ impl RunQueue {
 
     /// Whether `pick` would swap the arrays first.
     pub fn active_empty(&self) -> bool {
-        self.active.iter().all(VecDeque::is_empty)
+        !self.queued.iter().any(|(_, array, _)| *array == Array::Active)
     }
 
     /// `schedule()`'s pick: the first task of the best non-empty priority in the
     /// active array (it stays queued); if the active array is empty, swap first.
     pub fn pick(&mut self) -> Option<TaskId> {
         if self.active_empty() {
-            if self.expired.iter().all(VecDeque::is_empty) {
+            if self.queued.is_empty() {
                 self.expired_since_ns = None;
                 return None;
             }
             std::mem::swap(&mut self.active, &mut self.expired);
+            for entry in &mut self.queued {
+                entry.1 = match entry.1 {
+                    Array::Active => Array::Expired,
+                    Array::Expired => Array::Active,
+                };
+            }
             self.expired_since_ns = None;
             self.swaps += 1;
         }
@@ -552,7 +565,10 @@ mod tests {
         hog.time_slice = 1;
         let mut rq = RunQueue::new();
         rq.enqueue(Array::Active, TaskId(2), 125);
-        assert_eq!(rq.tick(&o1, TaskId(2), &mut hog, 0, 1), TickOutcome::ExpiredToExpired { starving: false });
+        assert_eq!(
+            rq.tick(&o1, TaskId(2), &mut hog, 0, 1),
+            TickOutcome::ExpiredToExpired { starving: false }
+        );
     }
 
     #[test]

@@ -203,7 +203,10 @@ impl Run {
                         Effect::Release { lock, task } => {
                             close(&mut open, &mut spans, lock, task, op.at_ns, true)
                         }
-                        Effect::Count { .. } | Effect::Decrease { .. } | Effect::Gauge { .. } | Effect::SetHandoff { .. } => {}
+                        Effect::Count { .. }
+                        | Effect::Decrease { .. }
+                        | Effect::Gauge { .. }
+                        | Effect::SetHandoff { .. } => {}
                     }
                 }
             }

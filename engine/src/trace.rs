@@ -433,6 +433,12 @@ impl Run {
         index.checked_sub(1).map(|i| self.notable[i] + 1)
     }
 
+    /// Ops kept in memory (repeats store one iteration's ops), blocks and checkpoints:
+    /// what a run costs to hold, whatever its length in simulated time.
+    pub fn stored(&self) -> (usize, usize, usize) {
+        (self.ops.len(), self.blocks.len(), self.checkpoints.len())
+    }
+
     pub fn notable_ops(&self) -> &[u64] {
         &self.notable
     }

@@ -4,7 +4,9 @@
 //! listener spinning, the writer spinning on ENXIO) become repeat blocks, so a
 //! minute of simulated time stays a few thousand stored ops.
 
-use super::machine::{Config, Ev, Kernel, Outcome, SchedSnap, SpinKind, Step, SwitchWhy, WakeBy, LISTENER, WRITER};
+use super::machine::{
+    Config, Ev, Kernel, Outcome, SchedSnap, SpinKind, Step, SwitchWhy, WakeBy, LISTENER, WRITER,
+};
 use super::text::{self, at, T};
 use crate::builder::{text as say, OpSpec, TraceBuilder};
 use crate::narration::{Arg, CodeLoc};
@@ -47,8 +49,18 @@ pub const C_PREEMPTIONS: CounterId = CounterId(13);
 pub const C_SWITCHES: CounterId = CounterId(14);
 
 /// Per-task gauges, in this order.
-pub const GAUGES: &[&str] =
-    &["prio", "static prio", "sleep_avg ns", "bonus", "interactive", "credit", "slice left", "slice stamp ns", "array", "line"];
+pub const GAUGES: &[&str] = &[
+    "prio",
+    "static prio",
+    "sleep_avg ns",
+    "bonus",
+    "interactive",
+    "credit",
+    "slice left",
+    "slice stamp ns",
+    "array",
+    "line",
+];
 pub const G_PRIO: u8 = 0;
 pub const G_STATIC: u8 = 1;
 pub const G_SLEEP_AVG: u8 = 2;
@@ -59,6 +71,13 @@ pub const G_SLICE: u8 = 6;
 pub const G_SLICE_STAMP: u8 = 7;
 pub const G_ARRAY: u8 = 8;
 pub const G_LINE: u8 = 9;
+
+/// Stored ops beyond which the trace stops (the metrics still cover the whole
+/// run): what keeps a long two-CPU run, whose ops rarely repeat, in memory.
+pub const STORED_OPS_MAX: usize = 250_000;
+
+/// Fewer identical iterations than this are stored one by one.
+const REPEAT_MIN: u64 = 8;
 
 /// A slow write, as the figures count it.
 pub const SLOW_NS: u64 = 1_000_000;
@@ -137,6 +156,8 @@ pub struct TraceSink<'c> {
     kernel: Kernel,
     /// The state after every op pushed so far (the builder lags behind while runs are pending).
     shadow: World,
+    /// When the trace stopped at the stored-ops budget.
+    pub stopped_at: Option<u64>,
 }
 
 fn task(index: usize) -> TaskId {
@@ -169,7 +190,11 @@ fn line_of(step: Step) -> CodeLoc {
 
 fn line_gauge(task_index: usize, step: Step) -> Effect {
     let code = line_of(step);
-    Effect::Gauge { task: task(task_index), gauge: G_LINE, value: i64::from(code.function) << 16 | i64::from(code.line) }
+    Effect::Gauge {
+        task: task(task_index),
+        gauge: G_LINE,
+        value: i64::from(code.function) << 16 | i64::from(code.line),
+    }
 }
 
 fn step_word(step: Step) -> &'static str {
@@ -217,24 +242,46 @@ impl<'c> TraceSink<'c> {
             channel,
             kernel: config.kernel,
             shadow,
+            stopped_at: None,
         }
     }
 
-    fn snap_gauges(&self, index: usize, snap: &SchedSnap, at_ns: u64, effects: &mut Vec<Effect>) {
+    /// The gauges of `snap` that differ from what the trace already shows. The
+    /// slice left is stamped at every switch (`force_slice`) and whenever the live
+    /// value the stage computes (stamped value minus the ticks since, while
+    /// running) would be wrong.
+    fn snap_gauges(
+        &self,
+        index: usize,
+        snap: &SchedSnap,
+        at_ns: u64,
+        force_slice: bool,
+        effects: &mut Vec<Effect>,
+    ) {
         let t = task(index);
-        let values: [(u8, i64); 9] = [
+        let shown = &self.shadow.tasks[index].gauges;
+        let values: [(u8, i64); 7] = [
             (G_PRIO, i64::from(snap.prio)),
             (G_STATIC, i64::from(snap.static_prio)),
             (G_SLEEP_AVG, snap.sleep_avg_ns as i64),
             (G_BONUS, snap.bonus),
             (G_INTERACTIVE, i64::from(snap.interactive)),
             (G_CREDIT, snap.credit),
-            (G_SLICE, snap.slice_left as i64),
-            (G_SLICE_STAMP, at_ns as i64),
             (G_ARRAY, i64::from(snap.array)),
         ];
         for (gauge, value) in values {
-            effects.push(Effect::Gauge { task: t, gauge, value });
+            if shown[usize::from(gauge)] != value {
+                effects.push(Effect::Gauge { task: t, gauge, value });
+            }
+        }
+        let tick = self.config.tick_ns();
+        let stamp = shown[usize::from(G_SLICE_STAMP)].max(0) as u64;
+        let ticks_since = (at_ns / tick).saturating_sub(stamp / tick) as i64;
+        let running = self.shadow.tasks[index].state.cpu().is_some();
+        let live = shown[usize::from(G_SLICE)] - if running { ticks_since } else { 0 };
+        if force_slice || live != snap.slice_left as i64 {
+            effects.push(Effect::Gauge { task: t, gauge: G_SLICE, value: snap.slice_left as i64 });
+            effects.push(Effect::Gauge { task: t, gauge: G_SLICE_STAMP, value: at_ns as i64 });
         }
     }
 
@@ -260,15 +307,30 @@ impl<'c> TraceSink<'c> {
 
     fn begin(&mut self, at_ns: u64, label: u16, label_args: Vec<Arg>, write: Option<u64>) {
         self.close_open(at_ns);
+        if self.stopped_at.is_none() && self.builder.stored_ops() > STORED_OPS_MAX {
+            self.stopped_at = Some(at_ns);
+        }
         if let Some(write) = write {
             self.maybe_phase(write);
         } else if !self.phase_started {
             self.maybe_phase(0);
         }
-        self.open = Some(Iteration { start_ns: at_ns, label, write, label_args, ops: Vec::new(), period_ns: 0 });
+        self.open =
+            Some(Iteration { start_ns: at_ns, label, write, label_args, ops: Vec::new(), period_ns: 0 });
     }
 
-    fn push(&mut self, at_ns: u64, actor: Option<usize>, kind: OpKind, code: CodeLoc, template: T, args: Vec<Arg>, effects: Vec<Effect>) {
+    // The fields of one op, in OpSpec's order; a struct here would only rename them.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        at_ns: u64,
+        actor: Option<usize>,
+        kind: OpKind,
+        code: CodeLoc,
+        template: T,
+        args: Vec<Arg>,
+        effects: Vec<Effect>,
+    ) {
         if self.open.is_none() {
             self.begin(at_ns, T::ITER_SCHEDULE.id(), vec![Arg::Count(0)], None);
         }
@@ -296,7 +358,9 @@ impl<'c> TraceSink<'c> {
         }
         iteration.period_ns = end_ns - iteration.start_ns;
         let notable = iteration.ops.iter().any(|op| op.kind.is_notable());
-        let repeatable = !notable && iteration.period_ns > 0 && iteration.ops.iter().all(|op| op.rel_ns < iteration.period_ns);
+        let repeatable = !notable
+            && iteration.period_ns > 0
+            && iteration.ops.iter().all(|op| op.rel_ns < iteration.period_ns);
         match &self.run_head {
             Some(head) if repeatable && head.same_shape(&iteration) => self.run_followers += 1,
             _ => {
@@ -335,12 +399,14 @@ impl<'c> TraceSink<'c> {
         let followers = std::mem::take(&mut self.run_followers);
         self.emit_single(&head);
         match followers {
-            0 => {}
-            1 => {
+            // A short run costs more as a repeat (two checkpoints) than spelled out.
+            0..REPEAT_MIN => {
                 let mut next = head.clone();
-                next.start_ns = head.start_ns + head.period_ns;
-                next.write = head.write.map(|w| w + 1);
-                self.emit_single(&next);
+                for _ in 0..followers {
+                    next.start_ns += head.period_ns;
+                    next.write = next.write.map(|w| w + 1);
+                    self.emit_single(&next);
+                }
             }
             count => {
                 let label_args = match head.write {
@@ -370,7 +436,8 @@ impl<'c> TraceSink<'c> {
         let cpu = if index == LISTENER { 0 } else { self.config.cpus - 1 };
         let actor = Some(index);
         let me = Arg::Task(task(index));
-        let mut effects = vec![Effect::SetState { task: task(index), state: running(next, cpu) }, line_gauge(index, step)];
+        let mut effects =
+            vec![Effect::SetState { task: task(index), state: running(next, cpu) }, line_gauge(index, step)];
         let mut code = line_of(step);
         let (kind, template, args) = match (step, outcome) {
             (Step::ListenerOpen, Outcome::Opened { .. }) => {
@@ -421,7 +488,11 @@ impl<'c> TraceSink<'c> {
             }
             (Step::ListenerLoop, _) => {
                 effects.push(Effect::Count { counter: C_LOOPS, delta: 1 });
-                (OpKind::Compute, T::L_LOOP, vec![me, Arg::Count(self.config.loop_iters), Arg::Ns(self.config.loop_ns())])
+                (
+                    OpKind::Compute,
+                    T::L_LOOP,
+                    vec![me, Arg::Count(self.config.loop_iters), Arg::Ns(self.config.loop_ns())],
+                )
             }
             (Step::WriterOpen, Outcome::NoReader) => {
                 self.begin(at_ns, T::ITER_ENXIO.id(), vec![], None);
@@ -467,16 +538,19 @@ impl<'c> TraceSink<'c> {
                     (OpKind::Syscall, T::W_TIME2_FAST, vec![me, Arg::Ns(dt_ns)])
                 }
             }
-            (Step::WriterPrint, _) => (OpKind::Syscall, T::W_PRINT, vec![me, Arg::Ns(self.config.costs.print_ns)]),
+            (Step::WriterPrint, _) => {
+                (OpKind::Syscall, T::W_PRINT, vec![me, Arg::Ns(self.config.costs.print_ns)])
+            }
             (Step::WriterClose, Outcome::Closed { freed, discarded }) => {
                 effects.push(Effect::Decrease { counter: C_WRITERS, delta: 1 });
                 code = at(text::PIPE_RELEASE, if freed { 2 } else { 3 });
                 let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
+                let _ = bytes;
                 if freed {
                     self.free(&mut effects, discarded);
                     (OpKind::Syscall, T::W_CLOSE_FREED, vec![me, Arg::Count(discarded)])
                 } else {
-                    (OpKind::Syscall, T::W_CLOSE_KEPT, vec![me, Arg::Count(bytes)])
+                    (OpKind::Syscall, T::W_CLOSE_KEPT, vec![me])
                 }
             }
             (step, outcome) => unreachable!("step {step:?} cannot end with {outcome:?}"),
@@ -537,8 +611,20 @@ impl<'c> TraceSink<'c> {
             SpinKind::Enxio => {
                 let start = cycle_start + cycle_ns;
                 self.begin(start, T::ITER_ENXIO_SPIN.id(), vec![], None);
-                let effects = vec![state, line_gauge(WRITER, Step::WriterOpen), Effect::Count { counter: C_ENXIO, delta: 1 }];
-                self.push(start, Some(WRITER), OpKind::Syscall, at(text::FIFO_OPEN, 4), T::W_ENXIO, vec![me], effects);
+                let effects = vec![
+                    state,
+                    line_gauge(WRITER, Step::WriterOpen),
+                    Effect::Count { counter: C_ENXIO, delta: 1 },
+                ];
+                self.push(
+                    start,
+                    Some(WRITER),
+                    OpKind::Syscall,
+                    at(text::FIFO_OPEN, 4),
+                    T::W_ENXIO,
+                    vec![me],
+                    effects,
+                );
             }
             SpinKind::Again => {
                 let c = self.config.costs;
@@ -547,7 +633,12 @@ impl<'c> TraceSink<'c> {
                 let steps = [
                     (0, Step::WriterOpen, T::W_OPEN, vec![Effect::Count { counter: C_WRITERS, delta: 1 }]),
                     (c.gettimeofday_ns, Step::WriterTime1, T::W_TIME1, vec![]),
-                    (c.gettimeofday_ns + c.write_ns, Step::WriterWrite, T::W_AGAIN, vec![Effect::Count { counter: C_EAGAIN, delta: 1 }]),
+                    (
+                        c.gettimeofday_ns + c.write_ns,
+                        Step::WriterWrite,
+                        T::W_AGAIN,
+                        vec![Effect::Count { counter: C_EAGAIN, delta: 1 }],
+                    ),
                     (
                         c.gettimeofday_ns + c.write_ns + c.close_ns,
                         Step::WriterClose,
@@ -559,7 +650,7 @@ impl<'c> TraceSink<'c> {
                     let mut effects = vec![state, line_gauge(WRITER, step)];
                     effects.extend(extra);
                     let args = match template {
-                        T::W_AGAIN | T::W_CLOSE_KEPT => vec![me, Arg::Count(super::pipe::PIPE_SIZE)],
+                        T::W_AGAIN => vec![me, Arg::Count(super::pipe::PIPE_SIZE)],
                         _ => vec![me],
                     };
                     let code = match template {
@@ -582,6 +673,11 @@ impl<'c> TraceSink<'c> {
     }
 
     pub fn finish_ops(&mut self, end_ns: u64, writes: u64, slow: u64) {
+        let end_ns = self.stopped_at.unwrap_or(end_ns);
+        if self.stopped_at.is_some() {
+            // The iteration open at the stop is dropped: its end is unknown.
+            self.open = None;
+        }
         self.close_open(end_ns);
         self.flush_run();
         self.builder.advance_to(end_ns);
@@ -599,6 +695,9 @@ impl<'c> TraceSink<'c> {
 
 impl crate::scenarios::fifo_trigger::machine::Sink for TraceSink<'_> {
     fn event(&mut self, ev: Ev) {
+        if self.stopped_at.is_some() {
+            return;
+        }
         match ev {
             Ev::Step { at, task, step, outcome, next } => self.step(at, task, step, outcome, next),
             Ev::Spin { at, kind, count, cycle_ns, .. } => self.spin(at, kind, count, cycle_ns),
@@ -607,17 +706,45 @@ impl crate::scenarios::fifo_trigger::machine::Sink for TraceSink<'_> {
                 self.wake(at, index, why, credit.map(|c| c.slept_ns), preempts, &snap)
             }
             Ev::Sleep { at, task: index, snap } => {
-                let mut effects = vec![Effect::SetState { task: task(index), state: TaskState::Sleeping { channel: self.channel } }];
-                self.snap_gauges(index, &snap, at, &mut effects);
+                let mut effects = vec![Effect::SetState {
+                    task: task(index),
+                    state: TaskState::Sleeping { channel: self.channel },
+                }];
+                self.snap_gauges(index, &snap, at, false, &mut effects);
                 for effect in &effects {
                     self.shadow.apply(effect);
                 }
-                let op = self.open.as_mut().and_then(|it| it.ops.last_mut()).expect("select precedes the sleep");
+                let op =
+                    self.open.as_mut().and_then(|it| it.ops.last_mut()).expect("select precedes the sleep");
                 op.effects.extend(effects);
             }
-            Ev::Switch { at, cpu, prev, next, why, debit_ns, runqueue_credit, swapped, recalculated, snaps, prev_step, resumes } => {
-                self.switch(SwitchEv { at, cpu, prev, next, why, debit_ns, credited: runqueue_credit.is_some(), swapped, recalculated, snaps, prev_step, resumes })
-            }
+            Ev::Switch {
+                at,
+                cpu,
+                prev,
+                next,
+                why,
+                debit_ns,
+                runqueue_credit,
+                swapped,
+                recalculated,
+                snaps,
+                prev_step,
+                resumes,
+            } => self.switch(SwitchEv {
+                at,
+                cpu,
+                prev,
+                next,
+                why,
+                debit_ns,
+                credited: runqueue_credit.is_some(),
+                swapped,
+                recalculated,
+                snaps,
+                prev_step,
+                resumes,
+            }),
         }
     }
 }
@@ -654,7 +781,7 @@ impl TraceSink<'_> {
     fn tick(&mut self, at_ns: u64, index: usize, outcome: TickOutcome, snap: &SchedSnap) {
         self.begin(at_ns, T::ITER_TICK.id(), vec![], None);
         let mut effects = Vec::new();
-        self.snap_gauges(index, snap, at_ns, &mut effects);
+        self.snap_gauges(index, snap, at_ns, true, &mut effects);
         let me = Arg::Task(task(index));
         let sleep_avg = Arg::Ns(snap.sleep_avg_ns);
         let (code, template, args) = match (self.kernel, outcome) {
@@ -662,27 +789,48 @@ impl TraceSink<'_> {
             (_, TickOutcome::ExpiredToActive) => (
                 at(text::TICK_26, 3),
                 T::TICK_ACTIVE,
-                vec![me, sleep_avg, Arg::Signed(snap.bonus), Arg::Signed(i64::from(snap.prio)), Arg::Ns(snap.slice_left * self.config.tick_ns())],
+                vec![
+                    me,
+                    sleep_avg,
+                    Arg::Signed(snap.bonus),
+                    Arg::Signed(i64::from(snap.prio)),
+                    Arg::Ns(snap.slice_left * self.config.tick_ns()),
+                ],
             ),
-            (_, TickOutcome::ExpiredToExpired { starving: true }) => (at(text::TICK_26, 4), T::TICK_STARVING, vec![me]),
+            (_, TickOutcome::ExpiredToExpired { starving: true }) => {
+                (at(text::TICK_26, 4), T::TICK_STARVING, vec![me])
+            }
             (_, TickOutcome::ExpiredToExpired { starving: false }) => (
                 at(text::TICK_26, 4),
                 T::TICK_EXPIRED,
                 vec![me, sleep_avg, Arg::Signed(snap.bonus), Arg::Signed(i64::from(snap.prio))],
             ),
             (_, TickOutcome::Requeued) => {
-                let granularity = crate::o1::O1::new(self.config.hz).granularity(snap.sleep_avg_ns, u64::from(self.config.cpus));
-                (at(text::TICK_26, 7), T::TICK_REQUEUE, vec![me, Arg::Ns(granularity * self.config.tick_ns())])
+                let granularity = crate::o1::O1::new(self.config.hz)
+                    .granularity(snap.sleep_avg_ns, u64::from(self.config.cpus));
+                (
+                    at(text::TICK_26, 7),
+                    T::TICK_REQUEUE,
+                    vec![me, Arg::Ns(granularity * self.config.tick_ns())],
+                )
             }
             (_, TickOutcome::Continue) => unreachable!("boring ticks are not reported"),
         };
         self.push(at_ns, Some(index), OpKind::Schedule, code, template, args, effects);
     }
 
-    fn wake(&mut self, at_ns: u64, index: usize, why: WakeBy, slept_ns: Option<u64>, preempts: bool, snap: &SchedSnap) {
+    fn wake(
+        &mut self,
+        at_ns: u64,
+        index: usize,
+        why: WakeBy,
+        slept_ns: Option<u64>,
+        preempts: bool,
+        snap: &SchedSnap,
+    ) {
         self.woken_at[index] = at_ns;
         let mut effects = vec![Effect::SetState { task: task(index), state: TaskState::Runnable }];
-        self.snap_gauges(index, snap, at_ns, &mut effects);
+        self.snap_gauges(index, snap, at_ns, false, &mut effects);
         let other = Self::other(index);
         let world = &self.shadow;
         let other_prio = world.tasks[other].gauges[usize::from(G_PRIO)];
@@ -725,7 +873,14 @@ impl TraceSink<'_> {
                     T::WAKE_24_NO_PREEMPT
                 };
                 let args = if template == T::WAKE_IDLE {
-                    vec![me, Arg::Ns(0), Arg::Ns(0), Arg::Signed(i64::from(snap.prio)), them, Arg::Signed(other_prio)]
+                    vec![
+                        me,
+                        Arg::Ns(0),
+                        Arg::Ns(0),
+                        Arg::Signed(i64::from(snap.prio)),
+                        them,
+                        Arg::Signed(other_prio),
+                    ]
                 } else {
                     args
                 };
@@ -744,9 +899,14 @@ impl TraceSink<'_> {
             if o1 && ev.debit_ns > 0 {
                 let snap = &ev.snaps[p];
                 let template = if snap.credit > crate::o1::CREDIT_LIMIT { T::DEBIT_HIGH } else { T::DEBIT };
-                let args = vec![Arg::Task(task(p)), Arg::Ns(ev.debit_ns), Arg::Ns(snap.sleep_avg_ns), Arg::Signed(snap.bonus)];
+                let args = vec![
+                    Arg::Task(task(p)),
+                    Arg::Ns(ev.debit_ns),
+                    Arg::Ns(snap.sleep_avg_ns),
+                    Arg::Signed(snap.bonus),
+                ];
                 let mut effects = Vec::new();
-                self.snap_gauges(p, snap, ev.at, &mut effects);
+                self.snap_gauges(p, snap, ev.at, false, &mut effects);
                 self.push(ev.at, Some(p), OpKind::Schedule, at(sched, 6), template, args, effects);
             }
         }
@@ -785,13 +945,14 @@ impl TraceSink<'_> {
             effects.push(Effect::SetState { task: task(n), state: running(step, ev.cpu) });
         }
         for index in [LISTENER, WRITER] {
-            self.snap_gauges(index, &ev.snaps[index], ev.at, &mut effects);
+            self.snap_gauges(index, &ev.snaps[index], ev.at, true, &mut effects);
         }
         if ev.prev != ev.next {
             effects.push(Effect::Count { counter: C_SWITCHES, delta: 1 });
         }
-        let preempted_in_write =
-            ev.why == SwitchWhy::Preempted && ev.prev == Some(WRITER) && ev.prev_step == Some(Step::WriterTime2);
+        let preempted_in_write = ev.why == SwitchWhy::Preempted
+            && ev.prev == Some(WRITER)
+            && ev.prev_step == Some(Step::WriterTime2);
         if ev.why == SwitchWhy::Preempted {
             effects.push(Effect::Count { counter: C_PREEMPTIONS, delta: 1 });
         }
@@ -799,7 +960,9 @@ impl TraceSink<'_> {
         let resumes_word = Arg::Word(ev.resumes.map_or("nothing", step_word));
         let (template, args) = match (ev.prev, ev.next) {
             (_, None) => (T::SWITCH_IDLE, vec![Arg::Count(u64::from(ev.cpu))]),
-            (None, Some(n)) => (T::SWITCH_FROM_IDLE, vec![Arg::Task(task(n)), Arg::Count(u64::from(ev.cpu)), resumes_word]),
+            (None, Some(n)) => {
+                (T::SWITCH_FROM_IDLE, vec![Arg::Task(task(n)), Arg::Count(u64::from(ev.cpu)), resumes_word])
+            }
             (Some(p), Some(n)) if p == n => (T::SWITCH_SAME, vec![Arg::Task(task(p))]),
             (Some(p), Some(n)) => match ev.why {
                 SwitchWhy::Preempted => {
@@ -824,10 +987,20 @@ impl TraceSink<'_> {
                         (T::SWITCH_PREEMPT_24, args)
                     }
                 }
-                SwitchWhy::Sleep => (T::SWITCH_SLEEP, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word]),
+                SwitchWhy::Sleep => {
+                    (T::SWITCH_SLEEP, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word])
+                }
                 _ => (T::SWITCH_SLICE, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word]),
             },
         };
-        self.push(ev.at, ev.prev.or(ev.next), kind, at(sched, if o1 { 7 } else { 6 }), template, args, effects);
+        self.push(
+            ev.at,
+            ev.prev.or(ev.next),
+            kind,
+            at(sched, if o1 { 7 } else { 6 }),
+            template,
+            args,
+            effects,
+        );
     }
 }

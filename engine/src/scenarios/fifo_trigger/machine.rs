@@ -112,15 +112,29 @@ pub enum Outcome {
     /// open() of the writer: no reader, ENXIO.
     NoReader,
     /// open(): this was the first reader/writer, so the partner queue was woken.
-    Opened { first: bool },
-    Select { readable: bool, pollin: bool, pollhup: bool },
+    Opened {
+        first: bool,
+    },
+    Select {
+        readable: bool,
+        pollin: bool,
+        pollhup: bool,
+    },
     Wrote,
     WriteAgain,
     WriteBroken,
-    Read { bytes: u64 },
-    Closed { freed: bool, discarded: u64 },
+    Read {
+        bytes: u64,
+    },
+    Closed {
+        freed: bool,
+        discarded: u64,
+    },
     /// gettimeofday() after a successful write: the measured dt.
-    Measured { dt_ns: u64, write: u64 },
+    Measured {
+        dt_ns: u64,
+        write: u64,
+    },
 }
 
 /// Closed-form runs of identical writer cycles.
@@ -180,7 +194,15 @@ pub enum Ev {
     /// A tick that changed something for the running task.
     Tick { at: u64, cpu: u16, task: usize, outcome: TickOutcome, snap: SchedSnap },
     /// `task` woken by `by`.
-    Wake { at: u64, task: usize, by: usize, why: WakeBy, credit: Option<Credit>, preempts: bool, snap: SchedSnap },
+    Wake {
+        at: u64,
+        task: usize,
+        by: usize,
+        why: WakeBy,
+        credit: Option<Credit>,
+        preempts: bool,
+        snap: SchedSnap,
+    },
     /// A context switch (or a reschedule that kept the same task).
     Switch {
         at: u64,
@@ -371,15 +393,13 @@ impl<'c> Machine<'c> {
     pub fn run(&mut self, sink: &mut impl Sink) {
         // The listener starts first; the writer joins at writer_start_ns.
         self.tasks[WRITER].run = Run::Sleeping;
-        for task in [LISTENER] {
-            let cpu = usize::from(self.tasks[task].home_cpu);
-            match self.config.kernel {
-                Kernel::O1 => {
-                    let prio = self.tasks[task].o1.prio;
-                    self.cpus[cpu].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(task), prio);
-                }
-                Kernel::Goodness => self.cpus[cpu].queue.push(task),
+        let cpu = usize::from(self.tasks[LISTENER].home_cpu);
+        match self.config.kernel {
+            Kernel::O1 => {
+                let prio = self.tasks[LISTENER].o1.prio;
+                self.cpus[cpu].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(LISTENER), prio);
             }
+            Kernel::Goodness => self.cpus[cpu].queue.push(LISTENER),
         }
         for cpu in 0..self.cpus.len() {
             self.schedule(cpu as u16, SwitchWhy::Idle, sink);
@@ -489,7 +509,15 @@ impl<'c> Machine<'c> {
         }
     }
 
-    fn emit_spin(&mut self, task: usize, kind: SpinKind, start: u64, count: u64, cycle: u64, sink: &mut impl Sink) {
+    fn emit_spin(
+        &mut self,
+        task: usize,
+        kind: SpinKind,
+        start: u64,
+        count: u64,
+        cycle: u64,
+        sink: &mut impl Sink,
+    ) {
         if kind == SpinKind::Again {
             // Every cycle opened and closed the write end once.
             let info = self.fifo.pipe.as_mut().expect("the listener holds the pipe");
@@ -563,8 +591,9 @@ impl<'c> Machine<'c> {
             Kernel::Goodness => {
                 // add_to_runqueue is list_add_tail in 2.4.24.
                 self.cpus[c].queue.push(task);
-                let preempts =
-                    current.is_none_or(|cur| goodness::wakeup_preempts(&self.tasks[task].good, &self.tasks[cur].good));
+                let preempts = current.is_none_or(|cur| {
+                    goodness::wakeup_preempts(&self.tasks[task].good, &self.tasks[cur].good)
+                });
                 (None, preempts)
             }
         };
@@ -635,7 +664,8 @@ impl<'c> Machine<'c> {
                 let file = self.tasks[task].fd.expect("select on an open fd");
                 let mask = self.fifo.poll(&file);
                 let next = if self.config.drain { Step::ListenerRead } else { Step::ListenerClose };
-                let outcome = Outcome::Select { readable: mask.readable(), pollin: mask.pollin, pollhup: mask.pollhup };
+                let outcome =
+                    Outcome::Select { readable: mask.readable(), pollin: mask.pollin, pollhup: mask.pollhup };
                 if mask.readable() {
                     (outcome, next)
                 } else {

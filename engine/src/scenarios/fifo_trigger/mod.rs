@@ -182,7 +182,11 @@ pub fn config(params: &ParamValues, variant: &str) -> Config {
         loop_iters: params.unsigned("loop_iters"),
         writer_start_ns: params.unsigned("writer_start"),
         duration_ns: params.unsigned("duration"),
-        costs: Costs { loop_iteration_ps: params.unsigned("loop_ps"), print_ns: params.unsigned("print_cost"), ..COSTS },
+        costs: Costs {
+            loop_iteration_ps: params.unsigned("loop_ps"),
+            print_ns: params.unsigned("print_cost"),
+            ..COSTS
+        },
     }
 }
 
@@ -227,7 +231,11 @@ fn percentile(sorted: &[u64], per_mille: usize) -> u64 {
     sorted[(sorted.len() - 1) * per_mille / 1000]
 }
 
-fn metrics(machine: &Machine<'_>, bursts: &[FifoBurst], world: &crate::world::World) -> BTreeMap<String, Metric> {
+fn metrics(
+    machine: &Machine<'_>,
+    bursts: &[FifoBurst],
+    world: &crate::world::World,
+) -> BTreeMap<String, Metric> {
     let writes = &machine.writes;
     let mut dts: Vec<u64> = writes.iter().map(|w| w.dt_ns).collect();
     dts.sort_unstable();
@@ -309,7 +317,11 @@ impl Scenario for FifoTrigger {
         sink.finish_ops(config.duration_ns, second.writes.len() as u64, slow);
         let world = sink.builder.world().clone();
         let metrics = metrics(&second, &bursts, &world);
-        let mut run = sink.builder.finish(META.id, variant, seed, params.clone(), Outcome::TimeLimit, metrics);
+        let outcome = match sink.stopped_at {
+            Some(_) => Outcome::StepLimit { micro_ops: sink.builder.ops_recorded() },
+            None => Outcome::TimeLimit,
+        };
+        let mut run = sink.builder.finish(META.id, variant, seed, params.clone(), outcome, metrics);
         let o1 = crate::o1::O1::new(config.hz);
         let slice = |nice: i32| match config.kernel {
             Kernel::O1 => o1.timeslice(crate::o1::static_prio(nice)) * config.tick_ns(),
@@ -336,6 +348,17 @@ impl Scenario for FifoTrigger {
 
 /// The seed's sample output on 2.6.1 (`grep -v '= 0'`): the slow writes of one burst, in ms.
 pub const REPORTED_DT_MS: &[&str] = &[
-    "302.220000", "100.586000", "101.651000", "100.603000", "101.574000", "100.272000", "101.020000",
-    "101.775000", "99.725000", "100.477000", "100.128000", "101.708000", "100.041000",
+    "302.220000",
+    "100.586000",
+    "101.651000",
+    "100.603000",
+    "101.574000",
+    "100.272000",
+    "101.020000",
+    "101.775000",
+    "99.725000",
+    "100.477000",
+    "100.128000",
+    "101.708000",
+    "100.041000",
 ];

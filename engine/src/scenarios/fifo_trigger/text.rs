@@ -39,7 +39,7 @@ crate::templates! {
     W_TIME2_SLOW = "{0} reads the clock again (&tv2): dt = {1}. All that time it sat preempted between write() and this gettimeofday(): the delay the reporter measured.",
     W_PRINT = "{0} prints \"dt = …\" to stderr: {1} per line, calibrated (see the cost model).",
     W_CLOSE_FREED = "{0} closes. The listener had closed already, so the buffer is freed with {1} unread byte(s).",
-    W_CLOSE_KEPT = "{0} closes its end. The listener still has the FIFO open, so the buffer stays, with {1} byte(s); pipe_release wakes its wait queue.",
+    W_CLOSE_KEPT = "{0} closes its end. The listener still has the FIFO open, so the buffer stays, unread bytes and all; pipe_release wakes its wait queue.",
     WAKE_PREEMPT = "The wakeup makes {0} runnable. recalc_task_prio credits the {1} it slept: sleep_avg {2} → priority {3}, strictly better than {4}'s {5}. TASK_PREEMPTS_CURR: {4} will be preempted as soon as it leaves the kernel.",
     WAKE_NO_PREEMPT = "The wakeup makes {0} runnable. recalc_task_prio credits the {1} it slept: sleep_avg {2} → priority {3}, not better than {4}'s {5}, so no preemption: {0} waits in the active array.",
     WAKE_IDLE = "The wakeup makes {0} runnable (sleep_avg {2}, priority {3}); its CPU is idle, so it runs at once.",
@@ -116,7 +116,8 @@ pub(crate) static CODE: &[Function] = &[
     },
     Function {
         name: "pipe_write (fs/pipe.c)",
-        source_url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/pipe.c?h=v2.6.1",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/pipe.c?h=v2.6.1",
         lines: &[
             "pipe_write(file, buf, count = 1):",
             "    down(PIPE_SEM)",
@@ -130,7 +131,8 @@ pub(crate) static CODE: &[Function] = &[
     },
     Function {
         name: "fifo_open (fs/fifo.c)",
-        source_url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/fifo.c?h=v2.6.1",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/fifo.c?h=v2.6.1",
         lines: &[
             "fifo_open(inode, file):",
             "    if (!inode->i_pipe) allocate an empty buffer (counters = 1)",
@@ -142,7 +144,8 @@ pub(crate) static CODE: &[Function] = &[
     },
     Function {
         name: "do_select + pipe_poll",
-        source_url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/select.c?h=v2.6.1",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/select.c?h=v2.6.1",
         lines: &[
             "do_select():",
             "    for (;;) {",
@@ -155,7 +158,8 @@ pub(crate) static CODE: &[Function] = &[
     },
     Function {
         name: "pipe_release (fs/pipe.c)",
-        source_url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/pipe.c?h=v2.6.1",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/pipe.c?h=v2.6.1",
         lines: &[
             "pipe_release(inode, decr, decw):",
             "    READERS -= decr; WRITERS -= decw",
@@ -165,7 +169,8 @@ pub(crate) static CODE: &[Function] = &[
     },
     Function {
         name: "try_to_wake_up (2.6.1 kernel/sched.c)",
-        source_url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
         lines: &[
             "try_to_wake_up(p, sync = 0):",
             "    activate_task(p): recalc_task_prio(p, now)",
@@ -177,7 +182,8 @@ pub(crate) static CODE: &[Function] = &[
     },
     Function {
         name: "scheduler_tick (2.6.1 kernel/sched.c)",
-        source_url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
         lines: &[
             "scheduler_tick():",
             "    if (--p->time_slice == 0) {",
@@ -191,7 +197,8 @@ pub(crate) static CODE: &[Function] = &[
     },
     Function {
         name: "schedule (2.6.1 kernel/sched.c)",
-        source_url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
         lines: &[
             "schedule():",
             "    run_time = now − prev->timestamp    // ÷ CURRENT_BONUS if HIGH_CREDIT",
@@ -240,7 +247,9 @@ mod tests {
         for function in CODE {
             let url = function.source_url;
             assert!(
-                url == SEED_URL || url == TARBALL_2424 || (url.starts_with(HISTORY_261) && url.ends_with("h=v2.6.1")),
+                url == SEED_URL
+                    || url == TARBALL_2424
+                    || (url.starts_with(HISTORY_261) && url.ends_with("h=v2.6.1")),
                 "{url}"
             );
         }

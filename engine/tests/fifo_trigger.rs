@@ -1,0 +1,212 @@
+//! The figures of seed 002 (qmail's FIFO trigger), asserted from the engine's
+//! own output, plus the thread's other observations (nice values, two CPUs,
+//! the drain fix). Where the model departs from the report, the test says so
+//! and asserts what the model does instead.
+
+use slowpath_engine::extras::{Extras, FifoCase};
+use slowpath_engine::params::ParamValues;
+use slowpath_engine::trace::Metric;
+use slowpath_engine::{find, run_checked, Run};
+
+const MS: u64 = 1_000_000;
+
+fn run(variant: &str, sets: &[(&str, &str)]) -> Run {
+    let scenario = find("fifo-trigger").expect("registered");
+    let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().copied()).expect("valid");
+    run_checked(scenario, &params, variant, 1).expect("runs")
+}
+
+fn fifo(run: &Run) -> &FifoCase {
+    match &run.extras {
+        Extras::Fifo(case) => case,
+        other => panic!("extras {other:?}"),
+    }
+}
+
+fn count(run: &Run, key: &str) -> u64 {
+    match run.metrics.get(key) {
+        Some(Metric::Count(value) | Metric::Ns(value)) => *value,
+        other => panic!("{key}: {other:?}"),
+    }
+}
+
+fn optional(run: &Run, key: &str) -> Option<u64> {
+    match run.metrics.get(key) {
+        Some(Metric::None(value)) => *value,
+        other => panic!("{key}: {other:?}"),
+    }
+}
+
+fn within(value: u64, target: u64, percent: u64) -> bool {
+    value * 100 >= target * (100 - percent) && value * 100 <= target * (100 + percent)
+}
+
+#[test]
+fn on_2_6_1_a_burst_starts_with_three_timeslices_then_one_timeslice_each() {
+    let run = run("2.6.1", &[]);
+    let case = fifo(&run);
+    let first = &case.bursts[0];
+    assert!(within(first.first_dt_ns, 300 * MS, 30), "first slow write {} ns", first.first_dt_ns);
+    assert!(!first.following.is_empty(), "the first write is followed by more slow writes");
+    for dt in &first.following {
+        assert!(within(*dt, 100 * MS, 20), "following slow write {dt} ns");
+    }
+    // Every slow write in the run is a whole number of listener slices, never a fraction.
+    for (k, dt) in case.write_dt_ns.iter().enumerate() {
+        if *dt >= MS {
+            assert!(*dt >= 80 * MS, "write {k}: {dt} ns");
+        }
+    }
+    assert_eq!(optional(&run, "first_burst_first_dt_ns"), Some(first.first_dt_ns));
+    // Every slow write is a preemption inside write(); the run may end inside one more.
+    let slow = case.bursts.iter().map(|b| 1 + b.following.len() as u64).sum::<u64>();
+    let preemptions = count(&run, "preemptions_in_write");
+    assert!((slow..=slow + 1).contains(&preemptions), "{preemptions} preemptions, {slow} slow writes");
+}
+
+#[test]
+fn on_2_6_1_long_runs_of_fast_writes_separate_the_bursts() {
+    let run = run("2.6.1", &[]);
+    let case = fifo(&run);
+    assert!(case.bursts.len() >= 5, "{} bursts in 10 s", case.bursts.len());
+    let fast = optional(&run, "fast_writes_between_bursts").expect("several bursts");
+    // The reporter counted "around 700".
+    assert!((350..=1_400).contains(&fast), "{fast} fast writes between bursts");
+    for dt in case.write_dt_ns.iter().filter(|dt| **dt < MS) {
+        assert!(*dt < 10_000, "a fast write is a few µs: {dt} ns");
+    }
+}
+
+#[test]
+fn the_fast_run_length_follows_the_writers_cost_per_line_and_the_loop() {
+    let fast =
+        |sets: &[(&str, &str)]| optional(&run("2.6.1", sets), "fast_writes_between_bursts").expect("bursts");
+    // A fast run is what the writer prints in one timeslice: twice the cost per line, half the lines.
+    let base = fast(&[]);
+    let doubled = fast(&[("print_cost", "280us")]);
+    assert!(within(doubled * 2, base, 10), "{base} vs {doubled} at twice the cost");
+    // A ten times shorter busy loop lets the listener sleep more between its loops: longer fast runs.
+    let short_loop = fast(&[("loop_iters", "100000")]);
+    assert!(short_loop > base, "{short_loop} with a short loop vs {base}");
+}
+
+#[test]
+fn the_drain_fix_and_a_second_cpu_remove_every_slow_write() {
+    for variant in ["drain-fix", "2cpu"] {
+        let run = run(variant, &[]);
+        assert!(count(&run, "writes") > 1_000, "{variant}");
+        assert_eq!(count(&run, "writes_over_1ms"), 0, "{variant}");
+    }
+}
+
+/// The reporter saw only sub-millisecond writes on 2.4.24. With only these two
+/// programs on the CPU, 2.4.24's own rules do let the listener preempt the
+/// writer inside write(): a counter recalculation that finds it asleep in
+/// select() gives it counter 9 against the writer's 6, and goodness 29 beats
+/// 27 + 0. What the model does reproduce is the contrast the thread draws: on
+/// 2.4 a delay is at most one counter (≤ 110 ms at HZ 100), never the
+/// three-slice write of 2.6.1 ("I have never observed more than one timeslice
+/// delay in 2.4"). See ARCHITECTURE.md, "fifo-trigger: model limits".
+#[test]
+fn on_2_4_24_no_write_waits_longer_than_one_counter() {
+    let run = run("2.4.24", &[]);
+    let case = fifo(&run);
+    assert_eq!(case.hz, 100);
+    let longest = case.write_dt_ns.iter().max().copied().unwrap_or(0);
+    assert!(longest <= 110 * MS, "longest write {longest} ns");
+    let v26 = run_checked(find("fifo-trigger").unwrap(), &run.params, "2.6.1", 1).unwrap();
+    assert!(fifo(&v26).write_dt_ns.iter().max().copied().unwrap_or(0) > 2 * longest);
+}
+
+#[test]
+fn the_listeners_nice_value_moves_the_delays_as_the_thread_reports() {
+    // Manfred Spraul: "nice -20 resulted in delays of 200-1000 ms for each write call".
+    let hot = run("2.6.1", &[("listener_nice", "-20")]);
+    let case = fifo(&hot);
+    assert!(count(&hot, "writes") > 10);
+    let slow: Vec<u64> = case.write_dt_ns.iter().copied().filter(|dt| *dt >= MS).collect();
+    assert!(slow.len() * 10 >= case.write_dt_ns.len() * 9, "nearly every write is slow");
+    assert!(slow.iter().all(|dt| (190 * MS..=1_100 * MS).contains(dt)), "{slow:?}");
+    // "nice 20 resulted in no slow calls".
+    assert_eq!(count(&run("2.6.1", &[("listener_nice", "19")]), "writes_over_1ms"), 0);
+}
+
+#[test]
+fn a_minute_of_2_6_1_is_a_small_trace_and_every_variant_stays_bounded() {
+    for variant in ["2.6.1", "2.4.24"] {
+        let run = run(variant, &[("duration", "60s")]);
+        assert_eq!(run.outcome, slowpath_engine::Outcome::TimeLimit, "{variant}");
+        let (ops, _, checkpoints) = run.stored();
+        // Millions of micro-ops; tens of thousands stored: repeats carry the bulk.
+        assert!(ops < 50_000 && checkpoints < 5_000, "{variant}: {ops} ops, {checkpoints} checkpoints");
+        assert!(run.total_ops() > 100 * ops as u64, "{variant}");
+    }
+    // On two CPUs (or with the drain fix) the two programs interleave without
+    // repeating, so the trace stops at the stored-ops budget; the metrics still
+    // cover the whole run.
+    for variant in ["drain-fix", "2cpu"] {
+        let run = run(variant, &[("duration", "60s")]);
+        let (ops, _, _) = run.stored();
+        assert!(
+            ops <= slowpath_engine::scenarios::fifo_trigger::build::STORED_OPS_MAX + 64,
+            "{variant}: {ops}"
+        );
+        assert!(matches!(run.outcome, slowpath_engine::Outcome::StepLimit { .. }), "{variant}");
+        let writes = count(&run, "writes");
+        assert_eq!(writes as usize, fifo(&run).write_dt_ns.len(), "{variant}");
+        assert!(
+            fifo(&run).write_time_ns.last().copied().unwrap_or(0) > 55 * 1_000 * MS,
+            "{variant}: metrics span the minute"
+        );
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+        /// Any valid parameters run without panicking, and seeking agrees with stepping.
+        #[test]
+        fn any_parameters_run_and_seek_equals_stepping(
+            listener_nice in -20i64..20,
+            writer_nice in -20i64..20,
+            loop_iters in 1u64..5_000_000,
+            print_us in 1u64..400,
+            start_ms in 0u64..1_500,
+            hz in prop::sample::select(vec!["native", "100", "250", "1000"]),
+            preempt in any::<bool>(),
+            variant in prop::sample::select(vec!["2.6.1", "2.4.24", "drain-fix", "2cpu"]),
+        ) {
+            let sets = [
+                ("listener_nice", listener_nice.to_string()),
+                ("writer_nice", writer_nice.to_string()),
+                ("loop_iters", loop_iters.to_string()),
+                ("print_cost", format!("{print_us}us")),
+                ("writer_start", format!("{start_ms}ms")),
+                ("duration", "2s".to_string()),
+                ("hz", hz.to_string()),
+                ("preempt", if preempt { "on" } else { "off" }.to_string()),
+            ];
+            let scenario = find("fifo-trigger").unwrap();
+            let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+            let run = run_checked(scenario, &params, variant, 1).unwrap();
+            let case = fifo(&run);
+            prop_assert_eq!(count(&run, "writes") as usize, case.write_dt_ns.len());
+            let total = run.total_ops();
+            for k in 0..8u64 {
+                let position = total / 8 * k;
+                let mut cursor = slowpath_engine::trace::Cursor::new(&run);
+                cursor.seek(position);
+                for _ in 0..5 {
+                    if !cursor.step() { break; }
+                }
+                let sought = run.state_at(cursor.position());
+                prop_assert_eq!(run.view_of(cursor.world(), cursor.position()), run.view_of(&sought, cursor.position()));
+                sought.check_invariants();
+            }
+        }
+    }
+}
