@@ -72,8 +72,20 @@ async function runTimes() {
   }
 }
 
+/** Times a run with non-default parameters in wasm (warm, median of 9 after the first). */
+async function timedRun(label, query) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(new URL(`#/__perf?${query}`, base).href);
+  await page.getByTestId('run-times').waitFor({ timeout: 120_000 });
+  const repeats = Object.values(await page.evaluate(() => window.__slowpathRunRepeatMs || {}));
+  await context.close();
+  console.log(`${label} in wasm, 10 runs: first ${repeats[0]?.toFixed(1)} ms, then median ${percentile(repeats.slice(1), 50).toFixed(1)} ms`);
+}
+
 try {
   await runTimes();
+  await timedRun('fifo-trigger 2.6.1, 60 simulated seconds', 'run=fifo-trigger&duration=60s');
   await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
   await measure('synthetic, 16,384 tasks', '#/__perf?tasks=16384', 5);
 } finally {

@@ -80,3 +80,22 @@ fn sparse_dump_seek_iteration_200m(bencher: Bencher) {
         divan::black_box((run.view(end), ops))
     });
 }
+
+/// One simulated minute of the FIFO trigger on 2.6.1 (both passes: the writes, then the trace).
+#[divan::bench]
+fn fifo_trigger_60s_2_6_1() -> Run {
+    fifo_minute("2.6.1")
+}
+
+/// The same minute on 2.4.24.
+#[divan::bench]
+fn fifo_trigger_60s_2_4_24() -> Run {
+    fifo_minute("2.4.24")
+}
+
+fn fifo_minute(variant: &str) -> Run {
+    let scenario = find("fifo-trigger").expect("registered");
+    let mut params = scenario.meta().default_params();
+    params.0.insert("duration".into(), slowpath_engine::ParamValue::Unsigned(60_000_000_000));
+    run_checked(scenario, &params, variant, 1).expect("runs")
+}

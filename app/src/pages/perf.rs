@@ -40,10 +40,17 @@ pub fn perf_page(props: &PerfPageProps) -> Html {
         .and_then(|text| text.parse::<u32>().ok())
         .unwrap_or(TASKS_MAX)
         .clamp(1, TASKS_MAX);
-    // `#/__perf?run=<case>`: time a default run of that case in wasm, warm, several times.
+    // `#/__perf?run=<case>[&param=value…]`: time a run of that case in wasm, warm, several times.
     let timed = props.query.split('&').find_map(|pair| pair.strip_prefix("run=")).map(str::to_string);
     if let Some(id) = timed {
-        return html! { <RunTimes id={id} /> };
+        let overrides: Vec<(String, String)> = props
+            .query
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .filter(|(key, _)| *key != "run")
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect();
+        return html! { <RunTimes id={id} overrides={overrides} /> };
     }
     let preset = use_memo(tasks, |&tasks| {
         Rc::new(Preset { run: Rc::new(slowpath_engine::synthetic::many_tasks(tasks, 64, 200, 1)) })
@@ -60,6 +67,8 @@ pub fn perf_page(props: &PerfPageProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct RunTimesProps {
     id: String,
+    /// Parameters to change from the defaults (unknown or invalid ones are ignored).
+    overrides: Vec<(String, String)>,
 }
 
 /// Runs a case's defaults ten times and shows (and exposes) each time: the
@@ -67,18 +76,19 @@ struct RunTimesProps {
 #[function_component(RunTimes)]
 fn run_times(props: &RunTimesProps) -> Html {
     const RUNS: usize = 10;
-    let times = use_memo(props.id.clone(), |id| {
+    let times = use_memo((props.id.clone(), props.overrides.clone()), |(id, overrides)| {
         let Some(scenario) = slowpath_engine::find(id) else { return Vec::new() };
         let meta = scenario.meta();
+        let mut params = meta.default_params();
+        for (key, text) in overrides {
+            if let Some(spec) = meta.params.iter().find(|spec| spec.name == key) {
+                params.0.insert(spec.name.to_string(), spec.parse_clamped(text).0);
+            }
+        }
         (0..RUNS)
             .map(|run| {
                 let started = crate::perf::now_ms();
-                let result = slowpath_engine::run_checked(
-                    scenario,
-                    &meta.default_params(),
-                    meta.default_variant().id,
-                    1,
-                );
+                let result = slowpath_engine::run_checked(scenario, &params, meta.default_variant().id, 1);
                 let ms = crate::perf::now_ms() - started;
                 drop(result);
                 crate::perf::record("__slowpathRunRepeatMs", &run.to_string(), ms);
@@ -88,7 +98,7 @@ fn run_times(props: &RunTimesProps) -> Html {
     });
     html! {
         <article class="case" data-testid="run-times">
-            <h1>{ format!("Run times of {}", props.id) }</h1>
+            <h1>{ format!("Run times of {}{}", props.id, props.overrides.iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>()) }</h1>
             <ol>{ for times.iter().map(|ms| html! { <li>{ format!("{ms:.2} ms") }</li> }) }</ol>
         </article>
     }
