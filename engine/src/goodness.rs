@@ -41,6 +41,11 @@ impl GoodTask {
         GoodTask { nice, counter: nice_to_ticks(nice, hz) }
     }
 
+    /// `do_fork`: the child takes half of its parent's counter (here a full one).
+    pub fn forked(nice: i32, hz: u64) -> GoodTask {
+        GoodTask { nice, counter: (nice_to_ticks(nice, hz) + 1) >> 1 }
+    }
+
     /// `goodness(p, this_cpu, this_mm)` for a SCHED_OTHER task; `same_mm` is
     /// whether it shares the mm of the task that ran last.
     pub fn goodness(&self, same_mm: bool) -> i64 {

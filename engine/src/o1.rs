@@ -23,6 +23,8 @@ pub const MAX_USER_PRIO: i32 = 40;
 /// `MAX_BONUS` = MAX_USER_PRIO × PRIO_BONUS_RATIO (25) / 100.
 pub const MAX_BONUS: i64 = 10;
 pub const INTERACTIVE_DELTA: i64 = 2;
+/// Percent of the parent's bonus a forked child inherits.
+pub const CHILD_PENALTY: u64 = 95;
 /// Percent of the time a freshly woken task waits on the run queue that counts as sleep.
 pub const ON_RUNQUEUE_WEIGHT: u64 = 30;
 /// `interactive_credit` beyond ±CREDIT_LIMIT makes a task HIGH_CREDIT / LOW_CREDIT.
@@ -166,6 +168,17 @@ impl O1Task {
             time_slice: o1.timeslice(static_prio),
             timestamp_ns: now_ns,
         }
+    }
+
+    /// `wake_up_forked_process`: a child of a parent with `parent_bonus` starts with
+    /// CHILD_PENALTY % of that bonus as sleep_avg and half the parent's (full) slice.
+    pub fn forked(o1: &O1, nice: i32, now_ns: u64, parent_bonus: i64) -> O1Task {
+        let mut task = O1Task::new(o1, nice, now_ns);
+        let bonus = parent_bonus.clamp(0, MAX_BONUS) as u64 * CHILD_PENALTY / 100;
+        task.sleep_avg_ns = bonus * o1.max_sleep_avg() / MAX_BONUS as u64 * o1.tick_ns();
+        task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+        task.time_slice = (o1.timeslice(task.static_prio) + 1) / 2;
+        task
     }
 
     pub fn interactive(&self) -> bool {
@@ -509,6 +522,17 @@ mod tests {
         assert_eq!(task.sleep_avg_ns, (1_020 - 102) * MS);
         assert_eq!(task.interactive_credit, 1);
         assert!(task.interactive());
+    }
+
+    #[test]
+    fn a_child_of_an_idle_shell_starts_nearly_interactive_with_half_a_slice() {
+        let o1 = hz1000();
+        // Bonus 10 × 95 / 100 = 9 (integer), × 1,020 / 10 = 918 jiffies.
+        let child = O1Task::forked(&o1, 0, 0, MAX_BONUS);
+        assert_eq!(child.sleep_avg_ns, 918 * MS);
+        assert_eq!(child.prio, 116);
+        assert!(child.interactive());
+        assert_eq!(child.time_slice, 51);
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub struct Config {
     pub loop_iters: u64,
     /// The writer is started this long after the listener (the reporter typed it).
     pub writer_start_ns: u64,
+    /// The bonus (0–10) of the shell that forks both programs.
+    pub parent_bonus: i64,
     pub duration_ns: u64,
     pub costs: Costs,
 }
@@ -315,8 +317,10 @@ impl<'c> Machine<'c> {
             remaining_ns: None,
             spin: None,
             time1_ns: 0,
-            o1: O1Task::new(&o1, nice, 0),
-            good: GoodTask::new(nice, config.hz),
+            // Both programs are forked by a shell: they inherit 95 % of its bonus
+            // (a parameter: the shell's state is not in the report) and half its slice.
+            o1: O1Task::forked(&o1, nice, 0, config.parent_bonus),
+            good: GoodTask::forked(nice, config.hz),
             waiting: false,
         };
         let tasks = [
@@ -624,9 +628,13 @@ impl<'c> Machine<'c> {
             return;
         }
         let step = self.tasks[task].step;
-        let (outcome, next) = self.effect(task, step, sink);
+        let (outcome, next, wakes) = self.effect(task, step);
         self.tasks[task].step = next;
         sink.event(Ev::Step { at: now, task, step, outcome, next });
+        // The step's wakeup is its last act: report it after the step.
+        if let Some(why) = wakes {
+            self.wake(LISTENER, task, why, sink);
+        }
         if let Outcome::Select { readable: false, .. } = outcome {
             // Nothing to read and no hangup: sleep on the pipe's wait queue.
             self.tasks[task].waiting = true;
@@ -652,13 +660,14 @@ impl<'c> Machine<'c> {
         }
     }
 
-    /// The effect of `step` completing now; returns its outcome and the next step.
-    fn effect(&mut self, task: usize, step: Step, sink: &mut impl Sink) -> (Outcome, Step) {
+    /// The effect of `step` completing now: its outcome, the next step, and the
+    /// wakeup of the pipe's wait queue it performs, if any.
+    fn effect(&mut self, task: usize, step: Step) -> (Outcome, Step, Option<WakeBy>) {
         match step {
             Step::ListenerOpen => {
                 let (file, first) = self.fifo.open_reader();
                 self.tasks[task].fd = Some(file);
-                (Outcome::Opened { first }, Step::ListenerSelect)
+                (Outcome::Opened { first }, Step::ListenerSelect, None)
             }
             Step::ListenerSelect => {
                 let file = self.tasks[task].fd.expect("select on an open fd");
@@ -667,60 +676,60 @@ impl<'c> Machine<'c> {
                 let outcome =
                     Outcome::Select { readable: mask.readable(), pollin: mask.pollin, pollhup: mask.pollhup };
                 if mask.readable() {
-                    (outcome, next)
+                    (outcome, next, None)
                 } else {
-                    (outcome, Step::ListenerSelect)
+                    (outcome, Step::ListenerSelect, None)
                 }
             }
             Step::ListenerRead => {
                 let bytes = self.fifo.read(super::pipe::PIPE_SIZE);
-                (Outcome::Read { bytes }, Step::ListenerClose)
+                (Outcome::Read { bytes }, Step::ListenerClose, None)
             }
             Step::ListenerClose => {
                 let file = self.tasks[task].fd.take().expect("close an open fd");
                 let closed = self.fifo.close(file);
-                (Outcome::Closed { freed: closed.freed, discarded: closed.discarded }, Step::ListenerLoop)
+                (
+                    Outcome::Closed { freed: closed.freed, discarded: closed.discarded },
+                    Step::ListenerLoop,
+                    None,
+                )
             }
             Step::ListenerLoop => {
                 // A whole loop without sleeping: the listener is spinning, not waiting.
                 self.listener_spun_this_slice = true;
-                (Outcome::Done, Step::ListenerOpen)
+                (Outcome::Done, Step::ListenerOpen, None)
             }
             Step::WriterOpen => match self.fifo.open_writer() {
-                None => (Outcome::NoReader, Step::WriterOpen),
+                None => (Outcome::NoReader, Step::WriterOpen, None),
                 Some((file, first)) => {
                     self.tasks[task].fd = Some(file);
-                    if first {
-                        self.wake(LISTENER, task, WakeBy::OpenPartner, sink);
-                    }
-                    (Outcome::Opened { first }, Step::WriterTime1)
+                    (Outcome::Opened { first }, Step::WriterTime1, first.then_some(WakeBy::OpenPartner))
                 }
             },
             Step::WriterTime1 => {
                 self.tasks[task].time1_ns = self.now;
-                (Outcome::Done, Step::WriterWrite)
+                (Outcome::Done, Step::WriterWrite, None)
             }
             Step::WriterWrite => match self.fifo.write_byte() {
-                WriteResult::Wrote => {
-                    self.wake(LISTENER, task, WakeBy::Write, sink);
-                    (Outcome::Wrote, Step::WriterTime2)
-                }
-                WriteResult::Again => (Outcome::WriteAgain, Step::WriterClose),
-                WriteResult::Broken => (Outcome::WriteBroken, Step::WriterClose),
+                WriteResult::Wrote => (Outcome::Wrote, Step::WriterTime2, Some(WakeBy::Write)),
+                WriteResult::Again => (Outcome::WriteAgain, Step::WriterClose, None),
+                WriteResult::Broken => (Outcome::WriteBroken, Step::WriterClose, None),
             },
             Step::WriterTime2 => {
                 let dt_ns = self.now - self.tasks[task].time1_ns;
                 self.writes.push(WriteRecord { time1_ns: self.tasks[task].time1_ns, dt_ns });
-                (Outcome::Measured { dt_ns, write: self.writes.len() as u64 }, Step::WriterPrint)
+                (Outcome::Measured { dt_ns, write: self.writes.len() as u64 }, Step::WriterPrint, None)
             }
-            Step::WriterPrint => (Outcome::Done, Step::WriterClose),
+            Step::WriterPrint => (Outcome::Done, Step::WriterClose, None),
             Step::WriterClose => {
                 let file = self.tasks[task].fd.take().expect("close an open fd");
                 let closed = self.fifo.close(file);
-                if !closed.freed {
-                    self.wake(LISTENER, task, WakeBy::Close, sink);
-                }
-                (Outcome::Closed { freed: closed.freed, discarded: closed.discarded }, Step::WriterOpen)
+                let wakes = (!closed.freed).then_some(WakeBy::Close);
+                (
+                    Outcome::Closed { freed: closed.freed, discarded: closed.discarded },
+                    Step::WriterOpen,
+                    wakes,
+                )
             }
         }
     }
@@ -835,7 +844,9 @@ impl<'c> Machine<'c> {
                 swapped = rq.swaps != swaps;
                 if let Some(n) = next {
                     if self.tasks[n].o1.activated != Activated::No {
-                        let credit = self.tasks[n].o1.credit_runqueue_wait(&o1, now);
+                        // Picked at the instant it was woken, it waited nothing: no credit to tell.
+                        let credit =
+                            self.tasks[n].o1.credit_runqueue_wait(&o1, now).filter(|c| c.slept_ns > 0);
                         let rq = self.cpus[c].rq.as_mut().expect("rq");
                         let (array, _) = rq.find(Self::id(n)).expect("picked from the queue");
                         rq.remove(Self::id(n));

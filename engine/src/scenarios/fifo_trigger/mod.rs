@@ -88,6 +88,12 @@ const PARAMS: &[ParamSpec] = &[
         description: "How long the listener sleeps alone in select() before the writer is started (the reporter ran the listener in the background first).",
     },
     ParamSpec {
+        name: "parent_bonus",
+        label: "Shell's bonus",
+        kind: ParamKind::Count { min: 0, max: 10, default: 0 },
+        description: "Sleep credit of the shell that starts both programs; a child inherits 95 % of it (CHILD_PENALTY). 0: the writer is a CPU hog from its first write, and the report's figures come out. 10: a shell idle at its prompt; the writer starts interactive, the first writes are fast (\"fine for a short while\") and the first burst is shorter.",
+    },
+    ParamSpec {
         name: "hz",
         label: "HZ",
         kind: ParamKind::Choice { options: &["native", "100", "250", "1000"], default: "native" },
@@ -181,6 +187,7 @@ pub fn config(params: &ParamValues, variant: &str) -> Config {
         writer_nice: params.signed("writer_nice") as i32,
         loop_iters: params.unsigned("loop_iters"),
         writer_start_ns: params.unsigned("writer_start"),
+        parent_bonus: params.unsigned("parent_bonus") as i64,
         duration_ns: params.unsigned("duration"),
         costs: Costs {
             loop_iteration_ps: params.unsigned("loop_ps"),
