@@ -177,7 +177,7 @@ impl O1Task {
         let bonus = parent_bonus.clamp(0, MAX_BONUS) as u64 * CHILD_PENALTY / 100;
         task.sleep_avg_ns = bonus * o1.max_sleep_avg() / MAX_BONUS as u64 * o1.tick_ns();
         task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
-        task.time_slice = (o1.timeslice(task.static_prio) + 1) / 2;
+        task.time_slice = o1.timeslice(task.static_prio).div_ceil(2);
         task
     }
 
