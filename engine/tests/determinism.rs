@@ -25,3 +25,10 @@ fn the_playground_default_hash_is_the_recorded_one() {
     let run = run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::PLAYGROUND_DEFAULT_HASH);
 }
+
+#[test]
+fn the_fifo_default_hash_is_the_recorded_one() {
+    let scenario = slowpath_engine::find("fifo-trigger").expect("registered");
+    let run = run_checked(scenario, &scenario.meta().default_params(), "2.6.1", 1).expect("runs");
+    assert_eq!(format!("{:016x}", run.trace_hash), common::FIFO_DEFAULT_HASH);
+}
