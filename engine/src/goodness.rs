@@ -78,17 +78,14 @@ pub fn wakeup_preempts(woken: &GoodTask, current: &GoodTask) -> bool {
     woken.goodness(false) > current.goodness(true)
 }
 
-/// `schedule()`'s pick among runnable tasks: the previous task (if still
-/// runnable) is the first candidate, then the run queue in list order; a later
-/// task must be strictly better. `None` means every runnable counter is zero and
-/// the caller must recalculate (or the queue is empty).
-pub fn pick(prev: Option<(TaskId, &GoodTask)>, queue: &[(TaskId, &GoodTask)]) -> Option<TaskId> {
-    let mut best: Option<(TaskId, i64)> = prev.map(|(id, task)| (id, task.goodness(true)));
+/// `schedule()`'s pick: the run queue in list order (new arrivals at the tail,
+/// the previous task where it was), `goodness` seen from the previous task's mm,
+/// and a later task must be strictly better. `None` means every runnable counter
+/// is zero and the caller must recalculate (or the queue is empty).
+pub fn pick(prev: Option<TaskId>, queue: &[(TaskId, &GoodTask)]) -> Option<TaskId> {
+    let mut best: Option<(TaskId, i64)> = None;
     for &(id, task) in queue {
-        if prev.is_some_and(|(p, _)| p == id) {
-            continue;
-        }
-        let weight = task.goodness(false);
+        let weight = task.goodness(prev == Some(id));
         if best.is_none_or(|(_, c)| weight > c) {
             best = Some((id, weight));
         }
@@ -140,14 +137,16 @@ mod tests {
     }
 
     #[test]
-    fn pick_prefers_prev_on_ties_and_reports_an_empty_epoch() {
+    fn pick_scans_in_list_order_and_reports_an_empty_epoch() {
         let a = GoodTask { nice: 0, counter: 3 };
         let b = GoodTask { nice: 0, counter: 4 };
-        assert_eq!(pick(Some((TaskId(0), &a)), &[(TaskId(1), &b)]), Some(TaskId(0)), "a tie keeps prev");
+        // The previous task's +1 makes 24 against 24: the first in the list wins the tie.
+        assert_eq!(pick(Some(TaskId(0)), &[(TaskId(0), &a), (TaskId(1), &b)]), Some(TaskId(0)));
+        assert_eq!(pick(Some(TaskId(0)), &[(TaskId(1), &b), (TaskId(0), &a)]), Some(TaskId(1)));
         let c = GoodTask { nice: 0, counter: 5 };
-        assert_eq!(pick(Some((TaskId(0), &a)), &[(TaskId(1), &c)]), Some(TaskId(1)));
+        assert_eq!(pick(Some(TaskId(0)), &[(TaskId(0), &a), (TaskId(1), &c)]), Some(TaskId(1)));
         let spent = GoodTask { nice: 0, counter: 0 };
-        assert_eq!(pick(Some((TaskId(0), &spent)), &[(TaskId(1), &spent)]), None);
+        assert_eq!(pick(Some(TaskId(0)), &[(TaskId(0), &spent), (TaskId(1), &spent)]), None);
         assert_eq!(pick(None, &[(TaskId(1), &b), (TaskId(2), &b)]), Some(TaskId(1)), "first in list order");
     }
 }

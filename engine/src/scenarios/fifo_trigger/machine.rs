@@ -866,8 +866,7 @@ impl<'c> Machine<'c> {
                 let pick = |tasks: &[Task; 2], queue: &[usize], prev: Option<usize>| {
                     let runnable: Vec<(crate::world::TaskId, &GoodTask)> =
                         queue.iter().map(|&t| (Self::id(t), &tasks[t].good)).collect();
-                    let prev = prev.filter(|p| queue.contains(p)).map(|p| (Self::id(p), &tasks[p].good));
-                    goodness::pick(prev, &runnable).map(|id| id.0 as usize)
+                    goodness::pick(prev.map(Self::id), &runnable).map(|id| id.0 as usize)
                 };
                 let last = prev.or(self.cpus[c].last_ran);
                 let mut next = pick(&self.tasks, &self.cpus[c].queue, last);
