@@ -2,6 +2,7 @@
 //! transport, panels and timeline, keyboard shortcuts and the playback loop.
 
 mod controls;
+mod fifo_stage;
 pub mod model;
 pub mod panels;
 mod scaling;
@@ -183,7 +184,12 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                         earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
                     <CodePanel run={player.run.clone()} view={view.clone()} />
-                    <stage::AddressSpaceStage run={player.run.clone()} view={view.clone()} />
+                    { match &player.run.extras {
+                        slowpath_engine::extras::Extras::Fifo(_) => html! {
+                            <fifo_stage::FifoStage run={player.run.clone()} view={view.clone()} on_seek_time={on_seek_time.clone()} />
+                        },
+                        _ => html! { <stage::AddressSpaceStage run={player.run.clone()} view={view.clone()} /> },
+                    } }
                 </div>
                 <div class="player-side">
                     <LockPanel view={view.clone()} run={player.run.clone()} />

@@ -1,0 +1,115 @@
+// The FIFO trigger's stage: a shared link at the first wakeup preemption inside
+// write() reopens with the callout and the writer on its write() line; the dt
+// chart seeks; the 2.4.24 comparison runs on demand.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSuite, waitForApp, withPage } from './browser.mjs';
+
+const T = { timeout: 90_000 };
+
+async function openCase(page, url) {
+  await page.goto(url);
+  await waitForApp(page);
+  await page.getByTestId('fifo-stage').waitFor();
+}
+
+/** The writer's highlighted pseudocode line, without its line number. */
+async function writerLine(page) {
+  const line = page.locator('[data-testid="fifo-writer"] .line.current');
+  assert.equal(await line.count(), 1, 'exactly one current line in the writer');
+  return (await line.innerText()).replace(/^\s*\d+\s*/, '');
+}
+
+describe('fifo trigger', () => {
+  let suite;
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    await suite?.close();
+  });
+
+  test('a link to the first wakeup preemption reopens with the callout on the write() line', T, async () => {
+    let link;
+    let expected;
+    await withPage(suite.browser, 'fifo-share', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/fifo-trigger'));
+      await page.keyboard.press('n');
+      await page.getByTestId('preempt-callout').waitFor();
+      expected = {
+        index: await page.getByTestId('step-index').innerText(),
+        time: await page.getByTestId('sim-time').innerText(),
+        narration: await page.getByTestId('narration').innerText(),
+      };
+      link = await page.getByTestId('share-url').inputValue();
+      assert.match(link, /#\/case\/fifo-trigger\?.*step=/);
+      assert.equal(new URL(link).hash, await page.evaluate(() => location.hash));
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+    await withPage(suite.browser, 'fifo-share-open', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, link);
+      const narration = await page.getByTestId('narration').innerText();
+      assert.match(narration, /preempted on its way out of write\(\)/);
+      assert.equal(narration, expected.narration);
+      assert.equal(await page.getByTestId('step-index').innerText(), expected.index);
+      assert.equal(await page.getByTestId('sim-time').innerText(), expected.time);
+      assert.ok(await page.getByTestId('preempt-callout').isVisible(), 'the preemption callout is shown');
+      assert.match(await page.getByTestId('preempt-callout').innerText(), /write\(\).*gettimeofday\(\)/s);
+      assert.match(await writerLine(page), /write\(fd/);
+      assert.match(await page.getByTestId('fifo-writer-state').innerText(), /runnable/);
+      assert.match(await page.getByTestId('fifo-listener-state').innerText(), /running/);
+      assert.match(await page.getByTestId('fifo-pipe').innerText(), /1 byte, never read/);
+      assert.match(await page.getByTestId('fifo-runqueue').innerText(), /ACTIVE/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  test('a click on the dt chart moves to that write', T, async () => {
+    await withPage(suite.browser, 'fifo-chart', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/fifo-trigger'));
+      const chart = page.getByTestId('dt-chart');
+      await chart.scrollIntoViewIfNeeded();
+      const before = await page.getByTestId('step-index').innerText();
+      const box = await chart.boundingBox();
+      assert.ok(box && box.width > 100, 'the chart has a width');
+      await chart.click({ position: { x: box.width * 0.6, y: box.height / 2 } });
+      await page.waitForFunction(
+        (old) => document.querySelector('[data-testid="step-index"]')?.textContent !== old,
+        before,
+      );
+      const current = Number(await chart.getAttribute('data-current'));
+      assert.ok(current > 1, `the chart marks a later write (${current})`);
+      assert.match(await page.getByTestId('writer-output').innerText(), /dt = \d+\.\d{6} ms/);
+      assert.match(await page.evaluate(() => location.hash), /step=/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  test('the compare toggle runs 2.4.24 and shows its summary beside 2.6.1', T, async () => {
+    await withPage(suite.browser, 'fifo-compare', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/fifo-trigger'));
+      const toggle = page.getByTestId('compare-toggle');
+      assert.match(await toggle.innerText(), /Compare with 2\.4\.24/);
+      assert.equal(await page.getByTestId('compare-panel').count(), 0);
+      await toggle.focus();
+      await page.keyboard.press('Enter');
+      const panel = page.getByTestId('compare-panel');
+      await panel.waitFor();
+      assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+      const text = await panel.innerText();
+      assert.match(text, /Linux 2\.4\.24/);
+      assert.match(text, /writes\s+[\d,]+/);
+      assert.match(text, /max dt/);
+      await page.getByTestId('summary-2.4.24').waitFor();
+      await page.getByTestId('dt-chart-compare').waitFor();
+      await toggle.click();
+      await panel.waitFor({ state: 'detached' });
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+});
