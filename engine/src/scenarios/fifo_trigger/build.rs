@@ -535,7 +535,7 @@ impl<'c> TraceSink<'c> {
                     effects.push(Effect::Count { counter: C_SLOW, delta: 1 });
                     (OpKind::Note, T::W_TIME2_SLOW, vec![me, Arg::Ns(dt_ns)])
                 } else {
-                    (OpKind::Syscall, T::W_TIME2_FAST, vec![me, Arg::Ns(dt_ns)])
+                    (OpKind::Syscall, T::W_TIME2_FAST, vec![me])
                 }
             }
             (Step::WriterPrint, _) => {

@@ -716,7 +716,8 @@ impl<'c> Machine<'c> {
                 WriteResult::Broken => (Outcome::WriteBroken, Step::WriterClose, None),
             },
             Step::WriterTime2 => {
-                let dt_ns = self.now - self.tasks[task].time1_ns;
+                // As the program computes it: two gettimeofday() readings, whole microseconds each.
+                let dt_ns = (self.now / 1_000 - self.tasks[task].time1_ns / 1_000) * 1_000;
                 self.writes.push(WriteRecord { time1_ns: self.tasks[task].time1_ns, dt_ns });
                 (Outcome::Measured { dt_ns, write: self.writes.len() as u64 }, Step::WriterPrint, None)
             }
