@@ -243,12 +243,24 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
 
 fn summary_list(summary: &Summary, case: &FifoCase) -> Html {
     html! {
-        <dl class="fifo-summary" data-testid={format!("summary-{}", case.kernel)}>
-            <dt>{ "writes" }</dt><dd>{ group_digits(summary.writes) }</dd>
-            <dt>{ format!("writes ≥ {}", format_duration(case.slow_ns)) }</dt><dd>{ group_digits(summary.slow) }</dd>
-            <dt>{ "max dt" }</dt><dd>{ format_duration(summary.max_ns) }</dd>
-            <dt>{ "bursts" }</dt><dd>{ group_digits(summary.bursts) }</dd>
-        </dl>
+        <>
+            <dl class="fifo-summary" data-testid={format!("summary-{}", case.kernel)}>
+                <dt>{ "writes" }</dt><dd>{ group_digits(summary.writes) }</dd>
+                <dt>{ format!("writes ≥ {}", format_duration(case.slow_ns)) }</dt><dd>{ group_digits(summary.slow) }</dd>
+                <dt>{ "max dt" }</dt><dd>{ format_duration(summary.max_ns) }</dd>
+                <dt>{ "bursts" }</dt><dd>{ group_digits(summary.bursts) }</dd>
+            </dl>
+            if case.kernel == "2.4.24" {
+                <p class="fifo-model-note" data-testid="model-note-2-4">
+                    <strong>{ "Reported on 2.4.24: " }</strong>{ slowpath_engine::scenarios::fifo_trigger::REPORTED_2_4_24 }{ ". " }
+                    { "Our 2.4 model, with only these two programs on the CPU, does let the listener preempt: an epoch \
+                       recalculation that finds it asleep in select() gives it counter 9 against the writer's 6, and \
+                       goodness 29 beats 27. But a delay never exceeds one counter, while 2.6.1 keeps an interactive \
+                       listener in the active array for several slices. What kept the reporter's 2.4 machine fast (his \
+                       terminal and X server shared the CPU) is outside this model: a model limit, not a finding." }
+                </p>
+            }
+        </>
     }
 }
 
@@ -320,7 +332,7 @@ fn gauges(case: &FifoCase, task: &TaskView, index: usize, now_ns: u64) -> Html {
                 <dt>{ "goodness" }</dt>
                 <dd><span class="fifo-value">{ goodness(counter, nice) }</span>
                     <span class="muted">{ format!(" = counter + 20 − nice ({nice})") }</span></dd>
-                <dt>{ "sleep average" }</dt><dd class="muted">{ "none on 2.4: no interactivity bonus" }</dd>
+                <dt>{ "sleep average" }</dt><dd class="muted">{ "none on 2.4: a sleeper keeps only the counter it did not use, and a recalculation halves it and adds a slice" }</dd>
             </dl>
         };
     }
