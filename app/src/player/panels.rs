@@ -217,13 +217,16 @@ fn state_word(state: TaskState) -> String {
 const TASK_ROWS_MAX: usize = 32;
 
 /// A metric as the UI writes it.
-pub fn metric_text(metric: &Metric) -> String {
+/// A metric as text. Its key names its unit (units last: `dump_ns`), which is
+/// how an optional value (`Metric::None`) knows it is a duration.
+pub fn metric_text(key: &str, metric: &Metric) -> String {
     match metric {
         Metric::Count(value) => group_digits(*value),
         Metric::Ns(ns) => format_duration(*ns),
         Metric::Ratio(ratio) => format!("{ratio:.3}"),
         Metric::Text(text) => text.clone(),
         Metric::None(None) => "none".to_string(),
+        Metric::None(Some(value)) if key.ends_with("_ns") => format_duration(*value),
         Metric::None(Some(value)) => group_digits(*value),
         Metric::List(items) => format!("{} items", items.len()),
         Metric::Object(_) => "…".to_string(),
@@ -260,7 +263,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                         <dd>
                             { "reported: " }<strong>{ figure.reported }</strong>
                             { " · simulated: " }
-                            <strong>{ run.metrics.get(figure.metric).map(metric_text).unwrap_or_else(|| "—".into()) }</strong>
+                            <strong>{ run.metrics.get(figure.metric).map(|m| metric_text(figure.metric, m)).unwrap_or_else(|| "—".into()) }</strong>
                         </dd>
                     </>
                 }) }
