@@ -413,6 +413,15 @@ impl RunQueue {
         }
     }
 
+    /// `sys_sched_yield` for a SCHED_OTHER task: out of whichever array it is in,
+    /// into the expired one at the same priority, so that every task in the active
+    /// array runs before it again.
+    pub fn sched_yield(&mut self, task: TaskId) {
+        let (_, prio) = self.find(task).expect("a yielding task is queued");
+        self.remove(task);
+        self.enqueue(Array::Expired, task, prio);
+    }
+
     /// Whether `pick` would swap the arrays first.
     pub fn active_empty(&self) -> bool {
         !self.queued.iter().any(|(_, array, _)| *array == Array::Active)
@@ -639,8 +648,11 @@ mod tests {
     fn sched_yield_puts_a_task_behind_everything_in_the_expired_array() {
         let mut rq = RunQueue::new();
         rq.enqueue(Array::Active, TaskId(1), 139);
-        // yield() from a task at priority 115 goes to the expired array.
-        rq.enqueue(Array::Expired, TaskId(2), 115);
+        rq.enqueue(Array::Active, TaskId(2), 115);
+        assert_eq!(rq.pick(), Some(TaskId(2)));
+        // yield() from the running task at priority 115 puts it in the expired array.
+        rq.sched_yield(TaskId(2));
+        assert_eq!(rq.find(TaskId(2)), Some((Array::Expired, 115)));
         assert_eq!(rq.pick(), Some(TaskId(1)), "even a worse active task runs first");
         rq.remove(TaskId(1));
         assert_eq!(rq.pick(), Some(TaskId(2)));
