@@ -1,6 +1,6 @@
 // The FIFO trigger's stage: a shared link at the first wakeup preemption inside
 // write() reopens with the callout and the writer on its write() line; the dt
-// chart seeks; the 2.4.24 comparison runs on demand.
+// chart seeks; the 2.4.24 comparison runs on demand; the sweep runs on demand.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -108,6 +108,30 @@ describe('fifo trigger', () => {
       await page.getByTestId('dt-chart-compare').waitFor();
       await toggle.click();
       await panel.waitFor({ state: 'detached' });
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  test('the sweep of print_cost runs on demand and sums up the fast runs', T, async () => {
+    await withPage(suite.browser, 'fifo-sweep', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/fifo-trigger?duration=3s'));
+      const sweep = page.getByTestId('fifo-sweep');
+      await sweep.scrollIntoViewIfNeeded();
+      assert.equal(await page.getByTestId('sweep-summary').count(), 0, 'nothing is computed on load');
+      assert.equal(await page.getByTestId('sweep-canvas').count(), 0);
+      await page.getByTestId('sweep-param').selectOption('print_cost');
+      await page.getByTestId('sweep-run').click();
+      const summary = page.getByTestId('sweep-summary');
+      await summary.waitFor({ timeout: 60_000 });
+      const text = await summary.innerText();
+      assert.match(text, /per line, the fast runs between bursts go from [\d,]+ to [\d,]+ writes/);
+      assert.match(text, /writes over 1 ms/);
+      const canvas = page.getByTestId('sweep-canvas');
+      assert.match(await canvas.getAttribute('aria-label'), /print_cost = 140 µs: [\d,]+ fast writes between bursts/);
+      const box = await canvas.boundingBox();
+      assert.ok(box && box.width > 100, 'the sweep canvas has a width');
+      assert.match(await page.evaluate(() => location.hash), /duration=3s/, 'the sweep leaves the run alone');
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

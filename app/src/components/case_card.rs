@@ -22,7 +22,9 @@ pub fn case_card(props: &CaseCardProps) -> Html {
             slowpath_engine::run_checked(scenario, &meta.default_params(), meta.default_variant().id, 1)
                 .ok()?;
         crate::perf::record("__slowpathRunMs", meta.id, crate::perf::now_ms() - started);
-        run.metrics.get(meta.headline_metric).map(|m| crate::player::panels::metric_text(meta.headline_metric, m))
+        run.metrics
+            .get(meta.headline_metric)
+            .map(|m| crate::player::panels::metric_text(meta.headline_metric, m))
     });
     html! {
         <li class="case-card" data-testid="case-card" data-case-id={meta.id}>

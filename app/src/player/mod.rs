@@ -3,6 +3,7 @@
 
 mod controls;
 mod fifo_stage;
+mod fifo_sweep;
 pub mod model;
 pub mod panels;
 mod scaling;
@@ -175,6 +176,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
         format!("{base}{}", route.to_hash())
     };
 
+    let fifo = matches!(player.run.extras, slowpath_engine::extras::Extras::Fifo(_));
     html! {
         <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
             <Notices notices={player.notices.clone()} on_dismiss={dispatch(Action::DismissNotices)} />
@@ -184,18 +186,20 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                         earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
                     <CodePanel run={player.run.clone()} view={view.clone()} />
-                    { match &player.run.extras {
-                        slowpath_engine::extras::Extras::Fifo(_) => html! {
-                            <fifo_stage::FifoStage run={player.run.clone()} view={view.clone()} on_seek_time={on_seek_time.clone()} />
-                        },
-                        _ => html! { <stage::AddressSpaceStage run={player.run.clone()} view={view.clone()} /> },
-                    } }
+                    if !fifo {
+                        <stage::AddressSpaceStage run={player.run.clone()} view={view.clone()} />
+                    }
                 </div>
                 <div class="player-side">
                     <LockPanel view={view.clone()} run={player.run.clone()} />
                     <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
                 </div>
             </div>
+            // The FIFO's stage has two programs side by side: it takes the full width.
+            if fifo {
+                <fifo_stage::FifoStage run={player.run.clone()} view={view.clone()} on_seek_time={on_seek_time.clone()} />
+                <fifo_sweep::FifoSweep run={player.run.clone()} meta={meta} />
+            }
             <scaling::FixDiff run={player.run.clone()} meta={meta} />
             <scaling::ScalingPlot run={player.run.clone()} meta={meta} />
             <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
