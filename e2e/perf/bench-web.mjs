@@ -87,6 +87,7 @@ try {
   await runTimes();
   await timedRun('fifo-trigger 2.6.1, 60 simulated seconds', 'run=fifo-trigger&duration=60s');
   await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
+  await measure('fifo-trigger, the stage playing', '#/case/fifo-trigger', 5);
   await measure('synthetic, 16,384 tasks', '#/__perf?tasks=16384', 5);
 } finally {
   await browser.close();
