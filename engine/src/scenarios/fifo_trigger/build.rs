@@ -210,6 +210,21 @@ fn step_word(step: Step) -> &'static str {
     }
 }
 
+/// A step a task is preempted in the middle of (a user-mode loop, or any step with CONFIG_PREEMPT).
+fn step_word_mid(step: Step) -> &'static str {
+    match step {
+        Step::ListenerLoop => "the middle of its busy loop",
+        Step::WriterOpen => "the middle of open()",
+        Step::ListenerSelect => "the middle of select()",
+        Step::ListenerRead => "the middle of read()",
+        Step::ListenerClose | Step::WriterClose => "the middle of close()",
+        Step::ListenerOpen => "the middle of open()",
+        Step::WriterTime1 | Step::WriterTime2 => "the middle of gettimeofday()",
+        Step::WriterWrite => "the middle of write()",
+        Step::WriterPrint => "the middle of fprintf()",
+    }
+}
+
 /// The step a preempted task was in when it lost the CPU (the one before the one it resumes).
 fn left_in(resumes: Step) -> Step {
     match resumes {
@@ -473,7 +488,11 @@ impl<'c> TraceSink<'c> {
             }
             (Step::ListenerRead, Outcome::Read { bytes }) => {
                 effects.push(Effect::Decrease { counter: C_BYTES, delta: bytes });
-                (OpKind::Syscall, T::L_READ, vec![me, Arg::Count(bytes)])
+                if bytes == 0 {
+                    (OpKind::Syscall, T::L_READ_EMPTY, vec![me])
+                } else {
+                    (OpKind::Syscall, T::L_READ, vec![me, Arg::Count(bytes)])
+                }
             }
             (Step::ListenerClose, Outcome::Closed { freed, discarded }) => {
                 effects.push(Effect::Decrease { counter: C_READERS, delta: 1 });
@@ -703,7 +722,7 @@ impl crate::scenarios::fifo_trigger::machine::Sink for TraceSink<'_> {
             Ev::Spin { at, kind, count, cycle_ns, .. } => self.spin(at, kind, count, cycle_ns),
             Ev::Tick { at, task: index, outcome, snap, .. } => self.tick(at, index, outcome, &snap),
             Ev::Wake { at, task: index, why, credit, preempts, snap, .. } => {
-                self.wake(at, index, why, credit.map(|c| c.slept_ns), preempts, &snap)
+                self.wake(at, index, why, credit, preempts, &snap)
             }
             Ev::Sleep { at, task: index, snap } => {
                 let mut effects = vec![Effect::SetState {
@@ -730,6 +749,7 @@ impl crate::scenarios::fifo_trigger::machine::Sink for TraceSink<'_> {
                 recalculated,
                 snaps,
                 prev_step,
+                prev_left,
                 resumes,
             } => self.switch(SwitchEv {
                 at,
@@ -743,6 +763,7 @@ impl crate::scenarios::fifo_trigger::machine::Sink for TraceSink<'_> {
                 recalculated,
                 snaps,
                 prev_step,
+                prev_left,
                 resumes,
             }),
         }
@@ -761,6 +782,7 @@ struct SwitchEv {
     recalculated: bool,
     snaps: [SchedSnap; 2],
     prev_step: Option<Step>,
+    prev_left: Option<(Step, bool)>,
     resumes: Option<Step>,
 }
 
@@ -824,10 +846,12 @@ impl TraceSink<'_> {
         at_ns: u64,
         index: usize,
         why: WakeBy,
-        slept_ns: Option<u64>,
+        credit: Option<crate::o1::Credit>,
         preempts: bool,
         snap: &SchedSnap,
     ) {
+        let slept_ns = credit.map(|c| c.slept_ns);
+        let long_sleep = credit.is_some_and(|c| c.just_interactive);
         self.woken_at[index] = at_ns;
         let mut effects = vec![Effect::SetState { task: task(index), state: TaskState::Runnable }];
         self.snap_gauges(index, snap, at_ns, false, &mut effects);
@@ -847,12 +871,12 @@ impl TraceSink<'_> {
                     them,
                     Arg::Signed(other_prio),
                 ];
-                let template = if self.config.cpus > 1 {
-                    T::WAKE_IDLE
-                } else if preempts {
-                    T::WAKE_PREEMPT
-                } else {
-                    T::WAKE_NO_PREEMPT
+                let template = match (self.config.cpus > 1, preempts, long_sleep) {
+                    (true, _, _) => T::WAKE_IDLE,
+                    (false, true, true) => T::WAKE_PREEMPT_LONG,
+                    (false, true, false) => T::WAKE_PREEMPT,
+                    (false, false, true) => T::WAKE_NO_PREEMPT_LONG,
+                    (false, false, false) => T::WAKE_NO_PREEMPT,
                 };
                 (at(text::WAKE_26, if preempts { 5 } else { 4 }), template, args)
             }
@@ -966,7 +990,11 @@ impl TraceSink<'_> {
             (Some(p), Some(n)) if p == n => (T::SWITCH_SAME, vec![Arg::Task(task(p))]),
             (Some(p), Some(n)) => match ev.why {
                 SwitchWhy::Preempted => {
-                    let left = Arg::Word(step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite))));
+                    let left = Arg::Word(match ev.prev_left {
+                        Some((step, true)) => step_word_mid(step),
+                        Some((step, false)) => step_word(step),
+                        None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite))),
+                    });
                     if o1 {
                         let args = vec![
                             Arg::Task(task(p)),
@@ -975,7 +1003,8 @@ impl TraceSink<'_> {
                             Arg::Task(task(n)),
                             Arg::Signed(i64::from(ev.snaps[n].prio)),
                         ];
-                        (T::SWITCH_PREEMPT, args)
+                        let mid = matches!(ev.prev_left, Some((_, true)));
+                        (if mid { T::SWITCH_PREEMPT_MID } else { T::SWITCH_PREEMPT }, args)
                     } else {
                         let args = vec![
                             Arg::Task(task(p)),

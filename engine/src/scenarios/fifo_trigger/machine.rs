@@ -219,6 +219,8 @@ pub enum Ev {
         snaps: [SchedSnap; 2],
         /// The step `prev` will resume when it runs again.
         prev_step: Option<Step>,
+        /// Where `prev` lost the CPU: in the middle of a step (true), or at the end of one.
+        prev_left: Option<(Step, bool)>,
         /// The step `next` resumes.
         resumes: Option<Step>,
     },
@@ -263,6 +265,8 @@ struct Task {
     /// A closed-form spin in progress: kind, start, cycle.
     spin: Option<(SpinKind, u64, u64)>,
     time1_ns: u64,
+    /// The last step it completed (what a preemption at its end interrupts).
+    last_done: Step,
     o1: O1Task,
     good: GoodTask,
     /// Sleeping in select() on the pipe's wait queue.
@@ -317,6 +321,7 @@ impl<'c> Machine<'c> {
             remaining_ns: None,
             spin: None,
             time1_ns: 0,
+            last_done: step,
             // Both programs are forked by a shell: they inherit 95 % of its bonus
             // (a parameter: the shell's state is not in the report) and half its slice.
             o1: O1Task::forked(&o1, nice, 0, config.parent_bonus),
@@ -630,6 +635,7 @@ impl<'c> Machine<'c> {
         let step = self.tasks[task].step;
         let (outcome, next, wakes) = self.effect(task, step);
         self.tasks[task].step = next;
+        self.tasks[task].last_done = step;
         sink.event(Ev::Step { at: now, task, step, outcome, next });
         // The step's wakeup is its last act: report it after the step.
         if let Some(why) = wakes {
@@ -898,6 +904,14 @@ impl<'c> Machine<'c> {
         }
         let resumes = next.map(|n| self.tasks[n].step);
         let prev_step = prev.map(|p| self.tasks[p].step);
+        let prev_left = prev.map(|p| {
+            let t = &self.tasks[p];
+            if t.remaining_ns.is_some() || t.spin.is_some() {
+                (t.step, true)
+            } else {
+                (t.last_done, false)
+            }
+        });
         sink.event(Ev::Switch {
             at: now,
             cpu,
@@ -910,6 +924,7 @@ impl<'c> Machine<'c> {
             recalculated,
             snaps: self.snaps(),
             prev_step,
+            prev_left,
             resumes,
         });
         if let Some(n) = next {
