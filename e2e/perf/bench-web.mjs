@@ -83,9 +83,15 @@ async function timedRun(label, query) {
   console.log(`${label} in wasm, 10 runs: first ${repeats[0]?.toFixed(1)} ms, then median ${percentile(repeats.slice(1), 50).toFixed(1)} ms`);
 }
 
+// `node bench-web.mjs runs`: only the engine's run times in wasm (what `cargo xtask bench` adds
+// to the native benchmarks); without an argument, frame times as well.
+const runsOnly = process.argv[2] === 'runs';
+
 try {
   await runTimes();
   await timedRun('fifo-trigger 2.6.1, 60 simulated seconds', 'run=fifo-trigger&duration=60s');
+  await timedRun('fifo-trigger 2.4.24, 60 simulated seconds', 'run=fifo-trigger&duration=60s&v=2.4.24');
+  if (runsOnly) process.exit(0);
   await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
   await measure('fifo-trigger, the stage playing', '#/case/fifo-trigger', 5);
   await measure('synthetic, 16,384 tasks', '#/__perf?tasks=16384', 5);

@@ -6,13 +6,20 @@ use crate::setup::Tools;
 use crate::static_server::StaticServer;
 use std::process::Command;
 
-pub fn run() -> Outcome {
-    cmd::run("engine benchmarks", Command::new("cargo").args(["bench", "--package", "slowpath-engine"]))
+/// `cargo xtask bench`: divan natively, then the same runs timed in wasm (in
+/// headless Chromium, so the figure is the one a student's browser sees).
+pub fn run(tools: &Tools) -> Outcome {
+    cmd::run("engine benchmarks", Command::new("cargo").args(["bench", "--package", "slowpath-engine"]))?;
+    browser(tools, &["runs"])
 }
 
 /// `cargo xtask bench-web`: a release build, served locally, measured in headless
 /// Chromium by e2e/perf/bench-web.mjs (load time, frame times, engine time per frame).
 pub fn web(tools: &Tools) -> Outcome {
+    browser(tools, &[])
+}
+
+fn browser(tools: &Tools, args: &[&str]) -> Outcome {
     cmd::run("release build", cmd::tool(tools, "trunk").args(["build", "--release"]))?;
     let server = StaticServer::start(root().join("dist"))
         .map_err(|error| Failure::Failed(format!("bench-web: cannot serve dist/: {error}")))?;
@@ -21,6 +28,7 @@ pub fn web(tools: &Tools) -> Outcome {
         "browser benchmarks",
         cmd::tool(tools, "node")
             .arg("e2e/perf/bench-web.mjs")
+            .args(args)
             .env("SLOWPATH_BASE_URL", &base_url)
             .env("CHROMIUM_PATH", &tools.chromium),
     );

@@ -17,7 +17,7 @@ commands:
                       npm packages, Chromium); each step is skipped when already satisfied
   serve [--port N]    setup, then serve the app with live reload on http://127.0.0.1:8080
   test                setup, then fmt, clippy, unit tests, release build, browser tests
-  bench               native engine benchmarks (divan)
+  bench               engine benchmarks: divan natively, then run times in wasm (Chromium)
   bench-web           browser benchmarks: load time, frame times, engine time per frame
   help                this text";
 
@@ -43,7 +43,10 @@ fn main() -> ExitCode {
             let tools = setup::run(setup::Need::Test)?;
             test::run(&tools)
         }),
-        "bench" => no_options(rest).and_then(|()| bench::run()),
+        "bench" => no_options(rest).and_then(|()| {
+            let tools = setup::run(setup::Need::Test)?;
+            bench::run(&tools)
+        }),
         "bench-web" => no_options(rest).and_then(|()| {
             let tools = setup::run(setup::Need::Test)?;
             bench::web(&tools)

@@ -40,7 +40,7 @@ pub fn perf_page(props: &PerfPageProps) -> Html {
         .and_then(|text| text.parse::<u32>().ok())
         .unwrap_or(TASKS_MAX)
         .clamp(1, TASKS_MAX);
-    // `#/__perf?run=<case>[&param=value…]`: time a run of that case in wasm, warm, several times.
+    // `#/__perf?run=<case>[&param=value…][&v=variant]`: time a run of that case in wasm, warm, several times.
     let timed = props.query.split('&').find_map(|pair| pair.strip_prefix("run=")).map(str::to_string);
     if let Some(id) = timed {
         let overrides: Vec<(String, String)> = props
@@ -80,6 +80,13 @@ fn run_times(props: &RunTimesProps) -> Html {
         let Some(scenario) = slowpath_engine::find(id) else { return Vec::new() };
         let meta = scenario.meta();
         let mut params = meta.default_params();
+        // `v=<variant>` as in a case link; an unknown one falls back to the default.
+        let variant = overrides
+            .iter()
+            .find(|(key, _)| key == "v")
+            .and_then(|(_, id)| meta.variant(id))
+            .unwrap_or_else(|| meta.default_variant())
+            .id;
         for (key, text) in overrides {
             if let Some(spec) = meta.params.iter().find(|spec| spec.name == key) {
                 params.0.insert(spec.name.to_string(), spec.parse_clamped(text).0);
@@ -88,7 +95,7 @@ fn run_times(props: &RunTimesProps) -> Html {
         (0..RUNS)
             .map(|run| {
                 let started = crate::perf::now_ms();
-                let result = slowpath_engine::run_checked(scenario, &params, meta.default_variant().id, 1);
+                let result = slowpath_engine::run_checked(scenario, &params, variant, 1);
                 let ms = crate::perf::now_ms() - started;
                 drop(result);
                 crate::perf::record("__slowpathRunRepeatMs", &run.to_string(), ms);
