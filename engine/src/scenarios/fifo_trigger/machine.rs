@@ -432,7 +432,9 @@ impl<'c> Machine<'c> {
                 }
             }
             match step_end {
-                Some((end, cpu)) if end < tick => {
+                // A step ending on a tick completes first: a spin planned up to the tick
+                // must not have its last cycle straddle the tick's event.
+                Some((end, cpu)) if end <= tick => {
                     if end >= self.config.duration_ns {
                         break;
                     }
@@ -538,8 +540,16 @@ impl<'c> Machine<'c> {
     /// Reports the cycles of every spin in progress that completed before now, so
     /// that an event now comes after them; the spin goes on from the last boundary.
     fn flush_spins(&mut self, sink: &mut impl Sink) {
+        self.flush_spins_except(None, sink);
+    }
+
+    /// As `flush_spins`, leaving `except`'s spin alone (it is completing now).
+    fn flush_spins_except(&mut self, except: Option<u16>, sink: &mut impl Sink) {
         let now = self.now;
         for cpu in 0..self.cpus.len() {
+            if except == Some(cpu as u16) {
+                continue;
+            }
             let Some(task) = self.cpus[cpu].current else { continue };
             let Some((kind, start, cycle)) = self.tasks[task].spin else { continue };
             let total = (self.tasks[task].step_end - start) / cycle;
@@ -625,6 +635,10 @@ impl<'c> Machine<'c> {
     fn complete_step(&mut self, cpu: u16, sink: &mut impl Sink) {
         let task = self.cpus[usize::from(cpu)].current.expect("a running task");
         let now = self.now;
+        // Another CPU's spin may have cycles up to now: they come first.
+        if self.cpus.len() > 1 {
+            self.flush_spins_except(Some(cpu), sink);
+        }
         if let Some((kind, start, cycle)) = self.tasks[task].spin.take() {
             let count = (now - start) / cycle;
             assert!(count >= 1 && start + count * cycle == now, "a spin ends on a cycle boundary");
@@ -807,7 +821,13 @@ impl<'c> Machine<'c> {
             return Some((SpinKind::Enxio, c.open_enxio_ns));
         }
         let listener_waiting = self.tasks[LISTENER].waiting;
-        if self.fifo.bytes() >= super::pipe::PIPE_SIZE && self.fifo.writers() == 0 && !listener_waiting {
+        // One CPU only: a cycle of several steps must not straddle another CPU's event,
+        // whose op would then come before the cycle's first steps.
+        if self.cpus.len() == 1
+            && self.fifo.bytes() >= super::pipe::PIPE_SIZE
+            && self.fifo.writers() == 0
+            && !listener_waiting
+        {
             return Some((SpinKind::Again, c.open_ns + c.gettimeofday_ns + c.write_ns + c.close_ns));
         }
         None
