@@ -321,9 +321,14 @@ impl<'c> TraceSink<'c> {
     }
 
     fn begin(&mut self, at_ns: u64, label: u16, label_args: Vec<Arg>, write: Option<u64>) {
+        if self.stopped_at.is_some() {
+            return;
+        }
         self.close_open(at_ns);
-        if self.stopped_at.is_none() && self.builder.stored_ops() > STORED_OPS_MAX {
+        if self.builder.stored_ops() > STORED_OPS_MAX {
+            // The trace ends here; everything after, even of this event, is dropped.
             self.stopped_at = Some(at_ns);
+            return;
         }
         if let Some(write) = write {
             self.maybe_phase(write);
@@ -348,6 +353,9 @@ impl<'c> TraceSink<'c> {
     ) {
         if self.open.is_none() {
             self.begin(at_ns, T::ITER_SCHEDULE.id(), vec![Arg::Count(0)], None);
+        }
+        if self.stopped_at.is_some() {
+            return;
         }
         self.shadow.advance_to(at_ns);
         for effect in &effects {
@@ -598,6 +606,9 @@ impl<'c> TraceSink<'c> {
         while k < count {
             let cycle_start = at_ns + k * cycle_ns;
             self.spin_cycle(kind, cycle_start, cycle_ns, me, state);
+            if self.stopped_at.is_some() {
+                return;
+            }
             if k == 0 && middle > 0 {
                 let first_op = self.open.as_ref().map_or(cycle_start, |it| it.start_ns);
                 let built = self.open.clone();
