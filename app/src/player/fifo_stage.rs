@@ -237,7 +237,31 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
                     { if *comparing { format!("Hide the {other} comparison") } else { format!("Compare with {other}") } }
                 </button>
             </figure>
+            { model_notes() }
         </section>
+    }
+}
+
+/// What the model chose where the report is silent, and where it departs from it.
+fn model_notes() -> Html {
+    html! {
+        <details class="fifo-model-notes" data-testid="fifo-model-notes">
+            <summary>{ "How this model differs from the report" }</summary>
+            <ul>
+                <li>{ "Only the two programs share the CPU. The reporter's output went through grep or to a terminal; \
+                       here each printed line simply costs the writer a calibrated time (the Writer's fprintf parameter)." }</li>
+                <li>{ "System calls cost what LMbench measured on machines of that era, and the busy loop one cycle of \
+                       the reporter's 1.83 GHz Athlon per iteration: model values, not measurements of his machine." }</li>
+                <li>{ "The listener starts first and sleeps in select() until the writer is started (2 s by default), \
+                       which makes it just interactive. That is why the first burst opens with a several-slice write; \
+                       later bursts in the model open with a one-slice write, where the reporter saw 302 ms again." }</li>
+                <li>{ "Both programs are forked by a shell whose sleep credit is unknown (the Shell's bonus parameter, \
+                       0 by default); with an interactive shell the first writes are fast and the first burst is shorter." }</li>
+                <li>{ "On 2.4.24 the reporter saw no slow write. With only these two programs, 2.4.24's own rules let \
+                       the listener preempt the writer after a counter recalculation finds it asleep; each such write \
+                       waits one counter (about 90 ms), never the several slices of 2.6.1." }</li>
+            </ul>
+        </details>
     }
 }
 
