@@ -174,9 +174,12 @@ impl O1Task {
     /// CHILD_PENALTY % of that bonus as sleep_avg and half the parent's (full) slice.
     pub fn forked(o1: &O1, nice: i32, now_ns: u64, parent_bonus: i64) -> O1Task {
         let mut task = O1Task::new(o1, nice, now_ns);
-        let bonus = parent_bonus.clamp(0, MAX_BONUS) as u64 * CHILD_PENALTY / 100;
+        let parent_bonus = parent_bonus.clamp(0, MAX_BONUS);
+        let bonus = parent_bonus as u64 * CHILD_PENALTY / 100;
         task.sleep_avg_ns = bonus * o1.max_sleep_avg() / MAX_BONUS as u64 * o1.tick_ns();
-        task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+        // The child is queued beside its running parent, at the parent's priority.
+        task.prio =
+            (task.static_prio - (parent_bonus - MAX_BONUS / 2) as i32).clamp(MAX_RT_PRIO, MAX_PRIO - 1);
         task.time_slice = o1.timeslice(task.static_prio).div_ceil(2);
         task
     }
@@ -210,22 +213,25 @@ impl O1Task {
                     self.interactive_credit += 1;
                 }
             } else {
-                // The lower the sleep_avg, the faster it rises.
-                let mut added = slept * (MAX_BONUS - o1.current_bonus(self.sleep_avg_ns)).max(1) as u64;
+                // The lower the sleep_avg, the faster it rises. On i386 `sleep_time` and
+                // `sleep_avg` are 32-bit: the product wraps beyond 4.29 s (a sleep of 430 ms
+                // to 815 ms at bonus 0), and so does the sum, as on the reporter's machine.
+                let multiplier = (MAX_BONUS - o1.current_bonus(self.sleep_avg_ns)).max(1) as u32;
+                let mut added = u64::from((slept as u32).wrapping_mul(multiplier));
                 // Tasks with low credit get at most one timeslice of bonus.
                 let slice_ns = o1.timeslice(self.static_prio) * o1.tick_ns();
                 if self.low_credit() && added > slice_ns {
                     added = slice_ns;
                 }
                 let before = self.sleep_avg_ns;
-                self.sleep_avg_ns += added;
+                self.sleep_avg_ns = u64::from((self.sleep_avg_ns as u32).wrapping_add(added as u32));
                 if self.sleep_avg_ns > max {
                     self.sleep_avg_ns = max;
                     if !self.high_credit() {
                         self.interactive_credit += 1;
                     }
                 }
-                credit.added_ns = self.sleep_avg_ns - before;
+                credit.added_ns = self.sleep_avg_ns.saturating_sub(before);
             }
         }
         self.prio = o1.effective_prio(self.static_prio, self.sleep_avg_ns);
@@ -300,6 +306,8 @@ pub enum TickOutcome {
     ExpiredToExpired { starving: bool },
     /// Interactive task at a TIMESLICE_GRANULARITY boundary: to the tail of its priority list.
     Requeued,
+    /// Already in the expired array but still running (leaving a system call): reschedule, nothing else.
+    NotYetOff,
 }
 
 /// One CPU's run queue: two arrays of 140 FIFO lists. As in the kernel, the
@@ -380,6 +388,10 @@ impl RunQueue {
         now_ns: u64,
         cpus: u64,
     ) -> TickOutcome {
+        // "Task might have expired already, but not scheduled off yet": the slice is left alone.
+        if !matches!(self.find(current), Some((Array::Active, _))) {
+            return TickOutcome::NotYetOff;
+        }
         assert!(task.time_slice > 0, "a running task has slice left");
         task.time_slice -= 1;
         if task.time_slice == 0 {
@@ -539,9 +551,21 @@ mod tests {
         // Bonus 10 × 95 / 100 = 9 (integer), × 1,020 / 10 = 918 jiffies.
         let child = O1Task::forked(&o1, 0, 0, MAX_BONUS);
         assert_eq!(child.sleep_avg_ns, 918 * MS);
-        assert_eq!(child.prio, 116);
+        assert_eq!(child.prio, 115, "the parent's priority, until its own is computed");
         assert!(child.interactive());
         assert_eq!(child.time_slice, 51);
+    }
+
+    #[test]
+    fn on_i386_a_half_second_sleep_at_bonus_zero_wraps_the_credit() {
+        let o1 = hz1000();
+        let mut task = O1Task::new(&o1, 0, 0);
+        // 500,000,000 ns × 10 = 5,000,000,000, which is 705,032,704 modulo 2^32.
+        task.wake(&o1, 500 * MS);
+        assert_eq!(task.sleep_avg_ns, 705_032_704);
+        let mut short = O1Task::new(&o1, 0, 0);
+        short.wake(&o1, 400 * MS);
+        assert_eq!(short.sleep_avg_ns, o1.max_sleep_avg_ns(), "4 × 10^9 fits, and is capped");
     }
 
     #[test]

@@ -259,7 +259,9 @@ fn model_notes() -> Html {
                        0 by default); with an interactive shell the first writes are fast and the first burst is shorter." }</li>
                 <li>{ "On 2.4.24 the reporter saw no slow write. With only these two programs, 2.4.24's own rules let \
                        the listener preempt the writer after a counter recalculation finds it asleep; each such write \
-                       waits one counter (about 90 ms), never the several slices of 2.6.1." }</li>
+                       waits one counter (about 90 ms), never the several slices of 2.6.1, but after the first quarter \
+                       second every write does, so the writer manages only about 5 writes a second. What kept the \
+                       reporter's 2.4 machine fast (he printed to a terminal) is outside this two-program model." }</li>
             </ul>
         </details>
     }

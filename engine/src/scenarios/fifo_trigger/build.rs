@@ -847,7 +847,9 @@ impl TraceSink<'_> {
                     vec![me, Arg::Ns(granularity * self.config.tick_ns())],
                 )
             }
-            (_, TickOutcome::Continue) => unreachable!("boring ticks are not reported"),
+            (_, TickOutcome::Continue | TickOutcome::NotYetOff) => {
+                unreachable!("these ticks are not reported")
+            }
         };
         self.push(at_ns, Some(index), OpKind::Schedule, code, template, args, effects);
     }
@@ -950,7 +952,7 @@ impl TraceSink<'_> {
         }
         if ev.recalculated {
             let args = vec![
-                Arg::Count(crate::goodness::nice_to_ticks(self.config.listener_nice, self.config.hz) as u64),
+                Arg::Count(0),
                 Arg::Task(task(LISTENER)),
                 Arg::Count(ev.snaps[LISTENER].slice_left),
                 Arg::Task(task(WRITER)),

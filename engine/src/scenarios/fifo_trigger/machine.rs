@@ -470,6 +470,7 @@ impl<'c> Machine<'c> {
                     c.rq.as_mut().expect("rq").tick(&o1, Self::id(task), &mut self.tasks[task].o1, now, cpus);
                 match outcome {
                     TickOutcome::Continue => None,
+                    TickOutcome::NotYetOff => Some(SwitchWhy::SliceEnd),
                     TickOutcome::Requeued => {
                         self.flush_spins(sink);
                         sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
@@ -767,6 +768,10 @@ impl<'c> Machine<'c> {
                 let full = o1.timeslice(t.o1.static_prio);
                 let rq = self.cpus[usize::from(t.home_cpu)].rq.as_ref().expect("rq");
                 let in_active = matches!(rq.find(Self::id(task)), Some((Array::Active, _)));
+                if !in_active {
+                    // Expired but still running: the very next tick reschedules.
+                    return self.next_tick;
+                }
                 let mut first = t.o1.time_slice;
                 if t.o1.interactive() && in_active {
                     for k in 1..t.o1.time_slice {

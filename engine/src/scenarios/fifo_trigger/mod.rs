@@ -109,7 +109,7 @@ const PARAMS: &[ParamSpec] = &[
         name: "preempt",
         label: "CONFIG_PREEMPT",
         kind: ParamKind::Switch { default: false },
-        description: "Kernel preemption: a task in a system call can be preempted at a tick instead of only when it leaves the kernel.",
+        description: "Kernel preemption (2.6 only; mainline 2.4.24 has none): a task in a system call can be preempted at a tick instead of only when it leaves the kernel.",
     },
 ];
 
@@ -186,7 +186,8 @@ pub fn config(params: &ParamValues, variant: &str) -> Config {
         kernel,
         hz,
         cpus: if variant == "2cpu" { 2 } else { 1 },
-        preempt: params.switch("preempt"),
+        // Mainline 2.4.24 has no kernel preemption (it came with 2.6).
+        preempt: params.switch("preempt") && kernel == Kernel::O1,
         drain: variant == "drain-fix",
         listener_nice: params.signed("listener_nice") as i32,
         writer_nice: params.signed("writer_nice") as i32,

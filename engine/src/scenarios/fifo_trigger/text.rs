@@ -65,7 +65,7 @@ crate::templates! {
     DEBIT_HIGH = "schedule() charges {0} for the {1} it ran, divided by its bonus because it is HIGH_CREDIT: sleep_avg → {2} (bonus {3}).",
     SWAP = "The active array is empty: the arrays swap, and the tasks that expired get their turn.",
     RQ_CREDIT = "{0} was woken {1} ago and has waited on the run queue since: 30 % of that wait counts as sleep (ON_RUNQUEUE_WEIGHT), multiplied like any sleep: sleep_avg → {2}, priority {3}.",
-    RECALC_24 = "Every runnable counter is 0: a new epoch. Every task, asleep or not, gets counter / 2 + {0} ticks: {1} now has {2}, {3} has {4}.",
+    RECALC_24 = "Every runnable counter is 0: a new epoch. Every task, asleep or not, gets half its counter plus a fresh slice, NICE_TO_TICKS(nice): {1} now has {2}, {3} has {4}. A sleeper keeps what it did not use, so it comes out ahead.",
     END = "The run ends at {0}: {1} writes, {2} of them slower than 1 ms.",
 }
 
