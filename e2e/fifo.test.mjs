@@ -89,6 +89,25 @@ describe('fifo trigger', () => {
     });
   });
 
+  test('with the dt chart focused, arrow keys jump between slow writes', T, async () => {
+    await withPage(suite.browser, 'fifo-chart-keys', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/fifo-trigger'));
+      const chart = page.getByTestId('dt-chart');
+      await chart.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.querySelector('[data-testid="dt-chart"]')?.dataset.current === '1');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => Number(document.querySelector('[data-testid="dt-chart"]')?.dataset.current) > 1);
+      const second = Number(await chart.getAttribute('data-current'));
+      // Every write it lands on is a slow one: its line in the writer's output is red.
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForFunction(() => document.querySelector('[data-testid="dt-chart"]')?.dataset.current === '1');
+      assert.ok(second > 1, `the second slow write is write ${second}`);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test('the compare toggle runs 2.4.24 and shows its summary beside 2.6.1', T, async () => {
     await withPage(suite.browser, 'fifo-compare', async ({ page, consoleErrors, pageErrors }) => {
       await openCase(page, suite.url('#/case/fifo-trigger'));

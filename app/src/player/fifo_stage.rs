@@ -882,6 +882,36 @@ fn dt_chart(props: &ChartProps) -> Html {
             }
         })
     };
+    // Keyboard: ← → jump to the previous / next slow write, Home / End to the first / last write.
+    let onkeydown = {
+        let case = props.case.clone();
+        let on_seek = props.on_seek.clone();
+        let current = props.current;
+        let seekable = props.seekable;
+        Callback::from(move |event: KeyboardEvent| {
+            if !seekable || case.write_time_ns.is_empty() {
+                return;
+            }
+            let slow = |k: &usize| case.write_dt_ns[*k] >= case.slow_ns;
+            let last = case.write_time_ns.len() - 1;
+            let target = match event.key().as_str() {
+                "ArrowRight" => {
+                    let from = current.map_or(0, |k| k + 1);
+                    (from..=last).find(slow)
+                }
+                "ArrowLeft" => current.and_then(|k| (0..k).rev().find(slow)),
+                "Home" => Some(0),
+                "End" => Some(last),
+                _ => return,
+            };
+            // The player's own arrow-key shortcuts must not step the run as well.
+            event.prevent_default();
+            event.stop_propagation();
+            if let Some(k) = target {
+                on_seek.emit(case.write_time_ns[k]);
+            }
+        })
+    };
     let case = &props.case;
     let slow = case.write_dt_ns.iter().filter(|&&dt| dt >= case.slow_ns).count();
     let label = format!(
@@ -891,13 +921,18 @@ fn dt_chart(props: &ChartProps) -> Html {
         format_duration(case.slow_ns),
         case.bursts.len(),
         props.current.map_or(String::new(), |k| format!(" Now at write {}.", group_digits(k as u64 + 1))),
-        if props.seekable { " Click a bar to jump to that write." } else { "" },
+        if props.seekable {
+            " Click a bar to jump to that write; with the chart focused, arrow keys jump between slow writes."
+        } else {
+            ""
+        },
     );
     html! {
         <canvas ref={canvas} class={classes!("fifo-dt-chart", props.seekable.then_some("seekable"))}
             data-testid={props.testid} role="img" aria-label={label}
             data-current={props.current.map(|k| (k + 1).to_string())}
-            style={format!("height: {CHART_H}px")} onclick={onclick}></canvas>
+            style={format!("height: {CHART_H}px")} onclick={onclick} {onkeydown}
+            tabindex={props.seekable.then_some("0")}></canvas>
     }
 }
 
