@@ -199,7 +199,7 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
             { if o1 { runqueue_o1(&run, &case, view) } else { counters_24(&run, &case, view) } }
             <div class="fifo-row">
                 { output(&case, printed) }
-                <ReportedOutput lines={case.reported_dt_ms} />
+                <ReportedOutput lines={case.reported_dt_ms} kernel={case.kernel} />
             </div>
             <figure class="fifo-charts" data-testid="dt-charts">
                 <figcaption>
@@ -524,7 +524,7 @@ fn runqueue_o1(run: &Run, case: &FifoCase, view: &View) -> Html {
 fn counters_24(run: &Run, case: &FifoCase, view: &View) -> Html {
     html! {
         <figure class="fifo-runqueue" data-testid="fifo-runqueue">
-            <figcaption>{ "2.4.24 has no priority arrays: schedule() scans the run queue for the best goodness() = counter + 20 − nice (0 once the counter is used up); when every runnable counter is 0, all counters are refilled." }</figcaption>
+            <figcaption>{ "2.4.24 has no priority arrays: schedule() scans the run queue for the best goodness() = counter + 20 − nice (0 once the counter is used up); when every runnable counter is 0, every task's counter, sleepers' too, becomes half of itself plus a fresh slice." }</figcaption>
             <table class="fifo-good">
                 <thead><tr>
                     <th scope="col">{ "task" }</th><th scope="col">{ "on the run queue" }</th>
@@ -574,11 +574,24 @@ fn output(case: &FifoCase, printed: usize) -> Html {
 #[derive(Properties, PartialEq)]
 struct ReportedProps {
     lines: &'static [&'static str],
+    kernel: &'static str,
 }
 
 /// The reporter's slow lines, static: rendered once.
 #[function_component(ReportedOutput)]
 fn reported_output(props: &ReportedProps) -> Html {
+    if props.kernel == "2.4.24" {
+        return html! {
+            <figure class="fifo-output reported" data-testid="reported-output">
+                <figcaption>{ "Reported on 2.4.24" }</figcaption>
+                <p class="fifo-model-note">
+                    { "\"Output lines from the writer are scrolling past in a constant high pace, and the numbers \
+                       are always fractions of a millisecond.\" The reporter printed to his terminal; this model \
+                       has only the two programs, and does not reproduce it (see the notes at the end of the stage)." }
+                </p>
+            </figure>
+        };
+    }
     html! {
         <figure class="fifo-output reported" data-testid="reported-output">
             <figcaption>{ "Reported on 2.6.1 (the seed's output, fast lines filtered out)" }</figcaption>
