@@ -74,12 +74,18 @@ pub enum OpKind {
     Exit,
     Deadlock,
     Note,
+    /// A turning point of a case worth a stop of its own (a slice that does not end a
+    /// turn, a slow write measured): notable like a preemption.
+    Milestone,
 }
 
 impl OpKind {
     /// Events worth a marker on the scrub bar and a stop for "next notable".
     pub fn is_notable(self) -> bool {
-        matches!(self, OpKind::LockContended | OpKind::Preempt | OpKind::Signal | OpKind::Deadlock)
+        matches!(
+            self,
+            OpKind::LockContended | OpKind::Preempt | OpKind::Signal | OpKind::Deadlock | OpKind::Milestone
+        )
     }
 
     pub fn key(self) -> &'static str {
@@ -104,6 +110,7 @@ impl OpKind {
             OpKind::Exit => "exit",
             OpKind::Deadlock => "deadlock",
             OpKind::Note => "note",
+            OpKind::Milestone => "milestone",
         }
     }
 }

@@ -6,4 +6,4 @@ pub const PLAYGROUND_DEFAULT_HASH: &str = "e90627a6a7dca6c0";
 
 // The trace hash of `fifo-trigger` 2.6.1 with default parameters and seed 1: the
 // O(1) machine, the pipe and the trace building, natively and in wasm alike.
-pub const FIFO_DEFAULT_HASH: &str = "0415f834e330a37b";
+pub const FIFO_DEFAULT_HASH: &str = "af4dd2ec6d55d7af";

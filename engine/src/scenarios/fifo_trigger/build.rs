@@ -560,7 +560,7 @@ impl<'c> TraceSink<'c> {
                 effects.push(Effect::Count { counter: C_WRITES, delta: 1 });
                 if dt_ns >= SLOW_NS {
                     effects.push(Effect::Count { counter: C_SLOW, delta: 1 });
-                    (OpKind::Note, T::W_TIME2_SLOW, vec![me, Arg::Ns(dt_ns)])
+                    (OpKind::Milestone, T::W_TIME2_SLOW, vec![me, Arg::Ns(dt_ns)])
                 } else {
                     (OpKind::Syscall, T::W_TIME2_FAST, vec![me])
                 }
@@ -851,7 +851,9 @@ impl TraceSink<'_> {
                 unreachable!("these ticks are not reported")
             }
         };
-        self.push(at_ns, Some(index), OpKind::Schedule, code, template, args, effects);
+        // The slice that does not end the listener's turn is the heart of the 300 ms write.
+        let kind = if template == T::TICK_ACTIVE { OpKind::Milestone } else { OpKind::Schedule };
+        self.push(at_ns, Some(index), kind, code, template, args, effects);
     }
 
     fn wake(
