@@ -162,12 +162,8 @@ fn draw_markers(canvas: &NodeRef, run: &slowpath_engine::Run) {
     canvas.set_width(width);
     let Ok(Some(context)) = canvas.get_context("2d") else { return };
     let Ok(context) = context.dyn_into::<web_sys::CanvasRenderingContext2d>() else { return };
-    let color = web_sys::window()
-        .and_then(|window| window.get_computed_style(&canvas).ok().flatten())
-        .and_then(|style| style.get_property_value("--marker").ok())
-        .filter(|value| !value.trim().is_empty())
-        .unwrap_or_else(|| "#c2410c".to_string());
-    context.set_fill_style_str(color.trim());
+    let color = super::canvas::css_var(&canvas, "--marker", "#c2410c");
+    context.set_fill_style_str(&color);
     let total = run.total_ops().max(1) as f64;
     let mut last_x = -1.0;
     for &op in run.notable_ops() {

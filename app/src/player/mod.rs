@@ -1,7 +1,9 @@
 //! The player: one reducer (`model.rs`), the state in the URL (`url.rs`), the
 //! transport, panels and timeline, keyboard shortcuts and the playback loop.
 
+mod canvas;
 mod controls;
+mod fifo_chart;
 mod fifo_stage;
 mod fifo_sweep;
 pub mod model;
