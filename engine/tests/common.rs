@@ -75,3 +75,22 @@ pub fn synthetic_repeat_run(count: u64) -> Run {
     }
     builder.finish("synthetic", "test", 0, ParamValues::default(), Outcome::Completed, BTreeMap::new())
 }
+
+/// Seeks to eight positions spread over `run`, steps a few ops from each, and
+/// checks that the state stepped to is the state a seek gives, and valid.
+pub fn assert_seek_agrees_with_stepping(run: &Run) {
+    let total = run.total_ops();
+    for k in 0..8u64 {
+        let position = total / 8 * k;
+        let mut cursor = slowpath_engine::trace::Cursor::new(run);
+        cursor.seek(position);
+        for _ in 0..5 {
+            if !cursor.step() {
+                break;
+            }
+        }
+        let sought = run.state_at(cursor.position());
+        assert_eq!(run.view_of(cursor.world(), cursor.position()), run.view_of(&sought, cursor.position()));
+        sought.check_invariants();
+    }
+}

@@ -3,6 +3,8 @@
 //! the drain fix). Where the model departs from the report, the test says so
 //! and asserts what the model does instead.
 
+mod common;
+
 use slowpath_engine::extras::{Extras, FifoCase};
 use slowpath_engine::params::ParamValues;
 use slowpath_engine::trace::Metric;
@@ -195,18 +197,7 @@ mod properties {
             let run = run_checked(scenario, &params, variant, 1).unwrap();
             let case = fifo(&run);
             prop_assert_eq!(count(&run, "writes") as usize, case.write_dt_ns.len());
-            let total = run.total_ops();
-            for k in 0..8u64 {
-                let position = total / 8 * k;
-                let mut cursor = slowpath_engine::trace::Cursor::new(&run);
-                cursor.seek(position);
-                for _ in 0..5 {
-                    if !cursor.step() { break; }
-                }
-                let sought = run.state_at(cursor.position());
-                prop_assert_eq!(run.view_of(cursor.world(), cursor.position()), run.view_of(&sought, cursor.position()));
-                sought.check_invariants();
-            }
+            common::assert_seek_agrees_with_stepping(&run);
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The figures of seed 001, asserted from the engine's own output.
 
+mod common;
+
 use slowpath_engine::params::ParamValues;
 use slowpath_engine::trace::{Granularity, Metric};
 use slowpath_engine::{find, run_checked, Run};
@@ -152,18 +154,7 @@ mod properties {
             prop_assert!(run.total_ops() > 0);
             prop_assert_eq!(count(&run, "iterations") >= count(&run, "pages_emitted"), true);
             // Sample positions across the whole run: seek, then step a few ops, compare with a seek.
-            let total = run.total_ops();
-            for k in 0..8u64 {
-                let position = total / 8 * k;
-                let mut cursor = slowpath_engine::trace::Cursor::new(&run);
-                cursor.seek(position);
-                for _ in 0..5 {
-                    if !cursor.step() { break; }
-                }
-                let sought = run.state_at(cursor.position());
-                prop_assert_eq!(run.view_of(cursor.world(), cursor.position()), run.view_of(&sought, cursor.position()));
-                sought.check_invariants();
-            }
+            common::assert_seek_agrees_with_stepping(&run);
         }
     }
 }

@@ -4,9 +4,10 @@
 //! listener spinning, the writer spinning on ENXIO) become repeat blocks, so a
 //! minute of simulated time stays a few thousand stored ops.
 
-use super::machine::{
-    Config, Ev, Kernel, Outcome, SchedSnap, SpinKind, Step, SwitchWhy, WakeBy, LISTENER, WRITER,
+use super::events::{
+    Config, Ev, Kernel, Outcome, SchedSnap, SpinKind, Step, Switch, SwitchWhy, WakeBy, LISTENER, WRITER,
 };
+use super::fold::{Folder, Iteration, OwnedOp};
 use super::text::{self, at, T};
 use crate::builder::{text as say, OpSpec, TraceBuilder};
 use crate::narration::{Arg, CodeLoc};
@@ -76,9 +77,6 @@ pub const G_LINE: u8 = 9;
 /// run): what keeps a long two-CPU run, whose ops rarely repeat, in memory.
 pub const STORED_OPS_MAX: usize = 250_000;
 
-/// Fewer identical iterations than this are stored one by one.
-const REPEAT_MIN: u64 = 8;
-
 /// A slow write, as the figures count it.
 pub const SLOW_NS: u64 = 1_000_000;
 
@@ -106,46 +104,10 @@ pub struct PhaseMark {
     pub burst: u64,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-struct OwnedOp {
-    rel_ns: u64,
-    actor: Option<TaskId>,
-    kind: OpKind,
-    code: CodeLoc,
-    template: u16,
-    args: Vec<Arg>,
-    effects: Vec<Effect>,
-}
-
-#[derive(Clone, Debug)]
-struct Iteration {
-    start_ns: u64,
-    label: u16,
-    /// The write number this iteration measures, if any (labels count writes).
-    write: Option<u64>,
-    label_args: Vec<Arg>,
-    ops: Vec<OwnedOp>,
-    /// Set when the next iteration starts.
-    period_ns: u64,
-}
-
-impl Iteration {
-    fn same_shape(&self, other: &Iteration) -> bool {
-        self.label == other.label
-            && self.period_ns == other.period_ns
-            && self.ops == other.ops
-            && (self.write.is_some() == other.write.is_some())
-            && (self.write.is_some() || self.label_args == other.label_args)
-    }
-}
-
 pub struct TraceSink<'c> {
-    pub builder: TraceBuilder,
+    pub folder: Folder,
     config: &'c Config,
     open: Option<Iteration>,
-    /// The first iteration of a run of identical ones, and how many followed it.
-    run_head: Option<Iteration>,
-    run_followers: u64,
     marks: Vec<PhaseMark>,
     next_mark: usize,
     writes: u64,
@@ -210,21 +172,6 @@ fn step_word(step: Step) -> &'static str {
     }
 }
 
-/// A step a task is preempted in the middle of (a user-mode loop, or any step with CONFIG_PREEMPT).
-fn step_word_mid(step: Step) -> &'static str {
-    match step {
-        Step::ListenerLoop => "the middle of its busy loop",
-        Step::WriterOpen => "the middle of open()",
-        Step::ListenerSelect => "the middle of select()",
-        Step::ListenerRead => "the middle of read()",
-        Step::ListenerClose | Step::WriterClose => "the middle of close()",
-        Step::ListenerOpen => "the middle of open()",
-        Step::WriterTime1 | Step::WriterTime2 => "the middle of gettimeofday()",
-        Step::WriterWrite => "the middle of write()",
-        Step::WriterPrint => "the middle of fprintf()",
-    }
-}
-
 /// The step a preempted task was in when it lost the CPU (the one before the one it resumes).
 fn left_in(resumes: Step) -> Step {
     match resumes {
@@ -242,13 +189,11 @@ impl<'c> TraceSink<'c> {
         let layout = layout(config);
         let channel = ChannelId(0);
         let shadow = World::new(&layout);
-        let builder = TraceBuilder::new(layout, text::TEMPLATES, text::CODE);
+        let folder = Folder::new(TraceBuilder::new(layout, text::TEMPLATES, text::CODE));
         TraceSink {
-            builder,
+            folder,
             config,
             open: None,
-            run_head: None,
-            run_followers: 0,
             marks,
             next_mark: 0,
             writes: 0,
@@ -303,18 +248,18 @@ impl<'c> TraceSink<'c> {
     /// Starts the phase that the next writes belong to, if a mark is due.
     fn maybe_phase(&mut self, upcoming_write: u64) {
         if !self.phase_started {
-            self.builder.phase(say(T::PHASE_START.id(), &[]));
+            self.folder.builder.phase(say(T::PHASE_START.id(), &[]));
             self.phase_started = true;
         }
         while let Some(mark) = self.marks.get(self.next_mark).copied() {
             if mark.write_index > upcoming_write {
                 break;
             }
-            self.flush_run();
+            self.folder.flush();
             if mark.burst == 0 {
-                self.builder.phase(say(T::PHASE_FAST.id(), &[]));
+                self.folder.builder.phase(say(T::PHASE_FAST.id(), &[]));
             } else {
-                self.builder.phase(say(T::PHASE_BURST.id(), &[Arg::Count(mark.burst)]));
+                self.folder.builder.phase(say(T::PHASE_BURST.id(), &[Arg::Count(mark.burst)]));
             }
             self.next_mark += 1;
         }
@@ -325,7 +270,7 @@ impl<'c> TraceSink<'c> {
             return;
         }
         self.close_open(at_ns);
-        if self.builder.stored_ops() > STORED_OPS_MAX {
+        if self.folder.builder.stored_ops() > STORED_OPS_MAX {
             // The trace ends here; everything after, even of this event, is dropped.
             self.stopped_at = Some(at_ns);
             return;
@@ -373,86 +318,14 @@ impl<'c> TraceSink<'c> {
         });
     }
 
-    /// Closes the open iteration at `end_ns` and feeds it to the run detector.
+    /// Closes the open iteration at `end_ns` and feeds it to the folder.
     fn close_open(&mut self, end_ns: u64) {
         let Some(mut iteration) = self.open.take() else { return };
         if iteration.ops.is_empty() {
             return;
         }
         iteration.period_ns = end_ns - iteration.start_ns;
-        let notable = iteration.ops.iter().any(|op| op.kind.is_notable());
-        let repeatable = !notable
-            && iteration.period_ns > 0
-            && iteration.ops.iter().all(|op| op.rel_ns < iteration.period_ns);
-        match &self.run_head {
-            Some(head) if repeatable && head.same_shape(&iteration) => self.run_followers += 1,
-            _ => {
-                self.flush_run();
-                if repeatable {
-                    self.run_head = Some(iteration);
-                } else {
-                    self.emit_single(&iteration);
-                }
-            }
-        }
-    }
-
-    fn emit_single(&mut self, iteration: &Iteration) {
-        let mut label_args = iteration.label_args.clone();
-        if let Some(write) = iteration.write {
-            label_args = vec![Arg::Count(write)];
-        }
-        self.builder.iteration(say(iteration.label, &label_args));
-        for op in &iteration.ops {
-            self.builder.op(OpSpec {
-                at_ns: iteration.start_ns + op.rel_ns,
-                actor: op.actor,
-                kind: op.kind,
-                code: op.code,
-                text: say(op.template, &op.args),
-                effects: &op.effects,
-            });
-        }
-    }
-
-    /// Emits the pending run: its head on its own (so the repeat starts from the
-    /// state one iteration leaves behind), then the followers as one repeat.
-    fn flush_run(&mut self) {
-        let Some(head) = self.run_head.take() else { return };
-        let followers = std::mem::take(&mut self.run_followers);
-        self.emit_single(&head);
-        match followers {
-            // A short run costs more as a repeat (two checkpoints) than spelled out.
-            0..REPEAT_MIN => {
-                let mut next = head.clone();
-                for _ in 0..followers {
-                    next.start_ns += head.period_ns;
-                    next.write = next.write.map(|w| w + 1);
-                    self.emit_single(&next);
-                }
-            }
-            count => {
-                let label_args = match head.write {
-                    Some(write) => vec![Arg::AffineCount { base: write + 1, stride: 1 }],
-                    None => head.label_args.clone(),
-                };
-                // The repeat starts where one iteration of the head ends.
-                self.builder.advance_to(head.start_ns + head.period_ns);
-                let template: Vec<OpSpec<'_>> = head
-                    .ops
-                    .iter()
-                    .map(|op| OpSpec {
-                        at_ns: op.rel_ns,
-                        actor: op.actor,
-                        kind: op.kind,
-                        code: op.code,
-                        text: say(op.template, &op.args),
-                        effects: &op.effects,
-                    })
-                    .collect();
-                self.builder.repeat(count, head.period_ns, say(head.label, &label_args), &template);
-            }
-        }
+        self.folder.close(iteration);
     }
 
     fn step(&mut self, at_ns: u64, index: usize, step: Step, outcome: Outcome, next: Step) {
@@ -613,8 +486,7 @@ impl<'c> TraceSink<'c> {
                 let first_op = self.open.as_ref().map_or(cycle_start, |it| it.start_ns);
                 let built = self.open.clone();
                 self.close_open(first_op + cycle_ns);
-                if self.run_head.is_some() {
-                    self.run_followers += middle;
+                if self.folder.extend(middle) {
                     for op in built.iter().flat_map(|it| it.ops.iter()) {
                         for effect in &op.effects {
                             match *effect {
@@ -709,10 +581,10 @@ impl<'c> TraceSink<'c> {
             self.open = None;
         }
         self.close_open(end_ns);
-        self.flush_run();
-        self.builder.advance_to(end_ns);
-        self.builder.iteration(say(T::ITER_END.id(), &[]));
-        self.builder.op(OpSpec {
+        self.folder.flush();
+        self.folder.builder.advance_to(end_ns);
+        self.folder.builder.iteration(say(T::ITER_END.id(), &[]));
+        self.folder.builder.op(OpSpec {
             at_ns: end_ns,
             actor: None,
             kind: OpKind::Note,
@@ -748,53 +620,9 @@ impl crate::scenarios::fifo_trigger::machine::Sink for TraceSink<'_> {
                     self.open.as_mut().and_then(|it| it.ops.last_mut()).expect("select precedes the sleep");
                 op.effects.extend(effects);
             }
-            Ev::Switch {
-                at,
-                cpu,
-                prev,
-                next,
-                why,
-                debit_ns,
-                runqueue_credit,
-                swapped,
-                recalculated,
-                snaps,
-                prev_step,
-                prev_left,
-                resumes,
-            } => self.switch(SwitchEv {
-                at,
-                cpu,
-                prev,
-                next,
-                why,
-                debit_ns,
-                credited: runqueue_credit.is_some(),
-                swapped,
-                recalculated,
-                snaps,
-                prev_step,
-                prev_left,
-                resumes,
-            }),
+            Ev::Switch(switch) => self.switch(switch),
         }
     }
-}
-
-struct SwitchEv {
-    at: u64,
-    cpu: u16,
-    prev: Option<usize>,
-    next: Option<usize>,
-    why: SwitchWhy,
-    debit_ns: u64,
-    credited: bool,
-    swapped: bool,
-    recalculated: bool,
-    snaps: [SchedSnap; 2],
-    prev_step: Option<Step>,
-    prev_left: Option<(Step, bool)>,
-    resumes: Option<Step>,
 }
 
 impl TraceSink<'_> {
@@ -930,7 +758,7 @@ impl TraceSink<'_> {
         self.push(at_ns, Some(other), OpKind::Wake, code, template, args, effects);
     }
 
-    fn switch(&mut self, ev: SwitchEv) {
+    fn switch(&mut self, ev: Switch) {
         self.begin(ev.at, T::ITER_SCHEDULE.id(), vec![Arg::Count(u64::from(ev.cpu))], None);
         let o1 = self.kernel == Kernel::O1;
         let sched = if o1 { text::SCHEDULE_26 } else { text::SCHEDULE_24 };
@@ -962,7 +790,7 @@ impl TraceSink<'_> {
             ];
             self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 5), T::RECALC_24, args, vec![]);
         }
-        if let (Some(n), true) = (ev.next, ev.credited) {
+        if let (Some(n), true) = (ev.next, ev.runqueue_credit.is_some()) {
             let snap = &ev.snaps[n];
             let args = vec![
                 Arg::Task(task(n)),
@@ -1006,7 +834,7 @@ impl TraceSink<'_> {
             (Some(p), Some(n)) => match ev.why {
                 SwitchWhy::Preempted => {
                     let left = Arg::Word(match ev.prev_left {
-                        Some((step, true)) => step_word_mid(step),
+                        Some((step, true)) => step_word(step),
                         Some((step, false)) => step_word(step),
                         None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite))),
                     });

@@ -7,6 +7,8 @@
 //! deterministic machine.
 
 pub mod build;
+pub mod events;
+mod fold;
 pub mod machine;
 pub mod pipe;
 mod text;
@@ -343,13 +345,13 @@ impl Scenario for FifoTrigger {
         assert_eq!(second.writes, first.writes, "both passes run the same machine");
         let slow = second.writes.iter().filter(|w| w.dt_ns >= SLOW_NS).count() as u64;
         sink.finish_ops(config.duration_ns, second.writes.len() as u64, slow);
-        let world = sink.builder.world().clone();
+        let world = sink.folder.builder.world().clone();
         let metrics = metrics(&second, &bursts, &world);
         let outcome = match sink.stopped_at {
-            Some(_) => Outcome::StepLimit { micro_ops: sink.builder.ops_recorded() },
+            Some(_) => Outcome::StepLimit { micro_ops: sink.folder.builder.ops_recorded() },
             None => Outcome::TimeLimit,
         };
-        let mut run = sink.builder.finish(META.id, variant, seed, params.clone(), outcome, metrics);
+        let mut run = sink.folder.builder.finish(META.id, variant, seed, params.clone(), outcome, metrics);
         let o1 = crate::o1::O1::new(config.hz);
         let slice = |nice: i32| match config.kernel {
             Kernel::O1 => o1.timeslice(crate::o1::static_prio(nice)) * config.tick_ns(),

@@ -54,7 +54,7 @@ crate::templates! {
     TICK_REQUEUE = "Timer tick: {0} has used another TIMESLICE_GRANULARITY ({1}) of its slice and is interactive: it goes to the tail of its priority list and schedule() runs (round robin among equal priorities).",
     TICK_24 = "Timer tick: {0}'s counter reaches 0, so need_resched is set.",
     SWITCH_PREEMPT = "schedule(): {0} is preempted on its way out of {1}, still holding the FIFO open if it had it. It stays runnable at priority {2}. {3} runs (priority {4}).",
-    SWITCH_PREEMPT_MID = "schedule(): {0} is preempted in {1}. It stays runnable at priority {2}. {3} runs (priority {4}).",
+    SWITCH_PREEMPT_MID = "schedule(): {0} is preempted in the middle of {1}. It stays runnable at priority {2}. {3} runs (priority {4}).",
     SWITCH_PREEMPT_24 = "schedule(): {0} is preempted on its way out of {1}. {3} runs (goodness {4}).",
     SWITCH_SLEEP = "schedule(): {0} sleeps; {1} runs, resuming {2}.",
     SWITCH_SLICE = "schedule(): {0}'s turn is over; {1} runs, resuming {2}.",
