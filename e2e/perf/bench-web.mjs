@@ -56,7 +56,12 @@ async function runTimes() {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(new URL('#/', base).href);
-  await page.getByTestId('headline').first().waitFor({ timeout: 60_000 });
+  // Every card computes its headline from a run, after the first paint: wait for all of them.
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid="headline"]').length === document.querySelectorAll('[data-testid="case-card"]').length,
+    null,
+    { timeout: 60_000 },
+  );
   const times = await page.evaluate(() => window.__slowpathRunMs || {});
   await context.close();
   for (const [id, ms] of Object.entries(times)) {

@@ -1,5 +1,9 @@
 use super::MetaRef;
 use crate::route::Route;
+use gloo::render::{request_animation_frame, AnimationFrame};
+use slowpath_engine::ScenarioMeta;
+use std::cell::RefCell;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,18 +18,21 @@ pub struct CaseCardProps {
 #[function_component(CaseCard)]
 pub fn case_card(props: &CaseCardProps) -> Html {
     let meta = props.meta.0;
-    // The headline figure comes from a run of the defaults, never from typed text.
-    let headline = use_memo(meta.id, |_| {
-        let scenario = slowpath_engine::find(meta.id)?;
-        let started = crate::perf::now_ms();
-        let run =
-            slowpath_engine::run_checked(scenario, &meta.default_params(), meta.default_variant().id, 1)
-                .ok()?;
-        crate::perf::record("__slowpathRunMs", meta.id, crate::perf::now_ms() - started);
-        run.metrics
-            .get(meta.headline_metric)
-            .map(|m| crate::player::panels::metric_text(meta.headline_metric, m))
-    });
+    // The headline figure comes from a run of the defaults, never from typed text. The
+    // run waits two frames, so that the cards are on screen before the engine works.
+    let headline = use_state(|| None::<String>);
+    {
+        let headline = headline.clone();
+        use_effect_with(meta.id, move |_| {
+            let inner: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
+            let slot = inner.clone();
+            let outer = request_animation_frame(move |_| {
+                let frame = request_animation_frame(move |_| headline.set(headline_of(meta)));
+                *slot.borrow_mut() = Some(frame);
+            });
+            move || drop((outer, inner))
+        });
+    }
     html! {
         <li class="case-card" data-testid="case-card" data-case-id={meta.id}>
             <p class="case-card-meta">
@@ -57,4 +64,14 @@ pub fn case_list() -> Html {
             }) }
         </ul>
     }
+}
+
+/// The case's headline figure, from a run of its defaults.
+fn headline_of(meta: &'static ScenarioMeta) -> Option<String> {
+    let scenario = slowpath_engine::find(meta.id)?;
+    let started = crate::perf::now_ms();
+    let run =
+        slowpath_engine::run_checked(scenario, &meta.default_params(), meta.default_variant().id, 1).ok()?;
+    crate::perf::record("__slowpathRunMs", meta.id, crate::perf::now_ms() - started);
+    run.metrics.get(meta.headline_metric).map(|m| crate::player::panels::metric_text(meta.headline_metric, m))
 }
