@@ -188,6 +188,24 @@ impl O1Task {
         task_interactive(self.prio, self.static_prio)
     }
 
+    /// TIMESLICE_GRANULARITY's round robin, for a running task in the active array:
+    /// is it requeued by the tick that leaves it `left` jiffies?
+    fn requeue_due(&self, o1: &O1, left: u64, cpus: u64) -> bool {
+        let granularity = o1.granularity(self.sleep_avg_ns, cpus);
+        let used = o1.timeslice(self.static_prio) - left;
+        self.interactive() && used % granularity == 0 && left >= granularity
+    }
+
+    /// How many ticks from now, while it keeps running in the active array, until
+    /// `scheduler_tick` asks it to reschedule (slice end or granularity requeue).
+    /// Nothing it does while running changes the answer: sleep_avg and prio move
+    /// only in `schedule()` and at those ticks.
+    pub fn ticks_until_resched(&self, o1: &O1, cpus: u64) -> u64 {
+        (1..self.time_slice)
+            .find(|&k| self.requeue_due(o1, self.time_slice - k, cpus))
+            .unwrap_or(self.time_slice)
+    }
+
     pub fn high_credit(&self) -> bool {
         self.interactive_credit > CREDIT_LIMIT
     }
@@ -411,10 +429,7 @@ impl RunQueue {
                 TickOutcome::ExpiredToExpired { starving }
             }
         } else {
-            let granularity = o1.granularity(task.sleep_avg_ns, cpus);
-            let used = o1.timeslice(task.static_prio) - task.time_slice;
-            let in_active = matches!(self.find(current), Some((Array::Active, _)));
-            if task.interactive() && used % granularity == 0 && task.time_slice >= granularity && in_active {
+            if task.requeue_due(o1, task.time_slice, cpus) {
                 self.remove(current);
                 task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
                 self.enqueue(Array::Active, current, task.prio);
@@ -639,6 +654,9 @@ mod tests {
         task.sleep_avg_ns = 900 * MS;
         task.prio = o1.effective_prio(120, task.sleep_avg_ns);
         rq.enqueue(Array::Active, TaskId(1), task.prio);
+        // Predicted without ticking: the 20th tick from a full slice; a hog only at slice end.
+        assert_eq!(task.ticks_until_resched(&o1, 1), 20);
+        assert_eq!(O1Task::new(&o1, 0, 0).ticks_until_resched(&o1, 1), 102);
         let outcomes: Vec<TickOutcome> = (0..20).map(|_| rq.tick(&o1, TaskId(1), &mut task, 0, 1)).collect();
         assert!(outcomes[..19].iter().all(|&o| o == TickOutcome::Continue));
         assert_eq!(outcomes[19], TickOutcome::Requeued, "after 20 jiffies of its slice");

@@ -530,26 +530,12 @@ impl<'c> Machine<'c> {
         let ticks = match self.config.kernel {
             Kernel::Goodness => t.good.counter.max(1) as u64,
             Kernel::O1 => {
-                let o1 = &self.o1;
-                let gran = o1.granularity(t.o1.sleep_avg_ns, u64::from(self.config.cpus));
-                let full = o1.timeslice(t.o1.static_prio);
                 let rq = self.cpus[usize::from(t.home_cpu)].rq.as_ref().expect("rq");
-                let in_active = matches!(rq.find(Self::id(task)), Some((Array::Active, _)));
-                if !in_active {
+                if !matches!(rq.find(Self::id(task)), Some((Array::Active, _))) {
                     // Expired but still running: the very next tick reschedules.
                     return self.next_tick;
                 }
-                let mut first = t.o1.time_slice;
-                if t.o1.interactive() && in_active {
-                    for k in 1..t.o1.time_slice {
-                        let left = t.o1.time_slice - k;
-                        if (full - left) % gran == 0 && left >= gran {
-                            first = k;
-                            break;
-                        }
-                    }
-                }
-                first
+                t.o1.ticks_until_resched(&self.o1, u64::from(self.config.cpus))
             }
         };
         self.next_tick + (ticks - 1) * tick
