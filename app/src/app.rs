@@ -16,7 +16,7 @@ fn page_title(route: &Route) -> String {
         Route::Landing => "slowpath — step through the kernel's slowest paths".to_string(),
         Route::About => "About — slowpath".to_string(),
         Route::Case { id, .. } => match slowpath_engine::find(id) {
-            Some(scenario) => format!("{} — slowpath", scenario.meta().title),
+            Some(case) => format!("{} — slowpath", case.meta().title),
             None => "No such case — slowpath".to_string(),
         },
         Route::Crash => "Crash test — slowpath".to_string(),

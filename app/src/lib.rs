@@ -4,6 +4,7 @@
 //! plus a tiny binary that Trunk builds for `wasm32-unknown-unknown`.
 
 mod app;
+mod cases;
 mod components;
 mod pages;
 pub mod panic;

@@ -8,16 +8,14 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 #[wasm_bindgen_test]
 fn the_playground_default_hash_matches_native() {
-    let scenario = slowpath_engine::find("rwsem-playground").expect("registered");
-    let run =
-        slowpath_engine::run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs");
+    let case = slowpath_engine::find("rwsem-playground").expect("registered");
+    let run = slowpath_engine::run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), PLAYGROUND_DEFAULT_HASH);
 }
 
 #[wasm_bindgen_test]
 fn the_fifo_default_hash_matches_native() {
-    let scenario = slowpath_engine::find("fifo-trigger").expect("registered");
-    let run =
-        slowpath_engine::run_checked(scenario, &scenario.meta().default_params(), "2.6.1", 1).expect("runs");
+    let case = slowpath_engine::find("fifo-trigger").expect("registered");
+    let run = slowpath_engine::run_checked(case, &case.meta().default_params(), "2.6.1", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), FIFO_DEFAULT_HASH);
 }

@@ -1,21 +1,21 @@
 //! `slowpath-cli`: the engine on the command line.
 //!
-//! `list` prints the scenario registry; `run` runs one scenario and prints a
+//! `list` prints the case registry; `run` runs one case and prints a
 //! summary, a JSON object (`--json`) or one line per micro-op (`--trace`).
 
-use slowpath_engine::params::ParamValues;
+use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::{find, registry, run_checked, Run};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: slowpath-cli list
-       slowpath-cli run <scenario-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
+       slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
 
 /// `--trace` on a run larger than this prints the first lines and says so.
 const TRACE_LINES_MAX: u64 = 10_000_000;
 
 struct RunArgs {
-    scenario: String,
+    case: String,
     variant: Option<String>,
     sets: Vec<(String, String)>,
     seed: u64,
@@ -34,7 +34,7 @@ fn main() -> ExitCode {
         Some("list") if args.len() == 1 => {
             let lines: String = registry()
                 .iter()
-                .map(|scenario| format!("{}\t{}\n", scenario.meta().id, scenario.meta().title))
+                .map(|case| format!("{}\t{}\n", case.meta().id, case.meta().title))
                 .collect();
             print_quietly(&lines);
             ExitCode::SUCCESS
@@ -59,8 +59,8 @@ fn main() -> ExitCode {
 
 fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     let mut iter = args.iter();
-    let scenario = iter.next().ok_or("run needs a scenario id (see `slowpath-cli list`)")?.clone();
-    let mut run = RunArgs { scenario, variant: None, sets: Vec::new(), seed: 1, json: false, trace: false };
+    let case = iter.next().ok_or("run needs a case id (see `slowpath-cli list`)")?.clone();
+    let mut run = RunArgs { case, variant: None, sets: Vec::new(), seed: 1, json: false, trace: false };
     while let Some(arg) = iter.next() {
         let mut value = |flag: &str| iter.next().cloned().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
@@ -84,16 +84,16 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
 }
 
 fn execute(args: &RunArgs) -> Result<(), String> {
-    let scenario = find(&args.scenario).ok_or_else(|| {
+    let case = find(&args.case).ok_or_else(|| {
         let known: Vec<&str> = registry().iter().map(|s| s.meta().id).collect();
-        format!("unknown scenario `{}`; known: {}", args.scenario, known.join(", "))
+        format!("unknown case `{}`; known: {}", args.case, known.join(", "))
     })?;
-    let meta = scenario.meta();
+    let meta = case.meta();
     let params =
         ParamValues::from_pairs_exact(meta.params, args.sets.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|error| error.to_string())?;
     let variant = args.variant.as_deref().unwrap_or(meta.default_variant().id);
-    let run = run_checked(scenario, &params, variant, args.seed).map_err(|error| error.to_string())?;
+    let run = run_checked(case, &params, variant, args.seed).map_err(|error| error.to_string())?;
     if args.trace {
         use std::io::Write;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -127,7 +127,7 @@ fn print_quietly(text: &str) {
 }
 
 fn json(run: &Run) -> String {
-    let meta = find(run.scenario).expect("the run came from the registry").meta();
+    let meta = find(run.case).expect("the run came from the registry").meta();
     let params: serde_json::Map<String, serde_json::Value> = meta
         .params
         .iter()
@@ -136,7 +136,7 @@ fn json(run: &Run) -> String {
         })
         .collect();
     let value = serde_json::json!({
-        "scenario": run.scenario,
+        "case": run.case,
         "variant": run.variant,
         "params": params,
         "seed": run.seed,
@@ -154,10 +154,10 @@ fn summary(run: &Run) -> String {
     format!(
         "{} ({}), seed {}: {} simulated, {} phases, {} iterations, {} micro-ops, outcome {:?}, trace {:016x}\n\
          stored: {} ops in {} blocks, {} checkpoints",
-        run.scenario,
+        run.case,
         run.variant,
         run.seed,
-        slowpath_engine::params::format_duration(run.end_ns),
+        slowpath_engine::run::params::format_duration(run.end_ns),
         run.counts.phases,
         run.counts.iterations,
         run.counts.micro_ops,

@@ -6,7 +6,7 @@
 mod common;
 
 use divan::Bencher;
-use slowpath_engine::trace::Cursor;
+use slowpath_engine::run::trace::Cursor;
 use slowpath_engine::{find, run_checked, Run};
 use std::sync::OnceLock;
 
@@ -17,10 +17,10 @@ fn main() {
 fn playground() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();
     RUN.get_or_init(|| {
-        let scenario = find("rwsem-playground").expect("registered");
-        let mut params = scenario.meta().default_params();
+        let case = find("rwsem-playground").expect("registered");
+        let mut params = case.meta().default_params();
         params.0.insert("duration".into(), slowpath_engine::ParamValue::Unsigned(1_000_000_000));
-        run_checked(scenario, &params, "v6.13", 1).expect("runs")
+        run_checked(case, &params, "v6.13", 1).expect("runs")
     })
 }
 
@@ -57,15 +57,15 @@ fn seek_into_hundred_million_iterations(bencher: Bencher) {
 /// Building the default playground run from scratch.
 #[divan::bench]
 fn run_playground_default() -> Run {
-    let scenario = find("rwsem-playground").expect("registered");
-    run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs")
+    let case = find("rwsem-playground").expect("registered");
+    run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs")
 }
 
 /// The complete 1 TiB v6.13 sparse dump (268,435,456 pages), computed in closed form.
 #[divan::bench]
 fn sparse_dump_1tib_v613() -> Run {
-    let scenario = find("sparse-dump").expect("registered");
-    run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs")
+    let case = find("sparse-dump").expect("registered");
+    run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs")
 }
 
 /// Seeking to page 200,000,000 of that dump and expanding its micro-ops.
@@ -75,7 +75,7 @@ fn sparse_dump_seek_iteration_200m(bencher: Bencher) {
     let run = RUN.get_or_init(sparse_dump_1tib_v613);
     bencher.bench_local(|| {
         let (first, end) =
-            run.unit_ops(slowpath_engine::trace::Granularity::Iteration, 200_000_000).expect("exists");
+            run.unit_ops(slowpath_engine::run::trace::Granularity::Iteration, 200_000_000).expect("exists");
         let ops: Vec<_> = (first..end).filter_map(|index| run.op(index)).collect();
         divan::black_box((run.view(end), ops))
     });
@@ -94,8 +94,8 @@ fn fifo_trigger_60s_2_4_24() -> Run {
 }
 
 fn fifo_minute(variant: &str) -> Run {
-    let scenario = find("fifo-trigger").expect("registered");
-    let mut params = scenario.meta().default_params();
+    let case = find("fifo-trigger").expect("registered");
+    let mut params = case.meta().default_params();
     params.0.insert("duration".into(), slowpath_engine::ParamValue::Unsigned(60_000_000_000));
-    run_checked(scenario, &params, variant, 1).expect("runs")
+    run_checked(case, &params, variant, 1).expect("runs")
 }

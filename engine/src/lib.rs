@@ -2,29 +2,18 @@
 //!
 //! No IO, no wall clock, no OS randomness, no wasm or DOM: the same inputs give
 //! the same trace natively and in the browser. See ARCHITECTURE.md.
+//!
+//! Three layers, dependencies pointing down only:
+//! - [`case`] and [`cases`]: the registry and one module per case;
+//! - [`kernel`]: kernel models several cases share (schedulers, locks, the maple tree);
+//! - [`run`]: the run machinery (parameters, the simulated world, traces, views).
 
-pub mod builder;
-pub mod extras;
-pub mod goodness;
-pub mod hash;
-pub mod lock;
-pub mod maple;
-pub mod mutex;
-pub mod narration;
-pub mod o1;
-pub mod params;
-pub mod rng;
-pub mod rwsem;
-pub mod scenario;
-pub mod scenarios;
-pub mod sched;
-pub mod synthetic;
-pub mod timeline;
-pub mod trace;
-pub mod view;
-pub mod world;
+pub mod case;
+pub mod cases;
+pub mod kernel;
+pub mod run;
 
-pub use params::{Notice, ParamKind, ParamSpec, ParamValue, ParamValues};
-pub use scenario::{find, registry, run_checked, RunError, Scenario, ScenarioMeta};
-pub use trace::{Granularity, Metric, Outcome, Run};
-pub use view::View;
+pub use case::{find, registry, run_checked, Case, CaseMeta, RunError};
+pub use run::params::{Notice, ParamKind, ParamSpec, ParamValue, ParamValues};
+pub use run::trace::{Granularity, Metric, Outcome, Run};
+pub use run::view::View;

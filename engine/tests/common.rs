@@ -1,12 +1,12 @@
 //! Shared by the engine's integration tests.
 #![allow(dead_code)]
 
-use slowpath_engine::builder::{text, OpSpec, TraceBuilder};
-use slowpath_engine::lock::{LockKind, LockMode};
-use slowpath_engine::narration::{Arg, CodeLoc, Function};
-use slowpath_engine::params::ParamValues;
-use slowpath_engine::trace::{OpKind, Outcome, Run};
-use slowpath_engine::world::{Effect, Layout, TaskState};
+use slowpath_engine::run::builder::{text, OpSpec, TraceBuilder};
+use slowpath_engine::run::lock::{LockKind, LockMode};
+use slowpath_engine::run::narration::{Arg, CodeLoc, Function};
+use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::run::trace::{OpKind, Outcome, Run};
+use slowpath_engine::run::world::{Effect, Layout, TaskState};
 use std::collections::BTreeMap;
 
 include!("golden.rs");
@@ -82,7 +82,7 @@ pub fn assert_seek_agrees_with_stepping(run: &Run) {
     let total = run.total_ops();
     for k in 0..8u64 {
         let position = total / 8 * k;
-        let mut cursor = slowpath_engine::trace::Cursor::new(run);
+        let mut cursor = slowpath_engine::run::trace::Cursor::new(run);
         cursor.seek(position);
         for _ in 0..5 {
             if !cursor.step() {

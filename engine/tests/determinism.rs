@@ -1,4 +1,4 @@
-//! Same scenario + parameters + seed ⇒ the same trace hash, run after run, and
+//! Same case + parameters + seed ⇒ the same trace hash, run after run, and
 //! the recorded hash that the wasm build must reproduce too.
 
 mod common;
@@ -6,13 +6,13 @@ mod common;
 use slowpath_engine::{registry, run_checked};
 
 #[test]
-fn every_scenario_is_deterministic_and_seed_sensitive() {
-    for scenario in registry() {
-        let meta = scenario.meta();
+fn every_case_is_deterministic_and_seed_sensitive() {
+    for case in registry() {
+        let meta = case.meta();
         let params = meta.default_params();
         for variant in meta.variants {
-            let a = run_checked(*scenario, &params, variant.id, 7).expect("runs");
-            let b = run_checked(*scenario, &params, variant.id, 7).expect("runs");
+            let a = run_checked(*case, &params, variant.id, 7).expect("runs");
+            let b = run_checked(*case, &params, variant.id, 7).expect("runs");
             assert_eq!(a.trace_hash, b.trace_hash, "{} {}", meta.id, variant.id);
             assert_eq!(a.counts, b.counts);
         }
@@ -21,14 +21,14 @@ fn every_scenario_is_deterministic_and_seed_sensitive() {
 
 #[test]
 fn the_playground_default_hash_is_the_recorded_one() {
-    let scenario = slowpath_engine::find("rwsem-playground").expect("registered");
-    let run = run_checked(scenario, &scenario.meta().default_params(), "v6.13", 1).expect("runs");
+    let case = slowpath_engine::find("rwsem-playground").expect("registered");
+    let run = run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::PLAYGROUND_DEFAULT_HASH);
 }
 
 #[test]
 fn the_fifo_default_hash_is_the_recorded_one() {
-    let scenario = slowpath_engine::find("fifo-trigger").expect("registered");
-    let run = run_checked(scenario, &scenario.meta().default_params(), "2.6.1", 1).expect("runs");
+    let case = slowpath_engine::find("fifo-trigger").expect("registered");
+    let run = run_checked(case, &case.meta().default_params(), "2.6.1", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::FIFO_DEFAULT_HASH);
 }

@@ -5,24 +5,21 @@
 
 mod common;
 
-use slowpath_engine::extras::{Extras, FifoCase};
-use slowpath_engine::params::ParamValues;
-use slowpath_engine::trace::Metric;
+use slowpath_engine::cases::fifo_trigger::FifoCase;
+use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::run::trace::Metric;
 use slowpath_engine::{find, run_checked, Run};
 
 const MS: u64 = 1_000_000;
 
 fn run(variant: &str, sets: &[(&str, &str)]) -> Run {
-    let scenario = find("fifo-trigger").expect("registered");
-    let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().copied()).expect("valid");
-    run_checked(scenario, &params, variant, 1).expect("runs")
+    let case = find("fifo-trigger").expect("registered");
+    let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
+    run_checked(case, &params, variant, 1).expect("runs")
 }
 
 fn fifo(run: &Run) -> &FifoCase {
-    match &run.extras {
-        Extras::Fifo(case) => case,
-        other => panic!("extras {other:?}"),
-    }
+    run.extras::<FifoCase>().expect("a FIFO run carries its FIFO data")
 }
 
 fn count(run: &Run, key: &str) -> u64 {
@@ -149,10 +146,7 @@ fn a_minute_of_2_6_1_is_a_small_trace_and_every_variant_stays_bounded() {
     for variant in ["drain-fix", "2cpu"] {
         let run = run(variant, &[("duration", "60s")]);
         let (ops, _, _) = run.stored();
-        assert!(
-            ops <= slowpath_engine::scenarios::fifo_trigger::build::STORED_OPS_MAX + 64,
-            "{variant}: {ops}"
-        );
+        assert!(ops <= slowpath_engine::cases::fifo_trigger::build::STORED_OPS_MAX + 64, "{variant}: {ops}");
         assert!(matches!(run.outcome, slowpath_engine::Outcome::StepLimit { .. }), "{variant}");
         let writes = count(&run, "writes");
         assert_eq!(writes as usize, fifo(&run).write_dt_ns.len(), "{variant}");
@@ -192,9 +186,9 @@ mod properties {
                 ("hz", hz.to_string()),
                 ("preempt", if preempt { "on" } else { "off" }.to_string()),
             ];
-            let scenario = find("fifo-trigger").unwrap();
-            let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
-            let run = run_checked(scenario, &params, variant, 1).unwrap();
+            let case = find("fifo-trigger").unwrap();
+            let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+            let run = run_checked(case, &params, variant, 1).unwrap();
             let case = fifo(&run);
             prop_assert_eq!(count(&run, "writes") as usize, case.write_dt_ns.len());
             common::assert_seek_agrees_with_stepping(&run);

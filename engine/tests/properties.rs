@@ -2,9 +2,9 @@
 //! satisfies the model's invariants, and seeking equals stepping.
 
 use proptest::prelude::*;
-use slowpath_engine::lock::LockMode;
-use slowpath_engine::params::ParamValues;
-use slowpath_engine::trace::Granularity;
+use slowpath_engine::run::lock::LockMode;
+use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::{find, run_checked};
 
 fn playground_params() -> impl Strategy<Value = (Vec<(&'static str, String)>, &'static str, u64)> {
@@ -46,9 +46,9 @@ proptest! {
 
     #[test]
     fn every_state_is_valid_and_seek_equals_stepping((sets, variant, seed) in playground_params()) {
-        let scenario = find("rwsem-playground").unwrap();
-        let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
-        let run = run_checked(scenario, &params, variant, seed).unwrap();
+        let case = find("rwsem-playground").unwrap();
+        let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+        let run = run_checked(case, &params, variant, seed).unwrap();
         let mut world = run.state_at(0);
         let mut last_ns = 0;
         let total = run.total_ops();
@@ -78,12 +78,12 @@ proptest! {
 
     #[test]
     fn arbitrary_parameter_text_never_panics(key in "[a-z_]{1,12}", value in "\\PC{0,24}", seed in any::<u64>()) {
-        let scenario = find("rwsem-playground").unwrap();
-        let (params, _notices) = ParamValues::from_pairs_clamped(scenario.meta().params, [(key.as_str(), value.as_str())]);
+        let case = find("rwsem-playground").unwrap();
+        let (params, _notices) = ParamValues::from_pairs_clamped(case.meta().params, [(key.as_str(), value.as_str())]);
         // Keep the run short whatever was typed.
         let mut params = params;
         params.0.insert("duration".to_string(), slowpath_engine::ParamValue::Unsigned(200_000));
-        let run = run_checked(scenario, &params, "v6.13", seed).unwrap();
+        let run = run_checked(case, &params, "v6.13", seed).unwrap();
         prop_assert!(run.total_ops() > 0);
     }
 }

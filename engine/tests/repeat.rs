@@ -3,7 +3,7 @@
 
 mod common;
 
-use slowpath_engine::trace::Granularity;
+use slowpath_engine::run::trace::Granularity;
 
 #[test]
 fn a_repeat_counts_exactly_and_seeks_like_stepping() {
@@ -11,7 +11,7 @@ fn a_repeat_counts_exactly_and_seeks_like_stepping() {
     assert_eq!(run.counts.iterations, 1 + 50 + 3);
     assert_eq!(run.counts.micro_ops, 1 + 150 + 6);
     let mut world = run.state_at(0);
-    let mut cursor = slowpath_engine::trace::Cursor::new(&run);
+    let mut cursor = slowpath_engine::run::trace::Cursor::new(&run);
     for position in 0..run.total_ops() {
         run.apply_next(&mut world, position);
         assert!(cursor.step());
@@ -40,7 +40,7 @@ fn a_hundred_million_iterations_are_exact_and_expand_on_demand() {
     assert_eq!(view.counters, vec![("iterations".to_string(), 77_777_778)]);
     let op = run.op(first + 1).expect("op");
     assert_eq!(op.at_ns, 77_777_777 * 112 + 40);
-    let text = slowpath_engine::narration::plain(&run.narrate(&op));
+    let text = slowpath_engine::run::narration::plain(&run.narrate(&op));
     assert_eq!(text, format!("{:#x} counts", 0x1000 + 0x1000 * 77_777_777u64));
     let world = run.state_at(run.total_ops());
     assert_eq!(world.locks[0].stats.acquisitions, count + 3);

@@ -2,14 +2,14 @@
 
 mod common;
 
-use slowpath_engine::params::ParamValues;
-use slowpath_engine::trace::{Granularity, Metric};
+use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::run::trace::{Granularity, Metric};
 use slowpath_engine::{find, run_checked, Run};
 
 fn run(variant: &str, sets: &[(&str, &str)]) -> Run {
-    let scenario = find("sparse-dump").expect("registered");
-    let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().copied()).expect("valid");
-    run_checked(scenario, &params, variant, 1).expect("runs")
+    let case = find("sparse-dump").expect("registered");
+    let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
+    run_checked(case, &params, variant, 1).expect("runs")
 }
 
 fn count(run: &Run, key: &str) -> u64 {
@@ -102,11 +102,11 @@ fn any_iteration_of_the_big_mapping_expands_on_demand() {
     let iteration = 200_000_000;
     let (first, end) = run.unit_ops(Granularity::Iteration, iteration).expect("exists");
     let ops: Vec<String> = (first..end)
-        .map(|index| slowpath_engine::narration::plain(&run.narrate(&run.op(index).expect("op"))))
+        .map(|index| slowpath_engine::run::narration::plain(&run.narrate(&run.op(index).expect("op"))))
         .collect();
     assert!(ops.iter().any(|text| text.contains("find_vma(0x")), "{ops:?}");
     assert!(ops.iter().any(|text| text.starts_with("Maple node")), "{ops:?}");
-    let label = |i| slowpath_engine::narration::plain(&run.iteration_label(i));
+    let label = |i| slowpath_engine::run::narration::plain(&run.iteration_label(i));
     let address = |text: String| u64::from_str_radix(text.trim_start_matches("page 0x"), 16).expect("hex");
     assert_eq!(address(label(iteration + 1)) - address(label(iteration)), 4096);
     let view = run.view(end);
@@ -148,9 +148,9 @@ mod properties {
                 ("sigkill_at", sigkill.as_str()),
                 ("target", target),
             ];
-            let scenario = find("sparse-dump").unwrap();
-            let params = ParamValues::from_pairs_exact(scenario.meta().params, sets.iter().copied()).unwrap();
-            let run = run_checked(scenario, &params, variant, seed).unwrap();
+            let case = find("sparse-dump").unwrap();
+            let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).unwrap();
+            let run = run_checked(case, &params, variant, seed).unwrap();
             prop_assert!(run.total_ops() > 0);
             prop_assert_eq!(count(&run, "iterations") >= count(&run, "pages_emitted"), true);
             // Sample positions across the whole run: seek, then step a few ops, compare with a seek.

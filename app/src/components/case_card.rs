@@ -1,7 +1,7 @@
 use super::MetaRef;
 use crate::route::Route;
 use gloo::render::{request_animation_frame, AnimationFrame};
-use slowpath_engine::ScenarioMeta;
+use slowpath_engine::CaseMeta;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -58,8 +58,8 @@ pub fn case_card(props: &CaseCardProps) -> Html {
 pub fn case_list() -> Html {
     html! {
         <ul class="case-grid" role="list">
-            { for slowpath_engine::registry().iter().map(|scenario| {
-                let meta = scenario.meta();
+            { for slowpath_engine::registry().iter().map(|case| {
+                let meta = case.meta();
                 html! { <CaseCard key={meta.id} meta={MetaRef(meta)} /> }
             }) }
         </ul>
@@ -67,11 +67,11 @@ pub fn case_list() -> Html {
 }
 
 /// The case's headline figure, from a run of its defaults.
-fn headline_of(meta: &'static ScenarioMeta) -> Option<String> {
-    let scenario = slowpath_engine::find(meta.id)?;
+fn headline_of(meta: &'static CaseMeta) -> Option<String> {
+    let case = slowpath_engine::find(meta.id)?;
     let started = crate::perf::now_ms();
     let run =
-        slowpath_engine::run_checked(scenario, &meta.default_params(), meta.default_variant().id, 1).ok()?;
+        slowpath_engine::run_checked(case, &meta.default_params(), meta.default_variant().id, 1).ok()?;
     crate::perf::record("__slowpathRunMs", meta.id, crate::perf::now_ms() - started);
     run.metrics.get(meta.headline_metric).map(|m| crate::player::panels::metric_text(meta.headline_metric, m))
 }

@@ -8,13 +8,13 @@ pub use case_card::CaseList;
 pub use footer::SiteFooter;
 pub use header::SiteHeader;
 
-use slowpath_engine::ScenarioMeta;
+use slowpath_engine::CaseMeta;
 
-/// A scenario's static description, as a prop.
+/// A case's static description, as a prop.
 ///
 /// Metadata lives in statics, so two handles are equal when they point at the same one.
 #[derive(Clone, Copy, Debug)]
-pub struct MetaRef(pub &'static ScenarioMeta);
+pub struct MetaRef(pub &'static CaseMeta);
 
 impl PartialEq for MetaRef {
     fn eq(&self, other: &Self) -> bool {

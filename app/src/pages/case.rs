@@ -2,7 +2,7 @@ use super::not_found::NoSuchCase;
 use crate::components::MetaRef;
 use crate::player::PlayerView;
 use crate::route::Route;
-use slowpath_engine::{ParamSpec, ScenarioMeta};
+use slowpath_engine::{CaseMeta, ParamSpec};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -19,8 +19,8 @@ pub struct CasePageProps {
 #[function_component(CasePage)]
 pub fn case_page(props: &CasePageProps) -> Html {
     match slowpath_engine::find(&props.id) {
-        Some(scenario) => {
-            html! { <CaseDetails meta={MetaRef(scenario.meta())} query={props.query.clone()} /> }
+        Some(case) => {
+            html! { <CaseDetails meta={MetaRef(case.meta())} query={props.query.clone()} /> }
         }
         None => html! { <NoSuchCase id={props.id.clone()} /> },
     }
@@ -103,7 +103,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
     }
 }
 
-fn param_table(meta: &'static ScenarioMeta) -> Html {
+fn param_table(meta: &'static CaseMeta) -> Html {
     if meta.params.is_empty() {
         return html! { <p>{ "This case takes no parameters." }</p> };
     }

@@ -28,7 +28,7 @@ pub struct NoSuchCaseProps {
     pub id: AttrValue,
 }
 
-/// `#/case/<id>` for an id that no scenario has.
+/// `#/case/<id>` for an id that no case has.
 #[function_component(NoSuchCase)]
 pub fn no_such_case(props: &NoSuchCaseProps) -> Html {
     let what = if props.id.is_empty() {

@@ -1,13 +1,13 @@
 use crate::player::model::Preset;
 use crate::player::PlayerView;
-use slowpath_engine::scenario::{ReportedFigure, ScenarioMeta, Source, VariantSpec};
+use slowpath_engine::case::{CaseMeta, ReportedFigure, Source, VariantSpec};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// The largest load the page builds: gVisor's case has 16,384 threads.
 const TASKS_MAX: u32 = 16_384;
 
-static SYNTHETIC: ScenarioMeta = ScenarioMeta {
+static SYNTHETIC: CaseMeta = CaseMeta {
     id: "synthetic-load",
     title: "Synthetic load (performance test)",
     year: 2026,
@@ -53,7 +53,7 @@ pub fn perf_page(props: &PerfPageProps) -> Html {
         return html! { <RunTimes id={id} overrides={overrides} /> };
     }
     let preset = use_memo(tasks, |&tasks| {
-        Rc::new(Preset { run: Rc::new(slowpath_engine::synthetic::many_tasks(tasks, 64, 200, 1)) })
+        Rc::new(Preset { run: Rc::new(slowpath_engine::run::synthetic::many_tasks(tasks, 64, 200, 1)) })
     });
     html! {
         <article class="case" data-testid="perf-page">
@@ -77,8 +77,8 @@ struct RunTimesProps {
 fn run_times(props: &RunTimesProps) -> Html {
     const RUNS: usize = 10;
     let times = use_memo((props.id.clone(), props.overrides.clone()), |(id, overrides)| {
-        let Some(scenario) = slowpath_engine::find(id) else { return Vec::new() };
-        let meta = scenario.meta();
+        let Some(case) = slowpath_engine::find(id) else { return Vec::new() };
+        let meta = case.meta();
         let mut params = meta.default_params();
         // `v=<variant>` as in a case link; an unknown one falls back to the default.
         let variant = overrides
@@ -95,7 +95,7 @@ fn run_times(props: &RunTimesProps) -> Html {
         (0..RUNS)
             .map(|run| {
                 let started = crate::perf::now_ms();
-                let result = slowpath_engine::run_checked(scenario, &params, variant, 1);
+                let result = slowpath_engine::run_checked(case, &params, variant, 1);
                 let ms = crate::perf::now_ms() - started;
                 drop(result);
                 crate::perf::record("__slowpathRunRepeatMs", &run.to_string(), ms);

@@ -4,9 +4,9 @@
 
 use super::model::{Action, Player, SPEEDS};
 use super::{granularity_label, SHORTCUTS};
-use slowpath_engine::narration::group_digits;
-use slowpath_engine::params::{format_duration, Notice, ParamKind};
-use slowpath_engine::trace::Granularity;
+use slowpath_engine::run::narration::group_digits;
+use slowpath_engine::run::params::{format_duration, Notice, ParamKind};
+use slowpath_engine::run::trace::Granularity;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -200,7 +200,7 @@ pub fn notices(props: &NoticesProps) -> Html {
 /// What the parameter panel shows: not the position, so playback does not re-render it.
 #[derive(Properties, Clone)]
 pub struct ParamProps {
-    pub meta: &'static slowpath_engine::ScenarioMeta,
+    pub meta: &'static slowpath_engine::CaseMeta,
     pub params: slowpath_engine::ParamValues,
     pub variant: &'static str,
     pub seed: u64,

@@ -1,15 +1,11 @@
 //! The player: one reducer (`model.rs`), the state in the URL (`url.rs`), the
 //! transport, panels and timeline, keyboard shortcuts and the playback loop.
+//! Generic: it knows no case; a case's own stage comes from `crate::cases`.
 
-mod canvas;
+pub mod canvas;
 mod controls;
-mod fifo_chart;
-mod fifo_stage;
-mod fifo_sweep;
 pub mod model;
 pub mod panels;
-mod scaling;
-mod stage;
 pub mod timeline;
 pub mod url;
 pub mod viewport;
@@ -19,8 +15,8 @@ use controls::{HelpOverlay, Notices, ParamPanel, ShareLink, Transport};
 use gloo::events::{EventListener, EventListenerOptions};
 use model::{Action, Player, SPEEDS};
 use panels::{CodePanel, LockPanel, MetricsPanel, NarrationPanel};
-use slowpath_engine::trace::Granularity;
-use slowpath_engine::ScenarioMeta;
+use slowpath_engine::run::trace::Granularity;
+use slowpath_engine::CaseMeta;
 use std::cell::RefCell;
 use std::rc::Rc;
 use timeline::Timeline;
@@ -36,7 +32,7 @@ const URL_WRITE_INTERVAL_MS: f64 = 250.0;
 
 #[derive(Properties, Clone)]
 pub struct PlayerProps {
-    pub meta: &'static ScenarioMeta,
+    pub meta: &'static CaseMeta,
     /// The query part of the hash when the page was opened.
     pub query: AttrValue,
     /// Set for synthetic load runs (the perf route): opens this run instead.
@@ -178,7 +174,14 @@ pub fn player_view(props: &PlayerProps) -> Html {
         format!("{base}{}", route.to_hash())
     };
 
-    let fifo = matches!(player.run.extras, slowpath_engine::extras::Extras::Fifo(_));
+    // The case's own stage, from the case table; the generic panels whatever it is.
+    let case_ui = crate::cases::ui_for(meta.id);
+    let context = crate::cases::StageContext {
+        meta,
+        run: player.run.clone(),
+        view: view.clone(),
+        on_seek_time: on_seek_time.clone(),
+    };
     html! {
         <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
             <Notices notices={player.notices.clone()} on_dismiss={dispatch(Action::DismissNotices)} />
@@ -188,8 +191,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                         earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
                     <CodePanel run={player.run.clone()} view={view.clone()} />
-                    if !fifo {
-                        <stage::AddressSpaceStage run={player.run.clone()} view={view.clone()} />
+                    if let Some(case_ui) = case_ui {
+                        { (case_ui.main)(&context) }
                     }
                 </div>
                 <div class="player-side">
@@ -197,13 +200,9 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
                 </div>
             </div>
-            // The FIFO's stage has two programs side by side: it takes the full width.
-            if fifo {
-                <fifo_stage::FifoStage run={player.run.clone()} view={view.clone()} on_seek_time={on_seek_time.clone()} />
-                <fifo_sweep::FifoSweep run={player.run.clone()} meta={meta} />
+            if let Some(case_ui) = case_ui {
+                { (case_ui.wide)(&context) }
             }
-            <scaling::FixDiff run={player.run.clone()} meta={meta} />
-            <scaling::ScalingPlot run={player.run.clone()} meta={meta} />
             <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
             <div class="player-bottom">
                 <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}

@@ -2,10 +2,10 @@
 //! `Action` enum and a pure `Player::apply`, tested on the host.
 
 use super::url::PlayerQuery;
-use slowpath_engine::params::Notice;
-use slowpath_engine::timeline::Timeline;
-use slowpath_engine::trace::Granularity;
-use slowpath_engine::{run_checked, Run, ScenarioMeta};
+use slowpath_engine::run::params::Notice;
+use slowpath_engine::run::timeline::Timeline;
+use slowpath_engine::run::trace::Granularity;
+use slowpath_engine::{run_checked, CaseMeta, Run};
 use std::rc::Rc;
 
 /// Playback speeds in units per second; `None` is "as fast as frames allow".
@@ -58,7 +58,7 @@ pub enum Action {
 
 #[derive(Clone)]
 pub struct Player {
-    pub meta: &'static ScenarioMeta,
+    pub meta: &'static CaseMeta,
     pub query: PlayerQuery,
     pub run: Rc<Run>,
     pub timeline: Rc<Timeline>,
@@ -86,12 +86,12 @@ pub struct Preset {
     pub run: Rc<Run>,
 }
 
-/// Runs a registered scenario; None for metas outside the registry (presets).
-fn execute(meta: &'static ScenarioMeta, query: &PlayerQuery) -> Option<Run> {
-    let scenario = slowpath_engine::find(meta.id)?;
+/// Runs a registered case; None for metas outside the registry (presets).
+fn execute(meta: &'static CaseMeta, query: &PlayerQuery) -> Option<Run> {
+    let case = slowpath_engine::find(meta.id)?;
     // The query was validated against the schema, so this cannot fail; if it ever
     // did, the panic overlay would report it rather than show a wrong run.
-    Some(run_checked(scenario, &query.params, query.variant, query.seed).expect("validated parameters run"))
+    Some(run_checked(case, &query.params, query.variant, query.seed).expect("validated parameters run"))
 }
 
 /// The position a link's `step` points at, clamped to the run, with a notice if clamped.
@@ -115,9 +115,9 @@ fn position_for(run: &Run, step: Option<(Granularity, u64)>) -> (u64, Option<Not
 
 impl Player {
     /// Opens a case from a link's query string.
-    pub fn open(meta: &'static ScenarioMeta, query_text: &str) -> Player {
+    pub fn open(meta: &'static CaseMeta, query_text: &str) -> Player {
         let (query, mut notices) = PlayerQuery::parse(meta, query_text);
-        let run = execute(meta, &query).expect("open() takes registered scenarios");
+        let run = execute(meta, &query).expect("open() takes registered cases");
         let (position, notice) = position_for(&run, query.step);
         notices.extend(notice);
         let timeline = Rc::new(run.timeline());
@@ -137,7 +137,7 @@ impl Player {
     }
 
     /// Opens a run built elsewhere (the perf route's synthetic load), at its start.
-    pub fn from_preset(meta: &'static ScenarioMeta, preset: &Preset) -> Player {
+    pub fn from_preset(meta: &'static CaseMeta, preset: &Preset) -> Player {
         let run = preset.run.clone();
         Player {
             meta,

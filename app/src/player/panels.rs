@@ -2,12 +2,12 @@
 
 use super::granularity_label;
 use crate::components::MetaRef;
-use slowpath_engine::lock::{LockKind, LockMode};
-use slowpath_engine::narration::{group_digits, Segment};
-use slowpath_engine::params::format_duration;
-use slowpath_engine::trace::{Granularity, Metric};
-use slowpath_engine::view::View;
-use slowpath_engine::world::TaskState;
+use slowpath_engine::run::lock::{LockKind, LockMode};
+use slowpath_engine::run::narration::{group_digits, Segment};
+use slowpath_engine::run::params::format_duration;
+use slowpath_engine::run::trace::{Granularity, Metric};
+use slowpath_engine::run::view::View;
+use slowpath_engine::run::world::TaskState;
 use slowpath_engine::Run;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -103,7 +103,7 @@ trait KindKey {
     fn kind_key(&self) -> &'static str;
 }
 
-impl KindKey for slowpath_engine::view::StepView {
+impl KindKey for slowpath_engine::run::view::StepView {
     fn kind_key(&self) -> &'static str {
         self.kind.key()
     }
@@ -166,7 +166,7 @@ pub fn lock_panel(props: &ViewProps) -> Html {
     if view.locks.is_empty() {
         return html! {};
     }
-    let name = |task: slowpath_engine::world::TaskId| props.run.layout.task_name(task).to_string();
+    let name = |task: slowpath_engine::run::world::TaskId| props.run.layout.task_name(task).to_string();
     html! {
         <section class="panel locks" aria-labelledby="locks-title" data-testid="locks">
             <h2 id="locks-title">{ "Locks" }</h2>
@@ -210,7 +210,7 @@ pub fn lock_panel(props: &ViewProps) -> Html {
 }
 
 fn state_word(state: TaskState) -> String {
-    slowpath_engine::timeline::SpanState::of(state).label().to_string()
+    slowpath_engine::run::timeline::SpanState::of(state).label().to_string()
 }
 
 /// Shows at most this many task rows; a 16,384-task run lists the first ones and says so.
@@ -283,7 +283,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                     { for view.tasks.iter().take(shown).map(|task| html! {
                         <tr key={task.id.0}>
                             <th scope="row">{ &task.name }</th>
-                            <td class={classes!("state", format!("s-{:?}", slowpath_engine::timeline::SpanState::of(task.state)).to_lowercase())}>
+                            <td class={classes!("state", format!("s-{:?}", slowpath_engine::run::timeline::SpanState::of(task.state)).to_lowercase())}>
                                 { state_word(task.state) }
                             </td>
                             <td>{ format_duration(task.user_ns) }</td>

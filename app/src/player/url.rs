@@ -7,9 +7,9 @@
 //! Reading is total: unknown keys are ignored, bad values are clamped or
 //! replaced with a notice saying what changed. Plain Rust, tested on the host.
 
-use slowpath_engine::params::{Notice, ParamValues};
-use slowpath_engine::trace::Granularity;
-use slowpath_engine::ScenarioMeta;
+use slowpath_engine::run::params::{Notice, ParamValues};
+use slowpath_engine::run::trace::Granularity;
+use slowpath_engine::CaseMeta;
 
 pub const DEFAULT_SEED: u64 = 1;
 pub const DEFAULT_GRANULARITY: Granularity = Granularity::Iteration;
@@ -29,7 +29,7 @@ pub struct PlayerQuery {
 }
 
 impl PlayerQuery {
-    pub fn defaults(meta: &'static ScenarioMeta) -> PlayerQuery {
+    pub fn defaults(meta: &'static CaseMeta) -> PlayerQuery {
         PlayerQuery {
             params: meta.default_params(),
             variant: meta.default_variant().id,
@@ -40,7 +40,7 @@ impl PlayerQuery {
     }
 
     /// Reads a query string (without `?`). Never fails; says what it changed.
-    pub fn parse(meta: &'static ScenarioMeta, query: &str) -> (PlayerQuery, Vec<Notice>) {
+    pub fn parse(meta: &'static CaseMeta, query: &str) -> (PlayerQuery, Vec<Notice>) {
         let pairs: Vec<(String, String)> =
             form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
         let (params, mut notices) = ParamValues::from_pairs_clamped(
@@ -95,7 +95,7 @@ impl PlayerQuery {
     }
 
     /// The query string for this state (without `?`); defaults are left out.
-    pub fn to_query(&self, meta: &'static ScenarioMeta) -> String {
+    pub fn to_query(&self, meta: &'static CaseMeta) -> String {
         let mut out = form_urlencoded::Serializer::new(String::new());
         for (name, value) in self.params.non_default_pairs(meta.params) {
             out.append_pair(name, &value);
@@ -142,7 +142,7 @@ mod tests {
     use proptest::prelude::*;
     use slowpath_engine::{registry, ParamValue};
 
-    fn playground() -> &'static ScenarioMeta {
+    fn playground() -> &'static CaseMeta {
         slowpath_engine::find("rwsem-playground").expect("registered").meta()
     }
 
@@ -185,8 +185,8 @@ mod tests {
 
     #[test]
     fn every_preset_link_is_short() {
-        for scenario in registry() {
-            let meta = scenario.meta();
+        for case in registry() {
+            let meta = case.meta();
             for variant in meta.variants {
                 let mut query = PlayerQuery::defaults(meta);
                 query.variant = variant.id;

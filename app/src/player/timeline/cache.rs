@@ -2,8 +2,8 @@
 
 use super::theme::STATES;
 use crate::player::viewport::LockIndex;
-use slowpath_engine::lock::LockMode;
-use slowpath_engine::timeline::{LockSpanKind, Timeline as TimelineData};
+use slowpath_engine::run::lock::LockMode;
+use slowpath_engine::run::timeline::{LockSpanKind, Timeline as TimelineData};
 use slowpath_engine::Run;
 use std::rc::Rc;
 
@@ -34,7 +34,7 @@ impl RunCache {
                 break;
             }
         }
-        let kinds = |wanted: &dyn Fn(&slowpath_engine::timeline::LockSpan) -> bool| {
+        let kinds = |wanted: &dyn Fn(&slowpath_engine::run::timeline::LockSpan) -> bool| {
             timeline.lock_spans.iter().any(wanted)
         };
         let any_read = kinds(&|span| span.kind == LockSpanKind::Hold(LockMode::Read));

@@ -3,8 +3,8 @@
 use super::layout::{Geometry, AXIS_H, LOCK_ROW_H};
 use super::{Timeline, TimelineProps};
 use crate::player::viewport::{format_short, group_digits};
-use slowpath_engine::lock::LockMode;
-use slowpath_engine::timeline::LockSpanKind;
+use slowpath_engine::run::lock::LockMode;
+use slowpath_engine::run::timeline::LockSpanKind;
 
 /// A tooltip: the text and where (CSS px from the canvas's corner).
 pub(super) struct Tip {

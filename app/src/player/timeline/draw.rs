@@ -8,7 +8,7 @@ use crate::player::viewport::{
     aggregate_track, ticks, LockRaster, MaskRun, PixelRun, TickFormat, Window, HELD_READ, HELD_WRITE,
     REPEATED, WAITED,
 };
-use slowpath_engine::timeline::SpanState;
+use slowpath_engine::run::timeline::SpanState;
 use std::fmt::Write as _;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};

@@ -45,7 +45,7 @@ use draw::Scratch;
 use gloo::events::EventListener;
 use interact::{cancel_msg, down_msg, move_msg, up_msg, wheel_msg, Drag};
 use layout::MIN_HEIGHT;
-use slowpath_engine::timeline::{SpanState, Timeline as TimelineData};
+use slowpath_engine::run::timeline::{SpanState, Timeline as TimelineData};
 use slowpath_engine::Run;
 use std::rc::Rc;
 use theme::Palette;

@@ -1,6 +1,6 @@
 //! Colours and hatches: the `--tl-*` palette read from CSS, fallbacks, thin bars and hatch patterns.
 
-use slowpath_engine::timeline::SpanState;
+use slowpath_engine::run::timeline::SpanState;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, Element, HtmlCanvasElement};
 

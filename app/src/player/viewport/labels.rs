@@ -86,4 +86,4 @@ pub fn format_short(ns: u64) -> String {
 }
 
 /// `16384` → `16,384`: counts in prose (the engine's formatter, shared by CLI and UI).
-pub use slowpath_engine::narration::group_digits;
+pub use slowpath_engine::run::narration::group_digits;

@@ -1,8 +1,8 @@
 //! Lock rows: spans rasterised into pixel-column masks (held, waited, repeated), and a per-lock span index.
 
 use super::Window;
-use slowpath_engine::lock::LockMode;
-use slowpath_engine::timeline::{LockSpan, LockSpanKind, Timeline};
+use slowpath_engine::run::lock::LockMode;
+use slowpath_engine::run::timeline::{LockSpan, LockSpanKind, Timeline};
 
 /// Bits of a lock row's pixel column (see `rasterize_lock`).
 pub const HELD_READ: u8 = 1;

@@ -2,9 +2,9 @@
 
 use super::tracks::{dominant, push_run};
 use super::*;
-use slowpath_engine::lock::LockMode;
-use slowpath_engine::timeline::{LockSpan, LockSpanKind, SpanState, Timeline, Track};
-use slowpath_engine::world::{LockId, TaskId};
+use slowpath_engine::run::lock::LockMode;
+use slowpath_engine::run::timeline::{LockSpan, LockSpanKind, SpanState, Timeline, Track};
+use slowpath_engine::run::world::{LockId, TaskId};
 
 fn track(spans: &[(u64, SpanState)]) -> Track {
     Track { starts_ns: spans.iter().map(|s| s.0).collect(), states: spans.iter().map(|s| s.1).collect() }

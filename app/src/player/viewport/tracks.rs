@@ -1,7 +1,7 @@
 //! A task track's level of detail: the spans in a window as pixel-column runs of the dominant state.
 
 use super::Window;
-use slowpath_engine::timeline::{SpanState, Track};
+use slowpath_engine::run::timeline::{SpanState, Track};
 
 /// Columns `[x0, x1)` of one plot row showing one state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

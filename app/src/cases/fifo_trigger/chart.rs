@@ -1,0 +1,328 @@
+//! The FIFO stage's chart of every write's dt on a log scale, one column per
+//! write (or per pixel, showing its slowest write), bursts numbered, the
+//! current write marked; a click or ← → seeks. A canvas, redrawn only when its
+//! inputs, its width or the colour scheme change.
+
+use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
+use slowpath_engine::cases::fifo_trigger::FifoCase;
+use slowpath_engine::run::narration::group_digits;
+use slowpath_engine::run::params::format_duration;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, Clone)]
+pub(super) struct ChartProps {
+    pub case: Rc<FifoCase>,
+    pub current: Option<usize>,
+    pub seekable: bool,
+    pub on_seek: Callback<u64>,
+    pub testid: &'static str,
+}
+
+impl PartialEq for ChartProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.case, &other.case)
+            && self.current == other.current
+            && self.seekable == other.seekable
+            && self.testid == other.testid
+    }
+}
+
+/// The chart's geometry in CSS pixels.
+const CHART_H: f64 = 190.0;
+const PAD_LEFT: f64 = 58.0;
+const PAD_RIGHT: f64 = 10.0;
+const PAD_TOP: f64 = 18.0;
+const PAD_BOTTOM: f64 = 22.0;
+/// The y axis: decades from 100 ns to 2 s, as ns (a fast write's bar stays visible).
+const Y_MIN_NS: f64 = 1e2;
+const Y_MAX_NS: f64 = 2e9;
+
+fn y_of(dt_ns: f64) -> f64 {
+    let plot_h = CHART_H - PAD_TOP - PAD_BOTTOM;
+    let t = (dt_ns.max(Y_MIN_NS).log10() - Y_MIN_NS.log10()) / (Y_MAX_NS.log10() - Y_MIN_NS.log10());
+    PAD_TOP + plot_h * (1.0 - t.clamp(0.0, 1.0))
+}
+
+/// Columns of the plot: each write its own bar when they fit, else one pixel
+/// column per group of writes (drawn at the group's slowest).
+struct Columns {
+    writes: usize,
+    plot_w: f64,
+    per_write: bool,
+    cols: usize,
+}
+
+impl Columns {
+    fn new(writes: usize, width: f64) -> Columns {
+        let plot_w = (width - PAD_LEFT - PAD_RIGHT).max(1.0);
+        let cols = plot_w.floor().max(1.0) as usize;
+        Columns { writes, plot_w, per_write: writes <= cols, cols }
+    }
+
+    /// The writes drawn in column `col` (a range of write indices).
+    fn writes_in(&self, col: usize) -> std::ops::Range<usize> {
+        if self.per_write {
+            return col..(col + 1).min(self.writes);
+        }
+        let (n, c) = (self.writes, self.cols);
+        (col * n).div_ceil(c)..((col + 1) * n).div_ceil(c).min(n)
+    }
+
+    fn count(&self) -> usize {
+        if self.per_write {
+            self.writes
+        } else {
+            self.cols
+        }
+    }
+
+    fn col_of(&self, write: usize) -> usize {
+        if self.per_write {
+            write
+        } else {
+            write * self.cols / self.writes.max(1)
+        }
+    }
+
+    fn col_width(&self) -> f64 {
+        self.plot_w / self.count().max(1) as f64
+    }
+
+    fn x_of_col(&self, col: usize) -> f64 {
+        PAD_LEFT + col as f64 * self.col_width()
+    }
+
+    fn col_at(&self, x: f64) -> Option<usize> {
+        let col = ((x - PAD_LEFT) / self.col_width()).floor();
+        (col >= 0.0 && (col as usize) < self.count()).then_some(col as usize)
+    }
+}
+
+/// The slowest write of the column under `x`.
+fn write_at(case: &FifoCase, width: f64, x: f64) -> Option<usize> {
+    let columns = Columns::new(case.write_dt_ns.len(), width);
+    let col = columns.col_at(x)?;
+    columns.writes_in(col).max_by_key(|&k| (case.write_dt_ns[k], std::cmp::Reverse(k)))
+}
+
+fn draw_chart(canvas: &web_sys::HtmlCanvasElement, case: &FifoCase, current: Option<usize>) {
+    let Some((pen, width)) = context_2d(canvas, CHART_H) else { return };
+    let fast = css_var(canvas, "--fifo-fast", "#0a4bb3");
+    let slow = css_var(canvas, "--fifo-slow", "#b3261e");
+    let grid = css_var(canvas, "--border", "#b9bcc4");
+    let muted = css_var(canvas, "--muted", "#3f4654");
+    let now = css_var(canvas, "--fifo-now", "#c2410c");
+    let burst = css_var(canvas, "--warm", "#9a4a00");
+    let font = css_var(canvas, "font-family", "system-ui, sans-serif");
+    pen.clear_rect(0.0, 0.0, width, CHART_H);
+    pen.set_font(&format!("12px {font}"));
+    let bottom = CHART_H - PAD_BOTTOM;
+
+    // Decades, and the slow threshold dashed.
+    pen.set_text_align("right");
+    pen.set_text_baseline("middle");
+    let mut decade = Y_MIN_NS;
+    while decade <= Y_MAX_NS {
+        let y = y_of(decade).round() + 0.5;
+        pen.set_stroke_style_str(&grid);
+        pen.set_line_width(1.0);
+        pen.begin_path();
+        pen.move_to(PAD_LEFT, y);
+        pen.line_to(width - PAD_RIGHT, y);
+        pen.stroke();
+        pen.set_fill_style_str(&muted);
+        let _ = pen.fill_text(&format_duration(decade as u64), PAD_LEFT - 6.0, y);
+        decade *= 10.0;
+    }
+    let threshold = y_of(case.slow_ns as f64).round() + 0.5;
+    pen.set_stroke_style_str(&slow);
+    let dash = js_sys::Array::of2(&4.0.into(), &4.0.into());
+    let _ = pen.set_line_dash(&dash);
+    pen.begin_path();
+    pen.move_to(PAD_LEFT, threshold);
+    pen.line_to(width - PAD_RIGHT, threshold);
+    pen.stroke();
+    let _ = pen.set_line_dash(&js_sys::Array::new());
+
+    let n = case.write_dt_ns.len();
+    if n == 0 {
+        pen.set_text_align("center");
+        pen.set_fill_style_str(&muted);
+        let _ = pen.fill_text("no write in this run", PAD_LEFT + (width - PAD_LEFT) / 2.0, CHART_H / 2.0);
+        return;
+    }
+    let columns = Columns::new(n, width);
+    let bar_w = (columns.col_width() * if columns.per_write { 0.8 } else { 1.0 }).max(1.0);
+    for col in 0..columns.count() {
+        let Some(dt) = columns.writes_in(col).map(|k| case.write_dt_ns[k]).max() else { continue };
+        let y = y_of(dt as f64);
+        pen.set_fill_style_str(if dt >= case.slow_ns { &slow } else { &fast });
+        pen.fill_rect(columns.x_of_col(col), y, bar_w, (bottom - y).max(1.0));
+    }
+
+    // Bursts: a mark above their first write, labelled while there is room.
+    pen.set_fill_style_str(&burst);
+    pen.set_text_align("left");
+    pen.set_text_baseline("top");
+    let mut label_end = f64::NEG_INFINITY;
+    for (number, b) in case.bursts.iter().enumerate() {
+        let Some(first) = (b.first_write as usize).checked_sub(1) else { continue };
+        let x = columns.x_of_col(columns.col_of(first)) + bar_w / 2.0;
+        pen.begin_path();
+        pen.move_to(x - 4.0, 2.0);
+        pen.line_to(x + 4.0, 2.0);
+        pen.line_to(x, 9.0);
+        pen.close_path();
+        pen.fill();
+        let label = format!("{}", number + 1);
+        if x + 6.0 > label_end && x + 20.0 < width {
+            let _ = pen.fill_text(&label, x + 5.0, 1.0);
+            label_end = x + 6.0 + 8.0 * label.len() as f64;
+        }
+    }
+
+    // The x axis: first and last write numbers.
+    pen.set_fill_style_str(&muted);
+    pen.set_text_baseline("top");
+    let current_x =
+        current.filter(|&k| k < n).map(|k| (k, (columns.x_of_col(columns.col_of(k)) + bar_w / 2.0).round()));
+    let clear_of_current = |x: f64| current_x.is_none_or(|(_, at)| (at - x).abs() > 70.0);
+    if clear_of_current(PAD_LEFT) {
+        pen.set_text_align("left");
+        let _ = pen.fill_text("write 1", PAD_LEFT, bottom + 5.0);
+    }
+    if clear_of_current(width - PAD_RIGHT) {
+        pen.set_text_align("right");
+        let _ = pen.fill_text(&group_digits(n as u64), width - PAD_RIGHT, bottom + 5.0);
+    }
+
+    // The current write.
+    if let Some((k, x)) = current_x {
+        pen.set_stroke_style_str(&now);
+        pen.set_line_width(2.0);
+        pen.begin_path();
+        pen.move_to(x, PAD_TOP - 4.0);
+        pen.line_to(x, bottom);
+        pen.stroke();
+        pen.set_fill_style_str(&now);
+        pen.begin_path();
+        let _ = pen.arc(x, y_of(case.write_dt_ns[k] as f64), 4.0, 0.0, std::f64::consts::TAU);
+        pen.fill();
+        pen.set_text_align(if x > width / 2.0 { "right" } else { "left" });
+        pen.set_text_baseline("top");
+        let offset = if x > width / 2.0 { -6.0 } else { 6.0 };
+        let _ = pen.fill_text(&format!("write {}", group_digits(k as u64 + 1)), x + offset, bottom + 5.0);
+    }
+}
+
+#[function_component(DtChart)]
+pub(super) fn dt_chart(props: &ChartProps) -> Html {
+    let canvas = use_node_ref();
+    // Redraw triggers besides the props: the canvas's width and the colour scheme.
+    let (width, theme) = use_redraw_triggers(canvas.clone());
+    {
+        let canvas = canvas.clone();
+        let case = props.case.clone();
+        use_effect_with(
+            (Rc::as_ptr(&props.case) as usize, props.current, width, theme),
+            move |(_, current, width, _)| {
+                if *width > 0 {
+                    if let Some(element) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                        draw_chart(&element, &case, *current);
+                    }
+                }
+            },
+        );
+    }
+    let onclick = {
+        let canvas = canvas.clone();
+        let case = props.case.clone();
+        let on_seek = props.on_seek.clone();
+        let seekable = props.seekable;
+        Callback::from(move |event: MouseEvent| {
+            if !seekable {
+                return;
+            }
+            let Some(element) = canvas.cast::<web_sys::Element>() else { return };
+            let x = f64::from(event.offset_x());
+            if let Some(k) = write_at(&case, f64::from(element.client_width()), x) {
+                on_seek.emit(case.write_time_ns[k]);
+            }
+        })
+    };
+    // Keyboard: ← → jump to the previous / next slow write, Home / End to the first / last write.
+    let onkeydown = {
+        let case = props.case.clone();
+        let on_seek = props.on_seek.clone();
+        let current = props.current;
+        let seekable = props.seekable;
+        Callback::from(move |event: KeyboardEvent| {
+            if !seekable || case.write_time_ns.is_empty() {
+                return;
+            }
+            let slow = |k: &usize| case.write_dt_ns[*k] >= case.slow_ns;
+            let last = case.write_time_ns.len() - 1;
+            let target = match event.key().as_str() {
+                "ArrowRight" => {
+                    let from = current.map_or(0, |k| k + 1);
+                    (from..=last).find(slow)
+                }
+                "ArrowLeft" => current.and_then(|k| (0..k).rev().find(slow)),
+                "Home" => Some(0),
+                "End" => Some(last),
+                _ => return,
+            };
+            // The player's own arrow-key shortcuts must not step the run as well.
+            event.prevent_default();
+            event.stop_propagation();
+            if let Some(k) = target {
+                on_seek.emit(case.write_time_ns[k]);
+            }
+        })
+    };
+    let case = &props.case;
+    let slow = case.write_dt_ns.iter().filter(|&&dt| dt >= case.slow_ns).count();
+    let label = format!(
+        "dt of each of {} writes on a log scale: {} slower than {}, in {} burst(s).{}{}",
+        group_digits(case.write_dt_ns.len() as u64),
+        group_digits(slow as u64),
+        format_duration(case.slow_ns),
+        case.bursts.len(),
+        props.current.map_or(String::new(), |k| format!(" Now at write {}.", group_digits(k as u64 + 1))),
+        if props.seekable {
+            " Click a bar to jump to that write; with the chart focused, arrow keys jump between slow writes."
+        } else {
+            ""
+        },
+    );
+    html! {
+        <canvas ref={canvas} class={classes!("fifo-dt-chart", props.seekable.then_some("seekable"))}
+            data-testid={props.testid} role="img" aria-label={label}
+            data-current={props.current.map(|k| (k + 1).to_string())}
+            style={format!("height: {CHART_H}px")} onclick={onclick} {onkeydown}
+            tabindex={props.seekable.then_some("0")}></canvas>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_cover_every_write_once() {
+        for (writes, width) in [(7_766usize, 800.0), (10, 800.0), (1, 80.0), (1_000, 300.0)] {
+            let columns = Columns::new(writes, width);
+            let mut seen = 0;
+            for col in 0..columns.count() {
+                let range = columns.writes_in(col);
+                assert_eq!(range.start, seen, "{writes} writes, {width} px, column {col}");
+                for k in range.clone() {
+                    assert_eq!(columns.col_of(k), col);
+                }
+                seen = range.end;
+            }
+            assert_eq!(seen, writes);
+        }
+    }
+}

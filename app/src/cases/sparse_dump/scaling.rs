@@ -1,0 +1,217 @@
+//! Two views for the sparse core dump beside the stage: dump time against
+//! mapping size for every variant (each point a run of the engine), and what
+//! the selected fix changes in the loop, line by line.
+
+use slowpath_engine::cases::sparse_dump::AddressSpace;
+use slowpath_engine::run::params::{format_duration, format_size, ParamValue, ParamValues};
+use slowpath_engine::run::trace::Metric;
+use slowpath_engine::{run_checked, CaseMeta, Run};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, Clone)]
+pub struct ScalingProps {
+    pub run: Rc<Run>,
+    pub meta: &'static CaseMeta,
+}
+
+impl PartialEq for ScalingProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run)
+    }
+}
+
+/// Mapping sizes plotted: 4 KiB to 64 TiB, ×4 apart, then 128 TiB.
+const SIZES: [u64; 19] = {
+    let mut sizes = [0u64; 19];
+    sizes[18] = 128 << 40;
+    let mut i = 0;
+    while i < 18 {
+        sizes[i] = 4096u64 << (2 * i);
+        i += 1;
+    }
+    sizes
+};
+/// The report: 1 TiB, about 30 s.
+const REPORTED: (u64, u64) = (1 << 40, 30_000_000_000);
+
+fn dump_ns(run: &Run) -> u64 {
+    match run.metrics.get("dump_ns") {
+        Some(Metric::Ns(ns)) => *ns,
+        _ => 0,
+    }
+}
+
+/// Every variant at every size, with this run's other parameters and no SIGKILL.
+fn series(meta: &'static CaseMeta, params: &ParamValues, seed: u64) -> Vec<(&'static str, Vec<(u64, u64)>)> {
+    let Some(case) = slowpath_engine::find(meta.id) else { return Vec::new() };
+    meta.variants
+        .iter()
+        .map(|variant| {
+            let points = SIZES
+                .iter()
+                .filter_map(|&size| {
+                    let mut params = params.clone();
+                    params.0.insert("size".into(), ParamValue::Unsigned(size));
+                    params.0.insert("sigkill_at".into(), ParamValue::Unsigned(0));
+                    let run = run_checked(case, &params, variant.id, seed).ok()?;
+                    Some((size, dump_ns(&run)))
+                })
+                .collect();
+            (variant.id, points)
+        })
+        .collect()
+}
+
+#[function_component(ScalingPlot)]
+pub fn scaling_plot(props: &ScalingProps) -> Html {
+    let run = props.run.clone();
+    let meta = props.meta;
+    let data = use_memo(Rc::as_ptr(&props.run) as usize, move |_| {
+        // Only cases with an address space have a size to vary.
+        if run.extras::<AddressSpace>().is_some() {
+            series(meta, &run.params, run.seed)
+        } else {
+            Vec::new()
+        }
+    });
+    if props.run.extras::<AddressSpace>().is_none() || data.is_empty() {
+        return html! {};
+    }
+    let (width, height, left, bottom) = (560.0, 300.0, 62.0, 36.0);
+    let (x_min, x_max) = (12.0f64, 47.0f64); // log2 bytes
+    let (y_min, y_max) = (3.0f64, 12.5f64); // log10 ns
+    let x = |size: u64| left + ((size as f64).log2() - x_min) / (x_max - x_min) * (width - left - 40.0);
+    let y = |ns: u64| {
+        let value = (ns.max(1) as f64).log10().clamp(y_min, y_max);
+        (height - bottom) - (value - y_min) / (y_max - y_min) * (height - bottom - 10.0)
+    };
+    let current_size = props.run.params.unsigned("size");
+    let current_variant = props.run.variant;
+    let colours = ["var(--write)", "var(--accent)", "var(--read)", "var(--warm)"];
+    html! {
+        <figure class="panel scaling" data-testid="scaling-plot">
+            <figcaption>
+                { "Dump time against mapping size, log–log, every variant run by the engine with this run's other parameters and no SIGKILL. The ◆ is the report: 1 TiB, about 30 s." }
+            </figcaption>
+            <svg viewBox={format!("0 0 {width} {height}")} role="img"
+                aria-label="Dump time against mapping size for each kernel variant, on log scales">
+                { for [1u64 << 12, 1 << 20, 1 << 30, 1 << 40, 1 << 47].iter().map(|&size| html! {
+                    <g>
+                        <line x1={x(size).to_string()} x2={x(size).to_string()} y1="10" y2={(height - bottom).to_string()} class="grid" />
+                        <text x={x(size).to_string()} y={(height - bottom + 16.0).to_string()} class="tick" text-anchor="middle">{ format_size(size) }</text>
+                    </g>
+                }) }
+                { for [1_000u64, 1_000_000, 1_000_000_000, 100_000_000_000].iter().map(|&ns| html! {
+                    <g>
+                        <line x1={left.to_string()} x2={(width - 10.0).to_string()} y1={y(ns).to_string()} y2={y(ns).to_string()} class="grid" />
+                        <text x={(left - 6.0).to_string()} y={(y(ns) + 4.0).to_string()} class="tick" text-anchor="end">{ format_duration(ns) }</text>
+                    </g>
+                }) }
+                { for data.iter().zip(colours.iter().cycle()).map(|((variant, points), colour)| {
+                    let path: String = points.iter().enumerate()
+                        .map(|(i, &(size, ns))| format!("{}{:.1},{:.1}", if i == 0 { "M" } else { " L" }, x(size), y(ns)))
+                        .collect();
+                    html! {
+                        <g class={classes!("series", (*variant == current_variant).then_some("current"))}>
+                            <path d={path} style={format!("stroke: {colour}")} fill="none" />
+                            { for points.iter().filter(|(size, _)| *variant == current_variant && *size == current_size).map(|&(size, ns)| html! {
+                                <circle cx={x(size).to_string()} cy={y(ns).to_string()} r="6" style={format!("fill: {colour}")} class="here" />
+                            }) }
+                        </g>
+                    }
+                }) }
+                <text x={x(REPORTED.0).to_string()} y={(y(REPORTED.1) + 5.0).to_string()} class="reported" text-anchor="middle">{ "◆" }</text>
+            </svg>
+            <ul class="scaling-legend" role="list">
+                { for data.iter().zip(colours.iter().cycle()).map(|((variant, points), colour)| {
+                    let at_tib = points.iter().find(|(size, _)| *size == 1 << 40).map(|&(_, ns)| format_duration(ns)).unwrap_or_default();
+                    html! { <li><span class="swatch" style={format!("background: {colour}")}></span>{ format!("{variant}: {at_tib} at 1TiB") }</li> }
+                }) }
+            </ul>
+        </figure>
+    }
+}
+
+/// A longest-common-subsequence line diff: which lines of each side are shared.
+fn shared_lines(a: &[&str], b: &[&str]) -> (Vec<bool>, Vec<bool>) {
+    // Compare the code only: indentation and trailing comments are presentation.
+    let code = |line: &str| line.split("//").next().unwrap_or("").trim().to_string();
+    let (a, b): (Vec<String>, Vec<String>) =
+        (a.iter().map(|l| code(l)).collect(), b.iter().map(|l| code(l)).collect());
+    let mut table = vec![vec![0u16; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            table[i][j] =
+                if a[i] == b[j] { table[i + 1][j + 1] + 1 } else { table[i + 1][j].max(table[i][j + 1]) };
+        }
+    }
+    let (mut in_a, mut in_b) = (vec![false; a.len()], vec![false; b.len()]);
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            in_a[i] = true;
+            in_b[j] = true;
+            i += 1;
+            j += 1;
+        } else if table[i + 1][j] >= table[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    (in_a, in_b)
+}
+
+#[function_component(FixDiff)]
+pub fn fix_diff(props: &ScalingProps) -> Html {
+    let Some(AddressSpace { loop_as_reported, loop_of_variant, .. }) = props.run.extras::<AddressSpace>()
+    else {
+        return html! {};
+    };
+    if loop_as_reported == loop_of_variant {
+        return html! {};
+    }
+    let (Some(before), Some(after)) = (
+        props.run.code.get(usize::from(*loop_as_reported)),
+        props.run.code.get(usize::from(*loop_of_variant)),
+    ) else {
+        return html! {};
+    };
+    let (kept_before, kept_after) = shared_lines(before.lines, after.lines);
+    let side = |function: &slowpath_engine::run::narration::Function, kept: &[bool], mark: &'static str| {
+        html! {
+            <div class="diff-side">
+                <p class="diff-title"><code>{ function.name }</code>{ " " }<a href={function.source_url} target="_blank" rel="noopener noreferrer">{ "source ↗" }</a></p>
+                <pre class="pseudocode">
+                    { for function.lines.iter().zip(kept).map(|(line, kept)| html! {
+                        <span class={classes!("line", (!kept).then_some(mark))}>
+                            <span class="diff-mark" aria-hidden="true">{ if *kept { " " } else if mark == "removed" { "−" } else { "+" } }</span>
+                            { *line }{ "\n" }
+                        </span>
+                    }) }
+                </pre>
+            </div>
+        }
+    };
+    html! {
+        <section class="panel fix-diff" aria-labelledby="diff-title" data-testid="fix-diff">
+            <h2 id="diff-title">{ "What the fix changes" }</h2>
+            <p class="muted">{ "The loop as reported, beside this variant's; changed lines are marked. Our own simplified rendering." }</p>
+            <div class="diff">
+                { side(before, &kept_before, "removed") }
+                { side(after, &kept_after, "added") }
+            </div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_line_diff_marks_only_changed_lines() {
+        let (a, b) = super::shared_lines(&["x", "y", "z"], &["x", "new", "z"]);
+        assert_eq!(a, [true, false, true]);
+        assert_eq!(b, [true, false, true]);
+    }
+}

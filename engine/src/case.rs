@@ -1,0 +1,173 @@
+//! The `Case` trait and the one registry that the app, the CLI, the tests
+//! and the benchmarks all iterate (egui's demo-registry pattern): adding a case
+//! means adding it here, and every consumer picks it up.
+
+use crate::run::params::{ParamError, ParamSpec, ParamValues};
+use crate::run::trace::Run;
+use std::fmt;
+
+/// A link to the original report or to the real source at the modelled version.
+#[derive(Clone, Copy, Debug)]
+pub struct Source {
+    pub label: &'static str,
+    pub url: &'static str,
+}
+
+/// One kernel (or program) variant a case can run: "as reported" or a fix.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantSpec {
+    /// The key used in links (`v=`) and on the command line.
+    pub id: &'static str,
+    pub label: &'static str,
+    /// One sentence: what differs in this variant.
+    pub description: &'static str,
+}
+
+/// A figure from the original report, shown beside the simulated one.
+#[derive(Clone, Copy, Debug)]
+pub struct ReportedFigure {
+    /// The metric key in the run's metrics that this figure compares with.
+    pub metric: &'static str,
+    pub label: &'static str,
+    /// The figure as the report gives it, in words ("13.69 s real").
+    pub reported: &'static str,
+}
+
+/// Everything static about a case: what the landing page, the About page,
+/// the parameter panel and `slowpath-cli list` show.
+#[derive(Clone, Copy, Debug)]
+pub struct CaseMeta {
+    /// Stable identifier used in links: `#/case/<id>`.
+    pub id: &'static str,
+    pub title: &'static str,
+    pub year: u16,
+    /// The system modelled, with its version ("Linux 6.13").
+    pub system: &'static str,
+    /// One line: the symptom a user saw.
+    pub summary: &'static str,
+    pub sources: &'static [Source],
+    pub params: &'static [ParamSpec],
+    /// The first variant is the default ("as reported").
+    pub variants: &'static [VariantSpec],
+    pub reported: &'static [ReportedFigure],
+    /// The metric shown as the headline figure on the landing page...
+    pub headline_metric: &'static str,
+    /// ...and what it counts, after the number ("contended acquisitions in 20 ms").
+    pub headline_label: &'static str,
+}
+
+/// Why a run could not be produced. Never a panic: the UI shows this text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    UnknownVariant { given: String, known: Vec<&'static str> },
+    Param(ParamError),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::UnknownVariant { given, known } => {
+                write!(f, "unknown variant `{given}`; known: {}", known.join(", "))
+            }
+            RunError::Param(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<ParamError> for RunError {
+    fn from(error: ParamError) -> Self {
+        RunError::Param(error)
+    }
+}
+
+/// A case: a model that turns parameters, a variant and a seed into a [`Run`].
+///
+/// `run` must be deterministic: the same inputs give a byte-identical trace on
+/// every platform.
+pub trait Case: Sync {
+    fn meta(&self) -> &'static CaseMeta;
+
+    /// Runs the model. `params` must have passed [`ParamValues::check`];
+    /// [`run_checked`] is the entry point that guarantees it.
+    fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run;
+}
+
+impl CaseMeta {
+    pub fn variant(&self, id: &str) -> Option<&'static VariantSpec> {
+        self.variants.iter().find(|variant| variant.id == id)
+    }
+
+    pub fn default_variant(&self) -> &'static VariantSpec {
+        // Every registered case has at least one variant (a registry test asserts it).
+        &self.variants[0]
+    }
+
+    pub fn default_params(&self) -> ParamValues {
+        ParamValues::defaults(self.params)
+    }
+}
+
+/// Validates inputs, then runs the case. The only way the outside world runs one.
+pub fn run_checked(case: &dyn Case, params: &ParamValues, variant: &str, seed: u64) -> Result<Run, RunError> {
+    let meta = case.meta();
+    let variant = meta.variant(variant).ok_or_else(|| RunError::UnknownVariant {
+        given: variant.to_string(),
+        known: meta.variants.iter().map(|v| v.id).collect(),
+    })?;
+    params.check(meta.params)?;
+    Ok(case.run_validated(params, variant.id, seed))
+}
+
+/// Every case slowpath knows, in the order the landing page lists them.
+pub fn registry() -> &'static [&'static dyn Case] {
+    &[
+        &crate::cases::sparse_dump::SparseDump,
+        &crate::cases::fifo_trigger::FifoTrigger,
+        &crate::cases::rwsem_playground::RwsemPlayground,
+    ]
+}
+
+/// Looks a case up by its link id.
+pub fn find(id: &str) -> Option<&'static dyn Case> {
+    registry().iter().copied().find(|case| case.meta().id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_ids_are_unique_and_link_safe() {
+        let mut ids: Vec<&str> = registry().iter().map(|s| s.meta().id).collect();
+        for id in &ids {
+            assert!(id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
+        }
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(before, ids.len());
+    }
+
+    #[test]
+    fn every_headline_metric_exists_in_the_default_run() {
+        for case in registry() {
+            let meta = case.meta();
+            let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+            assert!(run.metrics.contains_key(meta.headline_metric), "{}: {}", meta.id, meta.headline_metric);
+        }
+    }
+
+    #[test]
+    fn every_case_has_variants_and_valid_defaults() {
+        for case in registry() {
+            let meta = case.meta();
+            assert!(!meta.variants.is_empty(), "{}", meta.id);
+            meta.default_params().check(meta.params).expect("defaults are in range");
+            for spec in meta.params {
+                assert!(!spec.description.is_empty(), "{}.{}", meta.id, spec.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,882 @@
+//! Turns the machine's events into a trace: ops with narration, code lines and
+//! effects, grouped into iterations (one program loop, one tick, one
+//! reschedule). Runs of identical iterations (the writer's fast writes, the
+//! listener spinning, the writer spinning on ENXIO) become repeat blocks, so a
+//! minute of simulated time stays a few thousand stored ops.
+
+use super::events::{
+    Config, Ev, Kernel, Outcome, SchedSnap, SpinKind, Step, Switch, SwitchWhy, WakeBy, LISTENER, WRITER,
+};
+use super::fold::{Folder, Iteration, OwnedOp};
+use super::text::{self, at, T};
+use crate::kernel::sched::o1::TickOutcome;
+use crate::run::builder::{text as say, OpSpec, TraceBuilder};
+use crate::run::narration::{Arg, CodeLoc};
+use crate::run::trace::OpKind;
+use crate::run::world::{ChannelId, CounterId, Effect, Layout, TaskId, TaskState, World};
+
+/// Counters in the layout, in this order.
+pub const COUNTERS: &[&str] = &[
+    "writes",
+    "writes ≥ 1 ms",
+    "pipe bytes",
+    "pipe readers",
+    "pipe writers",
+    "pipe buffer allocated",
+    "pipe buffers freed",
+    "unread bytes discarded",
+    "open() → ENXIO",
+    "write() → EAGAIN",
+    "listener loops",
+    "select() returned at once",
+    "select() slept",
+    "wakeup preemptions",
+    "context switches",
+];
+pub const C_WRITES: CounterId = CounterId(0);
+pub const C_SLOW: CounterId = CounterId(1);
+pub const C_BYTES: CounterId = CounterId(2);
+pub const C_READERS: CounterId = CounterId(3);
+pub const C_WRITERS: CounterId = CounterId(4);
+pub const C_ALIVE: CounterId = CounterId(5);
+pub const C_FREES: CounterId = CounterId(6);
+pub const C_DISCARDED: CounterId = CounterId(7);
+pub const C_ENXIO: CounterId = CounterId(8);
+pub const C_EAGAIN: CounterId = CounterId(9);
+pub const C_LOOPS: CounterId = CounterId(10);
+pub const C_SELECT_AT_ONCE: CounterId = CounterId(11);
+pub const C_SELECT_SLEPT: CounterId = CounterId(12);
+pub const C_PREEMPTIONS: CounterId = CounterId(13);
+pub const C_SWITCHES: CounterId = CounterId(14);
+
+/// Per-task gauges, in this order.
+pub const GAUGES: &[&str] = &[
+    "prio",
+    "static prio",
+    "sleep_avg ns",
+    "bonus",
+    "interactive",
+    "credit",
+    "slice left",
+    "slice stamp ns",
+    "array",
+    "line",
+];
+pub const G_PRIO: u8 = 0;
+pub const G_STATIC: u8 = 1;
+pub const G_SLEEP_AVG: u8 = 2;
+pub const G_BONUS: u8 = 3;
+pub const G_INTERACTIVE: u8 = 4;
+pub const G_CREDIT: u8 = 5;
+pub const G_SLICE: u8 = 6;
+pub const G_SLICE_STAMP: u8 = 7;
+pub const G_ARRAY: u8 = 8;
+pub const G_LINE: u8 = 9;
+
+/// Stored ops beyond which the trace stops (the metrics still cover the whole
+/// run): what keeps a long two-CPU run, whose ops rarely repeat, in memory.
+pub const STORED_OPS_MAX: usize = 250_000;
+
+/// A slow write, as the figures count it.
+pub const SLOW_NS: u64 = 1_000_000;
+
+pub fn layout(config: &Config) -> Layout {
+    let mut layout = Layout::new(config.cpus);
+    let listener = layout.add_group("listener");
+    let writer = layout.add_group("writer");
+    layout.add_task("listener", listener);
+    layout.add_task("writer", writer);
+    for name in COUNTERS {
+        layout.add_counter(*name);
+    }
+    for name in GAUGES {
+        layout.add_gauge(*name);
+    }
+    layout.add_channel("select() on test.fifo");
+    layout
+}
+
+/// Where the phases change: the writer's open before the first write of each phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhaseMark {
+    pub write_index: u64,
+    /// 0 for fast writes, k ≥ 1 for burst k.
+    pub burst: u64,
+}
+
+pub struct TraceSink<'c> {
+    pub folder: Folder,
+    config: &'c Config,
+    open: Option<Iteration>,
+    marks: Vec<PhaseMark>,
+    next_mark: usize,
+    writes: u64,
+    phase_started: bool,
+    /// When each task was last woken (for the run-queue credit narration).
+    woken_at: [u64; 2],
+    channel: ChannelId,
+    kernel: Kernel,
+    /// The state after every op pushed so far (the builder lags behind while runs are pending).
+    shadow: World,
+    /// When the trace stopped at the stored-ops budget.
+    pub stopped_at: Option<u64>,
+}
+
+fn task(index: usize) -> TaskId {
+    TaskId(index as u32)
+}
+
+fn running(step: Step, cpu: u16) -> TaskState {
+    if step.user_mode() {
+        TaskState::RunningUser { cpu }
+    } else {
+        TaskState::RunningKernel { cpu }
+    }
+}
+
+fn line_of(step: Step) -> CodeLoc {
+    match step {
+        Step::ListenerOpen => at(text::LISTENER, 1),
+        Step::ListenerSelect => at(text::LISTENER, 2),
+        Step::ListenerRead => at(text::LISTENER, 3),
+        Step::ListenerClose => at(text::LISTENER, 4),
+        Step::ListenerLoop => at(text::LISTENER, 5),
+        Step::WriterOpen => at(text::WRITER, 1),
+        Step::WriterTime1 => at(text::WRITER, 2),
+        Step::WriterWrite => at(text::WRITER, 3),
+        Step::WriterTime2 => at(text::WRITER, 4),
+        Step::WriterPrint => at(text::WRITER, 5),
+        Step::WriterClose => at(text::WRITER, 7),
+    }
+}
+
+fn line_gauge(task_index: usize, step: Step) -> Effect {
+    let code = line_of(step);
+    Effect::Gauge {
+        task: task(task_index),
+        gauge: G_LINE,
+        value: i64::from(code.function) << 16 | i64::from(code.line),
+    }
+}
+
+fn step_word(step: Step) -> &'static str {
+    match step {
+        Step::ListenerOpen | Step::WriterOpen => "open()",
+        Step::ListenerSelect => "select()",
+        Step::ListenerRead => "read()",
+        Step::ListenerClose | Step::WriterClose => "close()",
+        Step::ListenerLoop => "its busy loop",
+        Step::WriterTime1 | Step::WriterTime2 => "gettimeofday()",
+        Step::WriterWrite => "write()",
+        Step::WriterPrint => "fprintf()",
+    }
+}
+
+/// The step a preempted task was in when it lost the CPU (the one before the one it resumes).
+fn left_in(resumes: Step) -> Step {
+    match resumes {
+        Step::WriterTime1 => Step::WriterOpen,
+        Step::WriterWrite => Step::WriterTime1,
+        Step::WriterTime2 => Step::WriterWrite,
+        Step::WriterPrint => Step::WriterTime2,
+        Step::WriterClose => Step::WriterPrint,
+        other => other,
+    }
+}
+
+impl<'c> TraceSink<'c> {
+    pub fn new(config: &'c Config, marks: Vec<PhaseMark>) -> TraceSink<'c> {
+        let layout = layout(config);
+        let channel = ChannelId(0);
+        let shadow = World::new(&layout);
+        let folder = Folder::new(TraceBuilder::new(layout, text::TEMPLATES, text::CODE));
+        TraceSink {
+            folder,
+            config,
+            open: None,
+            marks,
+            next_mark: 0,
+            writes: 0,
+            phase_started: false,
+            woken_at: [0; 2],
+            channel,
+            kernel: config.kernel,
+            shadow,
+            stopped_at: None,
+        }
+    }
+
+    /// The gauges of `snap` that differ from what the trace already shows. The
+    /// slice left is stamped at every switch (`force_slice`) and whenever the live
+    /// value the stage computes (stamped value minus the ticks since, while
+    /// running) would be wrong.
+    fn snap_gauges(
+        &self,
+        index: usize,
+        snap: &SchedSnap,
+        at_ns: u64,
+        force_slice: bool,
+        effects: &mut Vec<Effect>,
+    ) {
+        let t = task(index);
+        let shown = &self.shadow.tasks[index].gauges;
+        let values: [(u8, i64); 7] = [
+            (G_PRIO, i64::from(snap.prio)),
+            (G_STATIC, i64::from(snap.static_prio)),
+            (G_SLEEP_AVG, snap.sleep_avg_ns as i64),
+            (G_BONUS, snap.bonus),
+            (G_INTERACTIVE, i64::from(snap.interactive)),
+            (G_CREDIT, snap.credit),
+            (G_ARRAY, i64::from(snap.array)),
+        ];
+        for (gauge, value) in values {
+            if shown[usize::from(gauge)] != value {
+                effects.push(Effect::Gauge { task: t, gauge, value });
+            }
+        }
+        let tick = self.config.tick_ns();
+        let stamp = shown[usize::from(G_SLICE_STAMP)].max(0) as u64;
+        let ticks_since = (at_ns / tick).saturating_sub(stamp / tick) as i64;
+        let running = self.shadow.tasks[index].state.cpu().is_some();
+        let live = shown[usize::from(G_SLICE)] - if running { ticks_since } else { 0 };
+        if force_slice || live != snap.slice_left as i64 {
+            effects.push(Effect::Gauge { task: t, gauge: G_SLICE, value: snap.slice_left as i64 });
+            effects.push(Effect::Gauge { task: t, gauge: G_SLICE_STAMP, value: at_ns as i64 });
+        }
+    }
+
+    /// Starts the phase that the next writes belong to, if a mark is due.
+    fn maybe_phase(&mut self, upcoming_write: u64) {
+        if !self.phase_started {
+            self.folder.builder.phase(say(T::PHASE_START.id(), &[]));
+            self.phase_started = true;
+        }
+        while let Some(mark) = self.marks.get(self.next_mark).copied() {
+            if mark.write_index > upcoming_write {
+                break;
+            }
+            self.folder.flush();
+            if mark.burst == 0 {
+                self.folder.builder.phase(say(T::PHASE_FAST.id(), &[]));
+            } else {
+                self.folder.builder.phase(say(T::PHASE_BURST.id(), &[Arg::Count(mark.burst)]));
+            }
+            self.next_mark += 1;
+        }
+    }
+
+    fn begin(&mut self, at_ns: u64, label: u16, label_args: Vec<Arg>, write: Option<u64>) {
+        if self.stopped_at.is_some() {
+            return;
+        }
+        self.close_open(at_ns);
+        if self.folder.builder.stored_ops() > STORED_OPS_MAX {
+            // The trace ends here; everything after, even of this event, is dropped.
+            self.stopped_at = Some(at_ns);
+            return;
+        }
+        if let Some(write) = write {
+            self.maybe_phase(write);
+        } else if !self.phase_started {
+            self.maybe_phase(0);
+        }
+        self.open =
+            Some(Iteration { start_ns: at_ns, label, write, label_args, ops: Vec::new(), period_ns: 0 });
+    }
+
+    // The fields of one op, in OpSpec's order; a struct here would only rename them.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        at_ns: u64,
+        actor: Option<usize>,
+        kind: OpKind,
+        code: CodeLoc,
+        template: T,
+        args: Vec<Arg>,
+        effects: Vec<Effect>,
+    ) {
+        if self.open.is_none() {
+            self.begin(at_ns, T::ITER_SCHEDULE.id(), vec![Arg::Count(0)], None);
+        }
+        if self.stopped_at.is_some() {
+            return;
+        }
+        self.shadow.advance_to(at_ns);
+        for effect in &effects {
+            self.shadow.apply(effect);
+        }
+        let iteration = self.open.as_mut().expect("an open iteration");
+        iteration.ops.push(OwnedOp {
+            rel_ns: at_ns - iteration.start_ns,
+            actor: actor.map(task),
+            kind,
+            code,
+            template: template.id(),
+            args,
+            effects,
+        });
+    }
+
+    /// Closes the open iteration at `end_ns` and feeds it to the folder.
+    fn close_open(&mut self, end_ns: u64) {
+        let Some(mut iteration) = self.open.take() else { return };
+        if iteration.ops.is_empty() {
+            return;
+        }
+        iteration.period_ns = end_ns - iteration.start_ns;
+        self.folder.close(iteration);
+    }
+
+    fn step(&mut self, at_ns: u64, index: usize, step: Step, outcome: Outcome, next: Step) {
+        let cpu = if index == LISTENER { 0 } else { self.config.cpus - 1 };
+        let actor = Some(index);
+        let me = Arg::Task(task(index));
+        let mut effects =
+            vec![Effect::SetState { task: task(index), state: running(next, cpu) }, line_gauge(index, step)];
+        let mut code = line_of(step);
+        let (kind, template, args) = match (step, outcome) {
+            (Step::ListenerOpen, Outcome::Opened { .. }) => {
+                self.begin(at_ns, T::ITER_LISTENER.id(), vec![], None);
+                effects.push(Effect::Count { counter: C_READERS, delta: 1 });
+                // Reads the world before this op: the buffer exists iff someone else holds it.
+                let writers = self.shadow.counters[usize::from(C_WRITERS.0)];
+                let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
+                code = at(text::FIFO_OPEN, 3);
+                if writers == 0 {
+                    effects.push(Effect::Count { counter: C_ALIVE, delta: 1 });
+                    (OpKind::Syscall, T::L_OPEN_NEW, vec![me])
+                } else {
+                    (OpKind::Syscall, T::L_OPEN_HELD, vec![me, Arg::Count(bytes)])
+                }
+            }
+            (Step::ListenerSelect, Outcome::Select { readable, pollin, .. }) => {
+                let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
+                code = at(text::SELECT, if readable { 4 } else { 5 });
+                if readable {
+                    effects.push(Effect::Count { counter: C_SELECT_AT_ONCE, delta: 1 });
+                    if pollin {
+                        (OpKind::Syscall, T::L_SELECT_DATA, vec![me, Arg::Count(bytes)])
+                    } else {
+                        (OpKind::Syscall, T::L_SELECT_HUP, vec![me])
+                    }
+                } else {
+                    effects.push(Effect::Count { counter: C_SELECT_SLEPT, delta: 1 });
+                    // After a wakeup the re-poll runs inside the reschedule's iteration.
+                    let again = self.open.as_ref().is_some_and(|it| it.label == T::ITER_SCHEDULE.id());
+                    (OpKind::Sleep, if again { T::L_SELECT_AGAIN } else { T::L_SELECT_SLEEP }, vec![me])
+                }
+            }
+            (Step::ListenerRead, Outcome::Read { bytes }) => {
+                effects.push(Effect::Decrease { counter: C_BYTES, delta: bytes });
+                if bytes == 0 {
+                    (OpKind::Syscall, T::L_READ_EMPTY, vec![me])
+                } else {
+                    (OpKind::Syscall, T::L_READ, vec![me, Arg::Count(bytes)])
+                }
+            }
+            (Step::ListenerClose, Outcome::Closed { freed, discarded }) => {
+                effects.push(Effect::Decrease { counter: C_READERS, delta: 1 });
+                code = at(text::PIPE_RELEASE, if freed { 2 } else { 3 });
+                let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
+                if freed {
+                    self.free(&mut effects, discarded);
+                    (OpKind::Syscall, T::L_CLOSE_FREED, vec![me, Arg::Count(discarded)])
+                } else {
+                    (OpKind::Syscall, T::L_CLOSE_KEPT, vec![me, Arg::Count(bytes)])
+                }
+            }
+            (Step::ListenerLoop, _) => {
+                effects.push(Effect::Count { counter: C_LOOPS, delta: 1 });
+                (
+                    OpKind::Compute,
+                    T::L_LOOP,
+                    vec![me, Arg::Count(self.config.loop_iters), Arg::Ns(self.config.loop_ns())],
+                )
+            }
+            (Step::WriterOpen, Outcome::NoReader) => {
+                self.begin(at_ns, T::ITER_ENXIO.id(), vec![], None);
+                effects.push(Effect::Count { counter: C_ENXIO, delta: 1 });
+                code = at(text::FIFO_OPEN, 4);
+                (OpKind::Syscall, T::W_ENXIO, vec![me])
+            }
+            (Step::WriterOpen, Outcome::Opened { first }) => {
+                self.begin(at_ns, T::ITER_WRITE.id(), vec![], Some(self.writes + 1));
+                effects.push(Effect::Count { counter: C_WRITERS, delta: 1 });
+                code = at(text::FIFO_OPEN, 5);
+                (OpKind::Syscall, if first { T::W_OPEN_WAKE } else { T::W_OPEN }, vec![me])
+            }
+            (Step::WriterTime1, _) => (OpKind::Syscall, T::W_TIME1, vec![me]),
+            (Step::WriterWrite, Outcome::Wrote) => {
+                effects.push(Effect::Count { counter: C_BYTES, delta: 1 });
+                code = at(text::PIPE_WRITE, 6);
+                (OpKind::Syscall, T::W_WROTE, vec![me])
+            }
+            (Step::WriterWrite, Outcome::WriteAgain) => {
+                effects.push(Effect::Count { counter: C_EAGAIN, delta: 1 });
+                code = at(text::PIPE_WRITE, 3);
+                if let Some(open) = self.open.as_mut() {
+                    open.label = T::ITER_AGAIN.id();
+                    open.write = None;
+                }
+                (OpKind::Syscall, T::W_AGAIN, vec![me, Arg::Count(super::pipe::PIPE_SIZE)])
+            }
+            (Step::WriterWrite, _) => {
+                if let Some(open) = self.open.as_mut() {
+                    open.write = None;
+                }
+                code = at(text::PIPE_WRITE, 2);
+                (OpKind::Syscall, T::W_BROKEN, vec![me])
+            }
+            (Step::WriterTime2, Outcome::Measured { dt_ns, write }) => {
+                self.writes = write;
+                effects.push(Effect::Count { counter: C_WRITES, delta: 1 });
+                if dt_ns >= SLOW_NS {
+                    effects.push(Effect::Count { counter: C_SLOW, delta: 1 });
+                    (OpKind::Milestone, T::W_TIME2_SLOW, vec![me, Arg::Ns(dt_ns)])
+                } else {
+                    (OpKind::Syscall, T::W_TIME2_FAST, vec![me])
+                }
+            }
+            (Step::WriterPrint, _) => {
+                (OpKind::Syscall, T::W_PRINT, vec![me, Arg::Ns(self.config.costs.print_ns)])
+            }
+            (Step::WriterClose, Outcome::Closed { freed, discarded }) => {
+                effects.push(Effect::Decrease { counter: C_WRITERS, delta: 1 });
+                code = at(text::PIPE_RELEASE, if freed { 2 } else { 3 });
+                let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
+                let _ = bytes;
+                if freed {
+                    self.free(&mut effects, discarded);
+                    (OpKind::Syscall, T::W_CLOSE_FREED, vec![me, Arg::Count(discarded)])
+                } else {
+                    (OpKind::Syscall, T::W_CLOSE_KEPT, vec![me])
+                }
+            }
+            (step, outcome) => unreachable!("step {step:?} cannot end with {outcome:?}"),
+        };
+        self.push(at_ns, actor, kind, code, template, args, effects);
+    }
+
+    fn free(&self, effects: &mut Vec<Effect>, discarded: u64) {
+        effects.push(Effect::Decrease { counter: C_ALIVE, delta: 1 });
+        effects.push(Effect::Count { counter: C_FREES, delta: 1 });
+        if discarded > 0 {
+            effects.push(Effect::Decrease { counter: C_BYTES, delta: discarded });
+            effects.push(Effect::Count { counter: C_DISCARDED, delta: discarded });
+        }
+    }
+
+    fn spin(&mut self, at_ns: u64, kind: SpinKind, count: u64, cycle_ns: u64) {
+        let cpu = self.config.cpus - 1;
+        let me = Arg::Task(task(WRITER));
+        let state = Effect::SetState { task: task(WRITER), state: TaskState::RunningKernel { cpu } };
+        // Ops sit at the end of each step, like the machine's; an iteration starts at its first op.
+        // The first cycle and the last are built; the identical ones between are counted.
+        // The last stays open, so that its length is set by whatever comes next.
+        let middle = count.saturating_sub(2);
+        let mut k = 0;
+        while k < count {
+            let cycle_start = at_ns + k * cycle_ns;
+            self.spin_cycle(kind, cycle_start, cycle_ns, me, state);
+            if self.stopped_at.is_some() {
+                return;
+            }
+            if k == 0 && middle > 0 {
+                let first_op = self.open.as_ref().map_or(cycle_start, |it| it.start_ns);
+                let built = self.open.clone();
+                self.close_open(first_op + cycle_ns);
+                if self.folder.extend(middle) {
+                    for op in built.iter().flat_map(|it| it.ops.iter()) {
+                        for effect in &op.effects {
+                            match *effect {
+                                Effect::Count { counter, delta } => {
+                                    self.shadow.apply(&Effect::Count { counter, delta: delta * middle })
+                                }
+                                Effect::Decrease { counter, delta } => {
+                                    self.shadow.apply(&Effect::Decrease { counter, delta: delta * middle })
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    k = count - 1;
+                    continue;
+                }
+            }
+            k += 1;
+        }
+    }
+
+    fn spin_cycle(&mut self, kind: SpinKind, cycle_start: u64, cycle_ns: u64, me: Arg, state: Effect) {
+        match kind {
+            SpinKind::Enxio => {
+                let start = cycle_start + cycle_ns;
+                self.begin(start, T::ITER_ENXIO_SPIN.id(), vec![], None);
+                let effects = vec![
+                    state,
+                    line_gauge(WRITER, Step::WriterOpen),
+                    Effect::Count { counter: C_ENXIO, delta: 1 },
+                ];
+                self.push(
+                    start,
+                    Some(WRITER),
+                    OpKind::Syscall,
+                    at(text::FIFO_OPEN, 4),
+                    T::W_ENXIO,
+                    vec![me],
+                    effects,
+                );
+            }
+            SpinKind::Again => {
+                let c = self.config.costs;
+                let start = cycle_start + c.open_ns;
+                self.begin(start, T::ITER_AGAIN.id(), vec![], None);
+                let steps = [
+                    (0, Step::WriterOpen, T::W_OPEN, vec![Effect::Count { counter: C_WRITERS, delta: 1 }]),
+                    (c.gettimeofday_ns, Step::WriterTime1, T::W_TIME1, vec![]),
+                    (
+                        c.gettimeofday_ns + c.write_ns,
+                        Step::WriterWrite,
+                        T::W_AGAIN,
+                        vec![Effect::Count { counter: C_EAGAIN, delta: 1 }],
+                    ),
+                    (
+                        c.gettimeofday_ns + c.write_ns + c.close_ns,
+                        Step::WriterClose,
+                        T::W_CLOSE_KEPT,
+                        vec![Effect::Decrease { counter: C_WRITERS, delta: 1 }],
+                    ),
+                ];
+                for (offset, step, template, extra) in steps {
+                    let mut effects = vec![state, line_gauge(WRITER, step)];
+                    effects.extend(extra);
+                    let args = match template {
+                        T::W_AGAIN => vec![me, Arg::Count(super::pipe::PIPE_SIZE)],
+                        _ => vec![me],
+                    };
+                    let code = match template {
+                        T::W_OPEN => at(text::FIFO_OPEN, 5),
+                        T::W_AGAIN => at(text::PIPE_WRITE, 3),
+                        T::W_CLOSE_KEPT => at(text::PIPE_RELEASE, 3),
+                        _ => line_of(step),
+                    };
+                    self.push(start + offset, Some(WRITER), OpKind::Syscall, code, template, args, effects);
+                }
+            }
+        }
+    }
+
+    /// The listener starts alone; the writer follows later.
+    pub fn start(&mut self) {
+        self.begin(0, T::ITER_START.id(), vec![], None);
+        let args = vec![Arg::Task(task(LISTENER)), Arg::Ns(self.config.writer_start_ns)];
+        self.push(0, Some(LISTENER), OpKind::Note, at(text::LISTENER, 0), T::START, args, vec![]);
+    }
+
+    pub fn finish_ops(&mut self, end_ns: u64, writes: u64, slow: u64) {
+        let end_ns = self.stopped_at.unwrap_or(end_ns);
+        if self.stopped_at.is_some() {
+            // The iteration open at the stop is dropped: its end is unknown.
+            self.open = None;
+        }
+        self.close_open(end_ns);
+        self.folder.flush();
+        self.folder.builder.advance_to(end_ns);
+        self.folder.builder.iteration(say(T::ITER_END.id(), &[]));
+        self.folder.builder.op(OpSpec {
+            at_ns: end_ns,
+            actor: None,
+            kind: OpKind::Note,
+            code: at(text::WRITER, 0),
+            text: say(T::END.id(), &[Arg::Ns(end_ns), Arg::Count(writes), Arg::Count(slow)]),
+            effects: &[],
+        });
+    }
+}
+
+impl crate::cases::fifo_trigger::machine::Sink for TraceSink<'_> {
+    fn event(&mut self, ev: Ev) {
+        if self.stopped_at.is_some() {
+            return;
+        }
+        match ev {
+            Ev::Step { at, task, step, outcome, next } => self.step(at, task, step, outcome, next),
+            Ev::Spin { at, kind, count, cycle_ns, .. } => self.spin(at, kind, count, cycle_ns),
+            Ev::Tick { at, task: index, outcome, snap, .. } => self.tick(at, index, outcome, &snap),
+            Ev::Wake { at, task: index, why, credit, preempts, snap, .. } => {
+                self.wake(at, index, why, credit, preempts, &snap)
+            }
+            Ev::Sleep { at, task: index, snap } => {
+                let mut effects = vec![Effect::SetState {
+                    task: task(index),
+                    state: TaskState::Sleeping { channel: self.channel },
+                }];
+                self.snap_gauges(index, &snap, at, false, &mut effects);
+                for effect in &effects {
+                    self.shadow.apply(effect);
+                }
+                let op =
+                    self.open.as_mut().and_then(|it| it.ops.last_mut()).expect("select precedes the sleep");
+                op.effects.extend(effects);
+            }
+            Ev::Switch(switch) => self.switch(switch),
+        }
+    }
+}
+
+impl TraceSink<'_> {
+    fn other(index: usize) -> usize {
+        1 - index
+    }
+
+    fn goodness(&self, index: usize, snap: &SchedSnap, own_mm: bool) -> u64 {
+        let nice = if index == LISTENER { self.config.listener_nice } else { self.config.writer_nice };
+        if snap.slice_left == 0 {
+            0
+        } else {
+            (snap.slice_left as i64 + 20 - i64::from(nice) + i64::from(own_mm)) as u64
+        }
+    }
+
+    fn tick(&mut self, at_ns: u64, index: usize, outcome: TickOutcome, snap: &SchedSnap) {
+        self.begin(at_ns, T::ITER_TICK.id(), vec![], None);
+        let mut effects = Vec::new();
+        self.snap_gauges(index, snap, at_ns, true, &mut effects);
+        let me = Arg::Task(task(index));
+        let sleep_avg = Arg::Ns(snap.sleep_avg_ns);
+        let (code, template, args) = match (self.kernel, outcome) {
+            (Kernel::Goodness, _) => (at(text::TICK_WAKE_24, 1), T::TICK_24, vec![me]),
+            (_, TickOutcome::ExpiredToActive) => (
+                at(text::TICK_26, 3),
+                T::TICK_ACTIVE,
+                vec![
+                    me,
+                    sleep_avg,
+                    Arg::Signed(snap.bonus),
+                    Arg::Signed(i64::from(snap.prio)),
+                    Arg::Ns(snap.slice_left * self.config.tick_ns()),
+                ],
+            ),
+            (_, TickOutcome::ExpiredToExpired { starving: true }) => {
+                (at(text::TICK_26, 4), T::TICK_STARVING, vec![me])
+            }
+            (_, TickOutcome::ExpiredToExpired { starving: false }) => (
+                at(text::TICK_26, 4),
+                T::TICK_EXPIRED,
+                vec![me, sleep_avg, Arg::Signed(snap.bonus), Arg::Signed(i64::from(snap.prio))],
+            ),
+            (_, TickOutcome::Requeued) => {
+                let granularity = crate::kernel::sched::o1::O1::new(self.config.hz)
+                    .granularity(snap.sleep_avg_ns, u64::from(self.config.cpus));
+                (
+                    at(text::TICK_26, 7),
+                    T::TICK_REQUEUE,
+                    vec![me, Arg::Ns(granularity * self.config.tick_ns())],
+                )
+            }
+            (_, TickOutcome::Continue | TickOutcome::NotYetOff) => {
+                unreachable!("these ticks are not reported")
+            }
+        };
+        // The slice that does not end the listener's turn is the heart of the 300 ms write.
+        let kind = if template == T::TICK_ACTIVE { OpKind::Milestone } else { OpKind::Schedule };
+        self.push(at_ns, Some(index), kind, code, template, args, effects);
+    }
+
+    fn wake(
+        &mut self,
+        at_ns: u64,
+        index: usize,
+        why: WakeBy,
+        credit: Option<crate::kernel::sched::o1::Credit>,
+        preempts: bool,
+        snap: &SchedSnap,
+    ) {
+        let slept_ns = credit.map(|c| c.slept_ns);
+        let long_sleep = credit.is_some_and(|c| c.just_interactive);
+        self.woken_at[index] = at_ns;
+        let mut effects = vec![Effect::SetState { task: task(index), state: TaskState::Runnable }];
+        self.snap_gauges(index, snap, at_ns, false, &mut effects);
+        let other = Self::other(index);
+        let world = &self.shadow;
+        let other_prio = world.tasks[other].gauges[usize::from(G_PRIO)];
+        let me = Arg::Task(task(index));
+        let them = Arg::Task(task(other));
+        let _ = why;
+        let (code, template, args) = match self.kernel {
+            Kernel::O1 => {
+                let args = vec![
+                    me,
+                    Arg::Ns(slept_ns.unwrap_or(0)),
+                    Arg::Ns(snap.sleep_avg_ns),
+                    Arg::Signed(i64::from(snap.prio)),
+                    them,
+                    Arg::Signed(other_prio),
+                ];
+                let template = match (self.config.cpus > 1, preempts, long_sleep) {
+                    (true, _, _) => T::WAKE_IDLE,
+                    (false, true, true) => T::WAKE_PREEMPT_LONG,
+                    (false, true, false) => T::WAKE_PREEMPT,
+                    (false, false, true) => T::WAKE_NO_PREEMPT_LONG,
+                    (false, false, false) => T::WAKE_NO_PREEMPT,
+                };
+                (at(text::WAKE_26, if preempts { 5 } else { 4 }), template, args)
+            }
+            Kernel::Goodness => {
+                let other_counter = world.tasks[other].gauges[usize::from(G_SLICE)].max(0) as u64;
+                let other_snap = SchedSnap { slice_left: other_counter, ..*snap };
+                let args = vec![
+                    me,
+                    Arg::Count(self.goodness(index, snap, false)),
+                    them,
+                    Arg::Count(self.goodness(other, &other_snap, true)),
+                ];
+                let template = if self.config.cpus > 1 {
+                    T::WAKE_IDLE
+                } else if preempts {
+                    T::WAKE_24_PREEMPT
+                } else {
+                    T::WAKE_24_NO_PREEMPT
+                };
+                let args = if template == T::WAKE_IDLE {
+                    vec![
+                        me,
+                        Arg::Ns(0),
+                        Arg::Ns(0),
+                        Arg::Signed(i64::from(snap.prio)),
+                        them,
+                        Arg::Signed(other_prio),
+                    ]
+                } else {
+                    args
+                };
+                (at(text::TICK_WAKE_24, 4), template, args)
+            }
+        };
+        // The waker is the running task: the wakeup is one of its ops.
+        self.push(at_ns, Some(other), OpKind::Wake, code, template, args, effects);
+    }
+
+    fn switch(&mut self, ev: Switch) {
+        self.begin(ev.at, T::ITER_SCHEDULE.id(), vec![Arg::Count(u64::from(ev.cpu))], None);
+        let o1 = self.kernel == Kernel::O1;
+        let sched = if o1 { text::SCHEDULE_26 } else { text::SCHEDULE_24 };
+        if let Some(p) = ev.prev {
+            if o1 && ev.debit_ns > 0 {
+                let snap = &ev.snaps[p];
+                let template = if snap.credit > crate::kernel::sched::o1::CREDIT_LIMIT {
+                    T::DEBIT_HIGH
+                } else {
+                    T::DEBIT
+                };
+                let args = vec![
+                    Arg::Task(task(p)),
+                    Arg::Ns(ev.debit_ns),
+                    Arg::Ns(snap.sleep_avg_ns),
+                    Arg::Signed(snap.bonus),
+                ];
+                let mut effects = Vec::new();
+                self.snap_gauges(p, snap, ev.at, false, &mut effects);
+                self.push(ev.at, Some(p), OpKind::Schedule, at(sched, 6), template, args, effects);
+            }
+        }
+        if ev.swapped {
+            self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 3), T::SWAP, vec![], vec![]);
+        }
+        if ev.recalculated {
+            let args = vec![
+                Arg::Count(0),
+                Arg::Task(task(LISTENER)),
+                Arg::Count(ev.snaps[LISTENER].slice_left),
+                Arg::Task(task(WRITER)),
+                Arg::Count(ev.snaps[WRITER].slice_left),
+            ];
+            self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 5), T::RECALC_24, args, vec![]);
+        }
+        if let (Some(n), true) = (ev.next, ev.runqueue_credit.is_some()) {
+            let snap = &ev.snaps[n];
+            let args = vec![
+                Arg::Task(task(n)),
+                Arg::Ns(ev.at - self.woken_at[n]),
+                Arg::Ns(snap.sleep_avg_ns),
+                Arg::Signed(i64::from(snap.prio)),
+            ];
+            self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 5), T::RQ_CREDIT, args, vec![]);
+        }
+        let mut effects = Vec::new();
+        let world_states: Vec<TaskState> = self.shadow.tasks.iter().map(|t| t.state).collect();
+        let sleeping = |index: usize| matches!(world_states[index], TaskState::Sleeping { .. });
+        if let Some(p) = ev.prev {
+            if Some(p) != ev.next && !sleeping(p) {
+                effects.push(Effect::SetState { task: task(p), state: TaskState::Runnable });
+            }
+        }
+        if let (Some(n), Some(step)) = (ev.next, ev.resumes) {
+            effects.push(Effect::SetState { task: task(n), state: running(step, ev.cpu) });
+        }
+        for index in [LISTENER, WRITER] {
+            self.snap_gauges(index, &ev.snaps[index], ev.at, true, &mut effects);
+        }
+        if ev.prev != ev.next {
+            effects.push(Effect::Count { counter: C_SWITCHES, delta: 1 });
+        }
+        let preempted_in_write = ev.why == SwitchWhy::Preempted
+            && ev.prev == Some(WRITER)
+            && ev.prev_step == Some(Step::WriterTime2);
+        if ev.why == SwitchWhy::Preempted {
+            effects.push(Effect::Count { counter: C_PREEMPTIONS, delta: 1 });
+        }
+        let kind = if preempted_in_write { OpKind::Preempt } else { OpKind::Schedule };
+        let resumes_word = Arg::Word(ev.resumes.map_or("nothing", step_word));
+        let (template, args) = match (ev.prev, ev.next) {
+            (_, None) => (T::SWITCH_IDLE, vec![Arg::Count(u64::from(ev.cpu))]),
+            (None, Some(n)) => {
+                (T::SWITCH_FROM_IDLE, vec![Arg::Task(task(n)), Arg::Count(u64::from(ev.cpu)), resumes_word])
+            }
+            (Some(p), Some(n)) if p == n => (T::SWITCH_SAME, vec![Arg::Task(task(p))]),
+            (Some(p), Some(n)) => match ev.why {
+                SwitchWhy::Preempted => {
+                    let left = Arg::Word(match ev.prev_left {
+                        Some((step, true)) => step_word(step),
+                        Some((step, false)) => step_word(step),
+                        None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite))),
+                    });
+                    if o1 {
+                        let args = vec![
+                            Arg::Task(task(p)),
+                            left,
+                            Arg::Signed(i64::from(ev.snaps[p].prio)),
+                            Arg::Task(task(n)),
+                            Arg::Signed(i64::from(ev.snaps[n].prio)),
+                        ];
+                        let mid = matches!(ev.prev_left, Some((_, true)));
+                        (if mid { T::SWITCH_PREEMPT_MID } else { T::SWITCH_PREEMPT }, args)
+                    } else {
+                        let args = vec![
+                            Arg::Task(task(p)),
+                            left,
+                            Arg::Count(0),
+                            Arg::Task(task(n)),
+                            Arg::Count(self.goodness(n, &ev.snaps[n], false)),
+                        ];
+                        (T::SWITCH_PREEMPT_24, args)
+                    }
+                }
+                SwitchWhy::Sleep => {
+                    (T::SWITCH_SLEEP, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word])
+                }
+                _ => (T::SWITCH_SLICE, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word]),
+            },
+        };
+        self.push(
+            ev.at,
+            ev.prev.or(ev.next),
+            kind,
+            at(sched, if o1 { 7 } else { 6 }),
+            template,
+            args,
+            effects,
+        );
+    }
+}

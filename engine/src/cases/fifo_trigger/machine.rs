@@ -1,0 +1,712 @@
+//! The simulated machine of the FIFO case: one or two CPUs, the listener and the
+//! writer as small state machines mirroring the seed's C code, the FIFO, and the
+//! kernel's scheduler (2.6.1 O(1) or 2.4.24 goodness), driven by timer ticks.
+//!
+//! Nothing here is scripted: who runs next follows only from the scheduler's
+//! rules, the pipe's rules and the programs. The machine reports what happens
+//! as [`Ev`]s to a sink; the trace layer turns them into steps.
+//!
+//! Timing model: each program step (a system call, or the busy loop) takes a
+//! fixed cost and takes effect when it completes; a timer tick takes no time. A
+//! task in user mode is preempted at the tick or wakeup that asks for it; a task
+//! in the kernel only when it leaves the system call (with CONFIG_PREEMPT, at
+//! once). A writer spinning on a failing `open()` is summed up in closed form
+//! until the next tick that can change anything.
+
+use super::pipe::{Fifo, OpenFile, WriteResult};
+use crate::kernel::sched::goodness::{self, GoodTask};
+use crate::kernel::sched::o1::{self, Activated, Array, O1Task, RunQueue, TickOutcome, O1};
+
+pub use super::events::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    Running(u16),
+    Runnable,
+    Sleeping,
+}
+
+#[derive(Clone, Debug)]
+struct Task {
+    step: Step,
+    run: Run,
+    home_cpu: u16,
+    fd: Option<OpenFile>,
+    /// The end of the step in progress (while running).
+    step_end: u64,
+    /// What is left of a step interrupted by preemption.
+    remaining_ns: Option<u64>,
+    /// A closed-form spin in progress: kind, start, cycle.
+    spin: Option<(SpinKind, u64, u64)>,
+    time1_ns: u64,
+    /// The last step it completed (what a preemption at its end interrupts).
+    last_done: Step,
+    o1: O1Task,
+    good: GoodTask,
+    /// Sleeping in select() on the pipe's wait queue.
+    waiting: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Cpu {
+    current: Option<usize>,
+    need_resched: bool,
+    why: Option<SwitchWhy>,
+    rq: Option<RunQueue>,
+    /// 2.4's run queue, in list order (new arrivals last).
+    queue: Vec<usize>,
+    last_ran: Option<usize>,
+}
+
+pub struct Machine<'c> {
+    config: &'c Config,
+    o1: O1,
+    now: u64,
+    next_tick: u64,
+    tasks: [Task; 2],
+    cpus: Vec<Cpu>,
+    pub fifo: Fifo,
+    pub writes: Vec<WriteRecord>,
+    pub preemptions_in_write: u64,
+    /// Slices the listener spent spinning (select kept returning at once) to their end.
+    pub listener_spin_slices: u64,
+    pub switches: u64,
+    listener_spun_this_slice: bool,
+    writer_started: bool,
+}
+
+impl<'c> Machine<'c> {
+    pub fn new(config: &'c Config) -> Machine<'c> {
+        assert!((1..=2).contains(&config.cpus), "one or two CPUs");
+        let o1 = O1::new(config.hz);
+        let task = |step, nice, home_cpu| Task {
+            step,
+            run: Run::Runnable,
+            home_cpu,
+            fd: None,
+            step_end: 0,
+            remaining_ns: None,
+            spin: None,
+            time1_ns: 0,
+            last_done: step,
+            // Both programs are forked by a shell: they inherit 95 % of its bonus
+            // (a parameter: the shell's state is not in the report) and half its slice.
+            o1: O1Task::forked(&o1, nice, 0, config.parent_bonus),
+            good: GoodTask::forked(nice, config.hz),
+            waiting: false,
+        };
+        let tasks = [
+            task(Step::ListenerOpen, config.listener_nice, 0),
+            task(Step::WriterOpen, config.writer_nice, config.cpus - 1),
+        ];
+        let cpus = (0..config.cpus)
+            .map(|_| Cpu { rq: (config.kernel == Kernel::O1).then(RunQueue::new), ..Cpu::default() })
+            .collect();
+        Machine {
+            config,
+            o1,
+            now: 0,
+            next_tick: config.tick_ns(),
+            tasks,
+            cpus,
+            fifo: Fifo::default(),
+            writes: Vec::new(),
+            preemptions_in_write: 0,
+            listener_spin_slices: 0,
+            switches: 0,
+            listener_spun_this_slice: false,
+            writer_started: false,
+        }
+    }
+
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    pub fn snap(&self, task: usize) -> SchedSnap {
+        let t = &self.tasks[task];
+        match self.config.kernel {
+            Kernel::O1 => {
+                let rq = self.cpus[usize::from(t.home_cpu)].rq.as_ref().expect("O(1) run queue");
+                let array = match rq.find(crate::run::world::TaskId(task as u32)) {
+                    None => 0,
+                    Some((Array::Active, _)) => 1,
+                    Some((Array::Expired, _)) => 2,
+                };
+                SchedSnap {
+                    prio: t.o1.prio,
+                    static_prio: t.o1.static_prio,
+                    sleep_avg_ns: t.o1.sleep_avg_ns,
+                    bonus: self.o1.current_bonus(t.o1.sleep_avg_ns),
+                    interactive: t.o1.interactive(),
+                    credit: t.o1.interactive_credit,
+                    slice_left: t.o1.time_slice,
+                    array,
+                }
+            }
+            Kernel::Goodness => SchedSnap {
+                prio: o1::static_prio(t.good.nice),
+                static_prio: o1::static_prio(t.good.nice),
+                sleep_avg_ns: 0,
+                bonus: 0,
+                interactive: false,
+                credit: 0,
+                slice_left: t.good.counter.max(0) as u64,
+                array: u8::from(self.cpus[usize::from(t.home_cpu)].queue.contains(&task)),
+            },
+        }
+    }
+
+    fn snaps(&self) -> [SchedSnap; 2] {
+        [self.snap(0), self.snap(1)]
+    }
+
+    fn id(task: usize) -> crate::run::world::TaskId {
+        crate::run::world::TaskId(task as u32)
+    }
+
+    /// Runs to `duration_ns`, reporting every event to `sink`.
+    pub fn run(&mut self, sink: &mut impl Sink) {
+        // The listener starts first; the writer joins at writer_start_ns.
+        self.tasks[WRITER].run = Run::Sleeping;
+        let cpu = usize::from(self.tasks[LISTENER].home_cpu);
+        match self.config.kernel {
+            Kernel::O1 => {
+                let prio = self.tasks[LISTENER].o1.prio;
+                self.cpus[cpu].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(LISTENER), prio);
+            }
+            Kernel::Goodness => self.cpus[cpu].queue.push(LISTENER),
+        }
+        for cpu in 0..self.cpus.len() {
+            self.schedule(cpu as u16, SwitchWhy::Idle, sink);
+        }
+        // Bounded: every iteration advances time or completes a step, and steps take time.
+        loop {
+            let step_end = self
+                .cpus
+                .iter()
+                .enumerate()
+                .filter_map(|(cpu, c)| c.current.map(|task| (self.tasks[task].step_end, cpu)))
+                .min();
+            let tick = self.next_tick;
+            if self.tasks[WRITER].run == Run::Sleeping && !self.writer_started {
+                let start = self.config.writer_start_ns;
+                if start <= tick && step_end.is_none_or(|(end, _)| start <= end) {
+                    self.now = start;
+                    self.writer_started = true;
+                    self.start_writer(sink);
+                    continue;
+                }
+            }
+            match step_end {
+                // A step ending on a tick completes first: a spin planned up to the tick
+                // must not have its last cycle straddle the tick's event.
+                Some((end, cpu)) if end <= tick => {
+                    if end >= self.config.duration_ns {
+                        break;
+                    }
+                    assert!(end >= self.now, "time went backwards");
+                    self.now = end;
+                    self.complete_step(cpu as u16, sink);
+                }
+                _ => {
+                    if tick >= self.config.duration_ns {
+                        break;
+                    }
+                    self.now = tick;
+                    self.next_tick += self.config.tick_ns();
+                    for cpu in 0..self.cpus.len() {
+                        self.tick(cpu as u16, sink);
+                    }
+                }
+            }
+        }
+        self.now = self.config.duration_ns;
+    }
+
+    /// The timer tick on `cpu`.
+    fn tick(&mut self, cpu: u16, sink: &mut impl Sink) {
+        let Some(task) = self.cpus[usize::from(cpu)].current else { return };
+        let now = self.now;
+        let resched = match self.config.kernel {
+            Kernel::O1 => {
+                let cpus = u64::from(self.config.cpus);
+                let o1 = self.o1;
+                let c = &mut self.cpus[usize::from(cpu)];
+                let outcome =
+                    c.rq.as_mut().expect("rq").tick(&o1, Self::id(task), &mut self.tasks[task].o1, now, cpus);
+                match outcome {
+                    TickOutcome::Continue => None,
+                    TickOutcome::NotYetOff => Some(SwitchWhy::SliceEnd),
+                    TickOutcome::Requeued => {
+                        self.flush_spins(sink);
+                        sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
+                        Some(SwitchWhy::Requeue)
+                    }
+                    _ => {
+                        self.flush_spins(sink);
+                        sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
+                        Some(SwitchWhy::SliceEnd)
+                    }
+                }
+            }
+            Kernel::Goodness => {
+                if self.tasks[task].good.tick() {
+                    self.flush_spins(sink);
+                    let outcome = TickOutcome::ExpiredToExpired { starving: false };
+                    sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
+                    Some(SwitchWhy::SliceEnd)
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some(why) = resched {
+            if task == LISTENER && matches!(why, SwitchWhy::SliceEnd) && self.listener_spun_this_slice {
+                self.listener_spin_slices += 1;
+            }
+            self.request_resched(cpu, why, sink);
+        }
+    }
+
+    /// The shell starts the writer (`wake_up_forked_process`): a new task, runnable at once.
+    fn start_writer(&mut self, sink: &mut impl Sink) {
+        let now = self.now;
+        let cpu = self.tasks[WRITER].home_cpu;
+        let c = usize::from(cpu);
+        self.tasks[WRITER].run = Run::Runnable;
+        self.tasks[WRITER].o1.timestamp_ns = now;
+        match self.config.kernel {
+            Kernel::O1 => {
+                let prio = self.tasks[WRITER].o1.prio;
+                self.cpus[c].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(WRITER), prio);
+            }
+            Kernel::Goodness => self.cpus[c].queue.push(WRITER),
+        }
+        if self.cpus[c].current.is_none() {
+            self.schedule(cpu, SwitchWhy::Idle, sink);
+        }
+    }
+
+    fn emit_spin(
+        &mut self,
+        task: usize,
+        kind: SpinKind,
+        start: u64,
+        count: u64,
+        cycle: u64,
+        sink: &mut impl Sink,
+    ) {
+        if kind == SpinKind::Again {
+            // Every cycle opened and closed the write end once.
+            let info = self.fifo.pipe.as_mut().expect("the listener holds the pipe");
+            info.w_counter += count;
+        }
+        sink.event(Ev::Spin { at: start, task, kind, count, cycle_ns: cycle });
+    }
+
+    /// Reports the cycles of every spin in progress that completed before now, so
+    /// that an event now comes after them; the spin goes on from the last boundary.
+    fn flush_spins(&mut self, sink: &mut impl Sink) {
+        self.flush_spins_except(None, sink);
+    }
+
+    /// As `flush_spins`, leaving `except`'s spin alone (it is completing now).
+    fn flush_spins_except(&mut self, except: Option<u16>, sink: &mut impl Sink) {
+        let now = self.now;
+        for cpu in 0..self.cpus.len() {
+            if except == Some(cpu as u16) {
+                continue;
+            }
+            let Some(task) = self.cpus[cpu].current else { continue };
+            let Some((kind, start, cycle)) = self.tasks[task].spin else { continue };
+            let total = (self.tasks[task].step_end - start) / cycle;
+            let done = ((now - start) / cycle).min(total - 1);
+            if done >= 1 {
+                self.emit_spin(task, kind, start, done, cycle, sink);
+                self.tasks[task].spin = Some((kind, start + done * cycle, cycle));
+            }
+        }
+    }
+
+    /// Sets need_resched on `cpu` and preempts at once where the running task can be preempted.
+    fn request_resched(&mut self, cpu: u16, why: SwitchWhy, sink: &mut impl Sink) {
+        let c = &mut self.cpus[usize::from(cpu)];
+        c.need_resched = true;
+        if c.why.is_none() || why == SwitchWhy::Preempted {
+            c.why = Some(why);
+        }
+        let Some(task) = c.current else { return };
+        let now = self.now;
+        let t = &mut self.tasks[task];
+        if let Some((kind, start, cycle)) = t.spin {
+            // A spinning writer leaves the kernel at the end of the open() in progress.
+            let done = (now - start).div_ceil(cycle).max(1);
+            t.step_end = start + done * cycle;
+            let _ = kind;
+            return;
+        }
+        if t.step.user_mode() || self.config.preempt {
+            if t.step_end > now {
+                t.remaining_ns = Some(t.step_end - now);
+            }
+            self.schedule(cpu, why, sink);
+        }
+    }
+
+    /// Wakes `task` (sleeping in select) on behalf of `by`.
+    fn wake(&mut self, task: usize, by: usize, why: WakeBy, sink: &mut impl Sink) {
+        if !self.tasks[task].waiting {
+            return;
+        }
+        self.tasks[task].waiting = false;
+        assert_eq!(self.tasks[task].run, Run::Sleeping);
+        self.tasks[task].run = Run::Runnable;
+        let now = self.now;
+        let cpu = self.tasks[task].home_cpu;
+        let c = usize::from(cpu);
+        let current = self.cpus[c].current;
+        let (credit, preempts) = match self.config.kernel {
+            Kernel::O1 => {
+                let o1 = self.o1;
+                let credit = self.tasks[task].o1.wake(&o1, now);
+                let prio = self.tasks[task].o1.prio;
+                self.cpus[c].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(task), prio);
+                let preempts = current.is_none_or(|cur| o1::wakeup_preempts(prio, self.tasks[cur].o1.prio));
+                (Some(credit), preempts)
+            }
+            Kernel::Goodness => {
+                // add_to_runqueue is list_add_tail in 2.4.24.
+                self.cpus[c].queue.push(task);
+                let preempts = current.is_none_or(|cur| {
+                    goodness::wakeup_preempts(&self.tasks[task].good, &self.tasks[cur].good)
+                });
+                (None, preempts)
+            }
+        };
+        sink.event(Ev::Wake { at: now, task, by, why, credit, preempts, snap: self.snap(task) });
+        if preempts {
+            if current.is_none() {
+                self.schedule(cpu, SwitchWhy::Idle, sink);
+            } else if current != Some(by) {
+                self.request_resched(cpu, SwitchWhy::Preempted, sink);
+            } else {
+                // The waker is the running task: it is preempted when it leaves the kernel.
+                let c = &mut self.cpus[c];
+                c.need_resched = true;
+                c.why = Some(SwitchWhy::Preempted);
+            }
+        }
+    }
+
+    /// Completes the step of the task running on `cpu`, then continues or reschedules.
+    fn complete_step(&mut self, cpu: u16, sink: &mut impl Sink) {
+        let task = self.cpus[usize::from(cpu)].current.expect("a running task");
+        let now = self.now;
+        // Another CPU's spin may have cycles up to now: they come first.
+        if self.cpus.len() > 1 {
+            self.flush_spins_except(Some(cpu), sink);
+        }
+        if let Some((kind, start, cycle)) = self.tasks[task].spin.take() {
+            let count = (now - start) / cycle;
+            assert!(count >= 1 && start + count * cycle == now, "a spin ends on a cycle boundary");
+            self.emit_spin(task, kind, start, count, cycle, sink);
+            self.after_step(cpu, task, sink);
+            return;
+        }
+        let step = self.tasks[task].step;
+        let (outcome, next, wakes) = self.effect(task, step);
+        self.tasks[task].step = next;
+        self.tasks[task].last_done = step;
+        sink.event(Ev::Step { at: now, task, step, outcome, next });
+        // The step's wakeup is its last act: report it after the step.
+        if let Some(why) = wakes {
+            self.wake(LISTENER, task, why, sink);
+        }
+        if let Outcome::Select { readable: false, .. } = outcome {
+            // Nothing to read and no hangup: sleep on the pipe's wait queue.
+            self.tasks[task].waiting = true;
+            self.tasks[task].run = Run::Sleeping;
+            self.tasks[task].step = Step::ListenerSelect;
+            sink.event(Ev::Sleep { at: now, task, snap: self.snap(task) });
+            self.schedule(cpu, SwitchWhy::Sleep, sink);
+            return;
+        }
+        self.after_step(cpu, task, sink);
+    }
+
+    fn after_step(&mut self, cpu: u16, task: usize, sink: &mut impl Sink) {
+        let c = &self.cpus[usize::from(cpu)];
+        if c.need_resched {
+            let why = c.why.unwrap_or(SwitchWhy::Preempted);
+            if why == SwitchWhy::Preempted && task == WRITER && self.tasks[task].step == Step::WriterTime2 {
+                self.preemptions_in_write += 1;
+            }
+            self.schedule(cpu, why, sink);
+        } else {
+            self.begin_step(task);
+        }
+    }
+
+    /// The effect of `step` completing now: its outcome, the next step, and the
+    /// wakeup of the pipe's wait queue it performs, if any.
+    fn effect(&mut self, task: usize, step: Step) -> (Outcome, Step, Option<WakeBy>) {
+        match step {
+            Step::ListenerOpen => {
+                let (file, first) = self.fifo.open_reader();
+                self.tasks[task].fd = Some(file);
+                (Outcome::Opened { first }, Step::ListenerSelect, None)
+            }
+            Step::ListenerSelect => {
+                let file = self.tasks[task].fd.expect("select on an open fd");
+                let mask = self.fifo.poll(&file);
+                let next = if self.config.drain { Step::ListenerRead } else { Step::ListenerClose };
+                let outcome =
+                    Outcome::Select { readable: mask.readable(), pollin: mask.pollin, pollhup: mask.pollhup };
+                if mask.readable() {
+                    (outcome, next, None)
+                } else {
+                    (outcome, Step::ListenerSelect, None)
+                }
+            }
+            Step::ListenerRead => {
+                let bytes = self.fifo.read(super::pipe::PIPE_SIZE);
+                (Outcome::Read { bytes }, Step::ListenerClose, None)
+            }
+            Step::ListenerClose => {
+                let file = self.tasks[task].fd.take().expect("close an open fd");
+                let closed = self.fifo.close(file);
+                (
+                    Outcome::Closed { freed: closed.freed, discarded: closed.discarded },
+                    Step::ListenerLoop,
+                    None,
+                )
+            }
+            Step::ListenerLoop => {
+                // A whole loop without sleeping: the listener is spinning, not waiting.
+                self.listener_spun_this_slice = true;
+                (Outcome::Done, Step::ListenerOpen, None)
+            }
+            Step::WriterOpen => match self.fifo.open_writer() {
+                None => (Outcome::NoReader, Step::WriterOpen, None),
+                Some((file, first)) => {
+                    self.tasks[task].fd = Some(file);
+                    (Outcome::Opened { first }, Step::WriterTime1, first.then_some(WakeBy::OpenPartner))
+                }
+            },
+            Step::WriterTime1 => {
+                self.tasks[task].time1_ns = self.now;
+                (Outcome::Done, Step::WriterWrite, None)
+            }
+            Step::WriterWrite => match self.fifo.write_byte() {
+                WriteResult::Wrote => (Outcome::Wrote, Step::WriterTime2, Some(WakeBy::Write)),
+                WriteResult::Again => (Outcome::WriteAgain, Step::WriterClose, None),
+                WriteResult::Broken => (Outcome::WriteBroken, Step::WriterClose, None),
+            },
+            Step::WriterTime2 => {
+                // As the program computes it: two gettimeofday() readings, whole microseconds each.
+                let dt_ns = (self.now / 1_000 - self.tasks[task].time1_ns / 1_000) * 1_000;
+                self.writes.push(WriteRecord { time1_ns: self.tasks[task].time1_ns, dt_ns });
+                (Outcome::Measured { dt_ns, write: self.writes.len() as u64 }, Step::WriterPrint, None)
+            }
+            Step::WriterPrint => (Outcome::Done, Step::WriterClose, None),
+            Step::WriterClose => {
+                let file = self.tasks[task].fd.take().expect("close an open fd");
+                let closed = self.fifo.close(file);
+                let wakes = (!closed.freed).then_some(WakeBy::Close);
+                (
+                    Outcome::Closed { freed: closed.freed, discarded: closed.discarded },
+                    Step::WriterOpen,
+                    wakes,
+                )
+            }
+        }
+    }
+
+    /// The first tick from now at which the scheduler would ask `task` to reschedule.
+    fn next_resched_tick(&self, task: usize) -> u64 {
+        let tick = self.config.tick_ns();
+        let t = &self.tasks[task];
+        let ticks = match self.config.kernel {
+            Kernel::Goodness => t.good.counter.max(1) as u64,
+            Kernel::O1 => {
+                let rq = self.cpus[usize::from(t.home_cpu)].rq.as_ref().expect("rq");
+                if !matches!(rq.find(Self::id(task)), Some((Array::Active, _))) {
+                    // Expired but still running: the very next tick reschedules.
+                    return self.next_tick;
+                }
+                t.o1.ticks_until_resched(&self.o1, u64::from(self.config.cpus))
+            }
+        };
+        self.next_tick + (ticks - 1) * tick
+    }
+
+    /// Starts the task's current step (or the rest of an interrupted one).
+    fn begin_step(&mut self, task: usize) {
+        let now = self.now;
+        if let Some(rest) = self.tasks[task].remaining_ns.take() {
+            self.tasks[task].step_end = now + rest;
+            return;
+        }
+        let step = self.tasks[task].step;
+        if step == Step::WriterOpen {
+            if let Some((kind, cycle)) = self.spin_kind() {
+                // Sum up identical cycles until something could change: the next
+                // rescheduling tick, another CPU's next step, or the end of the run.
+                let mut bound = self.next_resched_tick(task).min(self.config.duration_ns);
+                for (cpu, c) in self.cpus.iter().enumerate() {
+                    if cpu != usize::from(self.tasks[task].home_cpu) {
+                        if let Some(other) = c.current {
+                            bound = bound.min(self.tasks[other].step_end);
+                        }
+                    }
+                }
+                let count = bound.saturating_sub(now) / cycle;
+                if count >= 2 {
+                    self.tasks[task].spin = Some((kind, now, cycle));
+                    self.tasks[task].step_end = now + count * cycle;
+                    return;
+                }
+            }
+        }
+        self.tasks[task].step_end = now + step.cost(self.config);
+    }
+
+    /// Whether the writer's next cycles are all alike, and their length.
+    fn spin_kind(&self) -> Option<(SpinKind, u64)> {
+        let c = &self.config.costs;
+        if self.fifo.readers() == 0 {
+            return Some((SpinKind::Enxio, c.open_enxio_ns));
+        }
+        let listener_waiting = self.tasks[LISTENER].waiting;
+        // One CPU only: a cycle of several steps must not straddle another CPU's event,
+        // whose op would then come before the cycle's first steps.
+        if self.cpus.len() == 1
+            && self.fifo.bytes() >= super::pipe::PIPE_SIZE
+            && self.fifo.writers() == 0
+            && !listener_waiting
+        {
+            return Some((SpinKind::Again, c.open_ns + c.gettimeofday_ns + c.write_ns + c.close_ns));
+        }
+        None
+    }
+
+    /// `schedule()` on `cpu`: the current task leaves (runnable or asleep), the next one is picked.
+    fn schedule(&mut self, cpu: u16, why: SwitchWhy, sink: &mut impl Sink) {
+        let now = self.now;
+        let c = usize::from(cpu);
+        self.cpus[c].need_resched = false;
+        self.cpus[c].why = None;
+        let prev = self.cpus[c].current.take();
+        let mut debit_ns = 0;
+        let mut runqueue_credit = None;
+        let mut swapped = false;
+        let mut recalculated = false;
+        if let Some(p) = prev {
+            let sleeping = self.tasks[p].run == Run::Sleeping;
+            if !sleeping {
+                self.tasks[p].run = Run::Runnable;
+            }
+            match self.config.kernel {
+                Kernel::O1 => {
+                    if sleeping {
+                        self.cpus[c].rq.as_mut().expect("rq").remove(Self::id(p));
+                    }
+                }
+                Kernel::Goodness => {
+                    if sleeping {
+                        self.cpus[c].queue.retain(|&t| t != p);
+                    }
+                }
+            }
+        }
+        let next = match self.config.kernel {
+            Kernel::O1 => {
+                let o1 = self.o1;
+                let rq = self.cpus[c].rq.as_mut().expect("rq");
+                let swaps = rq.swaps;
+                let next = rq.pick().map(|id| id.0 as usize);
+                swapped = rq.swaps != swaps;
+                if let Some(n) = next {
+                    if self.tasks[n].o1.activated != Activated::No {
+                        // Picked at the instant it was woken, it waited nothing: no credit to tell.
+                        let credit =
+                            self.tasks[n].o1.credit_runqueue_wait(&o1, now).filter(|c| c.slept_ns > 0);
+                        let rq = self.cpus[c].rq.as_mut().expect("rq");
+                        let (array, _) = rq.find(Self::id(n)).expect("picked from the queue");
+                        rq.remove(Self::id(n));
+                        rq.enqueue(array, Self::id(n), self.tasks[n].o1.prio);
+                        runqueue_credit = credit;
+                    }
+                }
+                if let Some(p) = prev {
+                    debit_ns = self.tasks[p].o1.charge(&o1, now);
+                }
+                if let Some(n) = next {
+                    self.tasks[n].o1.timestamp_ns = now;
+                }
+                next
+            }
+            Kernel::Goodness => {
+                let pick = |tasks: &[Task; 2], queue: &[usize], prev: Option<usize>| {
+                    let runnable: Vec<(crate::run::world::TaskId, &GoodTask)> =
+                        queue.iter().map(|&t| (Self::id(t), &tasks[t].good)).collect();
+                    goodness::pick(prev.map(Self::id), &runnable).map(|id| id.0 as usize)
+                };
+                let last = prev.or(self.cpus[c].last_ran);
+                let mut next = pick(&self.tasks, &self.cpus[c].queue, last);
+                if next.is_none() && !self.cpus[c].queue.is_empty() {
+                    // Every runnable counter is spent: a new epoch for every task.
+                    for t in &mut self.tasks {
+                        t.good.recalculate(self.config.hz);
+                    }
+                    recalculated = true;
+                    next = pick(&self.tasks, &self.cpus[c].queue, last);
+                }
+                next
+            }
+        };
+        if let Some(n) = next {
+            self.tasks[n].run = Run::Running(cpu);
+            self.cpus[c].last_ran = Some(n);
+        }
+        self.cpus[c].current = next;
+        if prev != next {
+            self.switches += 1;
+        }
+        if next == Some(LISTENER) && prev != Some(LISTENER) {
+            self.listener_spun_this_slice = false;
+        }
+        if why == SwitchWhy::SliceEnd && prev == Some(LISTENER) && next == Some(LISTENER) {
+            self.listener_spun_this_slice = false;
+        }
+        let resumes = next.map(|n| self.tasks[n].step);
+        let prev_step = prev.map(|p| self.tasks[p].step);
+        let prev_left = prev.map(|p| {
+            let t = &self.tasks[p];
+            if t.remaining_ns.is_some() || t.spin.is_some() {
+                (t.step, true)
+            } else {
+                (t.last_done, false)
+            }
+        });
+        sink.event(Ev::Switch(Switch {
+            at: now,
+            cpu,
+            prev,
+            next,
+            why,
+            debit_ns,
+            runqueue_credit,
+            swapped,
+            recalculated,
+            snaps: self.snaps(),
+            prev_step,
+            prev_left,
+            resumes,
+        }));
+        if let Some(n) = next {
+            self.begin_step(n);
+        }
+    }
+}

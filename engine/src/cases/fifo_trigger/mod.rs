@@ -1,0 +1,400 @@
+//! `fifo-trigger`: qmail's FIFO trigger makes write() take 100–300 ms on Linux
+//! 2.6.1 (seed 002). Two programs, one FIFO, one CPU, and the O(1) scheduler's
+//! interactivity rules; the 2.4.24 goodness scheduler for comparison.
+//!
+//! The run is simulated twice: once to find the writes and the bursts (the
+//! phases of the trace), once to build the trace. Both passes are the same
+//! deterministic machine.
+
+pub mod build;
+pub mod events;
+mod extras;
+mod fold;
+pub mod machine;
+pub mod pipe;
+mod text;
+
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::run::params::{ParamKind, ParamSpec, ParamValues};
+use crate::run::trace::{Metric, Outcome, Run};
+use build::{PhaseMark, TraceSink, SLOW_NS};
+pub use extras::{FifoBurst, FifoCase};
+use machine::{Config, Costs, Kernel, Machine, WriteRecord};
+use std::collections::BTreeMap;
+
+pub struct FifoTrigger;
+
+const MS: u64 = 1_000_000;
+const US: u64 = 1_000;
+const S: u64 = 1_000_000_000;
+
+/// Per-operation costs of the reporter's machine (Athlon XP 2500+, 1.83 GHz).
+///
+/// System calls: the order of magnitude LMbench reported for 2 GHz-class x86
+/// Linux of 2003–2004 (null call ≈ 0.4 µs, open+close ≈ 2.6 µs, pipe write ≈ 1 µs);
+/// a model choice, not a measurement of that machine. The busy loop: an empty
+/// counted loop is one decrement-and-branch per iteration, ≈ 1 cycle at
+/// 1.83 GHz = 550 ps. The writer's fprintf: calibrated (see `print_cost`).
+pub const COSTS: Costs = Costs {
+    open_ns: 2 * US,
+    open_enxio_ns: 1_500,
+    close_ns: 600,
+    write_ns: US,
+    read_ns: 800,
+    gettimeofday_ns: 400,
+    print_ns: 140 * US,
+    select_ns: 1_200,
+    loop_iteration_ps: 550,
+};
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "listener_nice",
+        label: "Listener nice",
+        kind: ParamKind::Signed { min: -20, max: 19, default: 0 },
+        description: "Nice value of the listener (qmail-send's side). Lower means a better static priority and a longer timeslice.",
+    },
+    ParamSpec {
+        name: "writer_nice",
+        label: "Writer nice",
+        kind: ParamKind::Signed { min: -20, max: 19, default: 0 },
+        description: "Nice value of the writer (qmail-queue's side).",
+    },
+    ParamSpec {
+        name: "loop_iters",
+        label: "Busy loop",
+        kind: ParamKind::Count { min: 1, max: 100_000_000, default: 1_000_000 },
+        description: "Iterations of the listener's \"do some work\" loop between select() calls (the seed uses 1,000,000).",
+    },
+    ParamSpec {
+        name: "loop_ps",
+        label: "Loop iteration (ps)",
+        kind: ParamKind::Count { min: 100, max: 100_000, default: 550 },
+        description: "Cost of one loop iteration in picoseconds: about one cycle of the reporter's 1.83 GHz Athlon XP.",
+    },
+    ParamSpec {
+        name: "syscall_scale",
+        label: "System call cost (%)",
+        kind: ParamKind::Count { min: 10, max: 1_000, default: 100 },
+        description: "Scales every system call's cost (open 2 µs, close 0.6 µs, write 1 µs, select 1.2 µs, gettimeofday 0.4 µs at 100 %): a slower or faster machine.",
+    },
+    ParamSpec {
+        name: "print_cost",
+        label: "Writer's fprintf",
+        kind: ParamKind::Duration { min_ns: US, max_ns: 10 * MS, default_ns: 140 * US },
+        description: "Cost of one \"dt = …\" line on stderr. Calibrated, not measured: with 140 µs about 700 writes fit in one writer timeslice, as the reporter counted on his terminal.",
+    },
+    ParamSpec {
+        name: "duration",
+        label: "Duration",
+        kind: ParamKind::Duration { min_ns: S, max_ns: 120 * S, default_ns: 10 * S },
+        description: "Simulated time from the listener's start.",
+    },
+    ParamSpec {
+        name: "writer_start",
+        label: "Writer starts at",
+        kind: ParamKind::Duration { min_ns: 0, max_ns: 10 * S, default_ns: 2 * S },
+        description: "How long the listener sleeps alone in select() before the writer is started (the reporter ran the listener in the background first).",
+    },
+    ParamSpec {
+        name: "parent_bonus",
+        label: "Shell's bonus",
+        kind: ParamKind::Count { min: 0, max: 10, default: 0 },
+        description: "Sleep credit of the shell that starts both programs; a child inherits 95 % of it (CHILD_PENALTY). 0: the writer is a CPU hog from its first write, and the report's figures come out. 10: a shell idle at its prompt; the writer starts interactive, the first writes are fast (\"fine for a short while\") and the first burst is shorter.",
+    },
+    ParamSpec {
+        name: "hz",
+        label: "HZ",
+        kind: ParamKind::Choice { options: &["native", "100", "250", "1000"], default: "native" },
+        description: "Timer ticks per second: native is 1000 for 2.6 and 100 for 2.4 on i386. Timeslices are counted in ticks.",
+    },
+    ParamSpec {
+        name: "preempt",
+        label: "CONFIG_PREEMPT",
+        kind: ParamKind::Switch { default: false },
+        description: "Kernel preemption (2.6 only; mainline 2.4.24 has none): a task in a system call can be preempted at a tick instead of only when it leaves the kernel.",
+    },
+];
+
+const VARIANTS: &[VariantSpec] = &[
+    VariantSpec {
+        id: "2.6.1",
+        label: "Linux 2.6.1 (as reported)",
+        description: "The O(1) scheduler with its interactivity estimator: sleep_avg, bonus, interactive tasks re-queued into the active array.",
+    },
+    VariantSpec {
+        id: "2.4.24",
+        label: "Linux 2.4.24",
+        description: "The 2.4 goodness scheduler: counters refilled in epochs, no sleep average, HZ 100.",
+    },
+    VariantSpec {
+        id: "drain-fix",
+        label: "2.6.1 + the listener reads the byte",
+        description: "The application fix: the listener read()s the byte before close(), so a reopen never finds stale data.",
+    },
+    VariantSpec {
+        id: "2cpu",
+        label: "2.6.1 on two CPUs",
+        description: "The listener and the writer each have a CPU: a wakeup never has to preempt anybody.",
+    },
+];
+
+static META: CaseMeta = CaseMeta {
+    id: "fifo-trigger",
+    title: "The FIFO trigger that stalls write() for 300 ms",
+    year: 2004,
+    system: "Linux 2.6.1",
+    summary: "qmail signals through a named pipe; on 2.6.1 a one-byte write() sometimes takes 100–300 ms, on 2.4.24 never.",
+    sources: &[
+        Source {
+            label: "Haakon Riiser's report and test program, and Manfred Spraul's explanation (LKML, January 2004)",
+            url: "https://lore.kernel.org/all/?q=%22Busy-wait+delay+in+qmail+1.03+after+upgrading+to+Linux+2.6%22",
+        },
+        Source {
+            label: "kernel/sched.c at v2.6.1",
+            url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
+        },
+        Source {
+            label: "fs/pipe.c and fs/fifo.c at v2.6.1",
+            url: "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/pipe.c?h=v2.6.1",
+        },
+        Source { label: "Linux 2.4.24 (kernel/sched.c, fs/pipe.c)", url: "https://cdn.kernel.org/pub/linux/kernel/v2.4/linux-2.4.24.tar.gz" },
+    ],
+    params: PARAMS,
+    variants: VARIANTS,
+    reported: &[
+        ReportedFigure { metric: "first_burst_first_dt_ns", label: "first slow write", reported: "302.22 ms" },
+        ReportedFigure {
+            metric: "following_slow_mean_ns",
+            label: "following slow writes",
+            reported: "12 writes of 99.7–101.8 ms",
+        },
+        ReportedFigure { metric: "fast_writes_between_bursts", label: "fast writes between bursts", reported: "around 700" },
+    ],
+    headline_metric: "first_burst_first_dt_ns",
+    headline_label: "for a one-byte write() to a FIFO (2.6.1, first burst)",
+};
+
+/// The machine configuration for validated parameters and a variant.
+pub fn config(params: &ParamValues, variant: &str) -> Config {
+    let kernel = if variant == "2.4.24" { Kernel::Goodness } else { Kernel::O1 };
+    let hz = match params.word("hz") {
+        "100" => 100,
+        "250" => 250,
+        "1000" => 1000,
+        _ if kernel == Kernel::Goodness => 100,
+        _ => 1000,
+    };
+    Config {
+        kernel,
+        hz,
+        cpus: if variant == "2cpu" { 2 } else { 1 },
+        // Mainline 2.4.24 has no kernel preemption (it came with 2.6).
+        preempt: params.switch("preempt") && kernel == Kernel::O1,
+        drain: variant == "drain-fix",
+        listener_nice: params.signed("listener_nice") as i32,
+        writer_nice: params.signed("writer_nice") as i32,
+        loop_iters: params.unsigned("loop_iters"),
+        writer_start_ns: params.unsigned("writer_start"),
+        parent_bonus: params.unsigned("parent_bonus") as i64,
+        duration_ns: params.unsigned("duration"),
+        costs: Costs {
+            loop_iteration_ps: params.unsigned("loop_ps"),
+            print_ns: params.unsigned("print_cost"),
+            ..scaled(COSTS, params.unsigned("syscall_scale"))
+        },
+    }
+}
+
+/// Every system call's cost times `percent` / 100 (at least 1 ns).
+fn scaled(costs: Costs, percent: u64) -> Costs {
+    let scale = |ns: u64| (ns * percent / 100).max(1);
+    Costs {
+        open_ns: scale(costs.open_ns),
+        open_enxio_ns: scale(costs.open_enxio_ns),
+        close_ns: scale(costs.close_ns),
+        write_ns: scale(costs.write_ns),
+        read_ns: scale(costs.read_ns),
+        gettimeofday_ns: scale(costs.gettimeofday_ns),
+        select_ns: scale(costs.select_ns),
+        ..costs
+    }
+}
+
+/// Groups the writes into fast runs and bursts (maximal runs of slow writes).
+pub fn phase_marks(writes: &[WriteRecord]) -> (Vec<PhaseMark>, Vec<FifoBurst>) {
+    let mut marks = Vec::new();
+    let mut bursts: Vec<FifoBurst> = Vec::new();
+    let mut previous_slow: Option<bool> = None;
+    let mut fast_run = 0u64;
+    for (index, write) in writes.iter().enumerate() {
+        let slow = write.dt_ns >= SLOW_NS;
+        let number = index as u64 + 1;
+        if previous_slow != Some(slow) {
+            if slow {
+                bursts.push(FifoBurst {
+                    first_write: number,
+                    start_ns: write.time1_ns,
+                    first_dt_ns: write.dt_ns,
+                    following: Vec::new(),
+                    fast_before: fast_run,
+                });
+                marks.push(PhaseMark { write_index: number, burst: bursts.len() as u64 });
+            } else {
+                marks.push(PhaseMark { write_index: number, burst: 0 });
+                fast_run = 0;
+            }
+        } else if slow {
+            bursts.last_mut().expect("inside a burst").following.push(write.dt_ns);
+        }
+        if !slow {
+            fast_run += 1;
+        }
+        previous_slow = Some(slow);
+    }
+    (marks, bursts)
+}
+
+fn percentile(sorted: &[u64], per_mille: usize) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    sorted[(sorted.len() - 1) * per_mille / 1000]
+}
+
+fn metrics(
+    machine: &Machine<'_>,
+    bursts: &[FifoBurst],
+    world: &crate::run::world::World,
+) -> BTreeMap<String, Metric> {
+    let writes = &machine.writes;
+    let mut dts: Vec<u64> = writes.iter().map(|w| w.dt_ns).collect();
+    dts.sort_unstable();
+    let slow = dts.iter().filter(|&&dt| dt >= SLOW_NS).count() as u64;
+    let mut m = BTreeMap::new();
+    m.insert("writes".into(), Metric::Count(writes.len() as u64));
+    m.insert("writes_over_1ms".into(), Metric::Count(slow));
+    let summary: BTreeMap<String, Metric> = [
+        ("min", dts.first().copied().unwrap_or(0)),
+        ("p50", percentile(&dts, 500)),
+        ("p99", percentile(&dts, 990)),
+        ("max", dts.last().copied().unwrap_or(0)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), Metric::Ns(v)))
+    .collect();
+    m.insert("write_dt_ns".into(), Metric::Object(summary));
+    let listed: Vec<Metric> = bursts
+        .iter()
+        .take(10)
+        .map(|b| {
+            let mut o = BTreeMap::new();
+            o.insert("first_dt_ns".to_string(), Metric::Ns(b.first_dt_ns));
+            o.insert("following_slow".to_string(), Metric::Count(b.following.len() as u64));
+            o.insert("start_ns".to_string(), Metric::Ns(b.start_ns));
+            o.insert("fast_before".to_string(), Metric::Count(b.fast_before));
+            Metric::Object(o)
+        })
+        .collect();
+    let mut burst_obj = BTreeMap::new();
+    burst_obj.insert("count".to_string(), Metric::Count(bursts.len() as u64));
+    burst_obj.insert("first".to_string(), Metric::List(listed));
+    m.insert("bursts".into(), Metric::Object(burst_obj));
+    m.insert("first_burst_first_dt_ns".into(), Metric::None(bursts.first().map(|b| b.first_dt_ns)));
+    let following: Vec<u64> = bursts.first().map(|b| b.following.clone()).unwrap_or_default();
+    m.insert(
+        "following_slow_mean_ns".into(),
+        Metric::None((!following.is_empty()).then(|| following.iter().sum::<u64>() / following.len() as u64)),
+    );
+    // Fast runs that sit between two bursts (not the one before the first).
+    let between: Vec<u64> = bursts.iter().skip(1).map(|b| b.fast_before).collect();
+    m.insert(
+        "fast_writes_between_bursts".into(),
+        Metric::None((!between.is_empty()).then(|| between.iter().sum::<u64>() / between.len() as u64)),
+    );
+    m.insert("preemptions_in_write".into(), Metric::Count(machine.preemptions_in_write));
+    m.insert("listener_spin_slices".into(), Metric::Count(machine.listener_spin_slices));
+    m.insert("context_switches".into(), Metric::Count(machine.switches));
+    for (index, name) in ["listener", "writer"].into_iter().enumerate() {
+        let times = world.task_times(crate::run::world::TaskId(index as u32));
+        let mut o = BTreeMap::new();
+        o.insert("user_ns".to_string(), Metric::Ns(times[crate::run::world::Bucket::User as usize]));
+        o.insert("sys_ns".to_string(), Metric::Ns(times[crate::run::world::Bucket::Sys as usize]));
+        o.insert("runnable_ns".to_string(), Metric::Ns(times[crate::run::world::Bucket::Runnable as usize]));
+        o.insert("sleep_ns".to_string(), Metric::Ns(times[crate::run::world::Bucket::Sleep as usize]));
+        m.insert(name.into(), Metric::Object(o));
+    }
+    m
+}
+
+impl Case for FifoTrigger {
+    fn meta(&self) -> &'static CaseMeta {
+        &META
+    }
+
+    fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
+        let config = config(params, variant);
+        // Pass 1: where the writes and bursts fall.
+        let mut first = Machine::new(&config);
+        first.run(&mut machine::Discard);
+        let (marks, bursts) = phase_marks(&first.writes);
+        // Pass 2: the same machine, streamed into the trace.
+        let mut second = Machine::new(&config);
+        let mut sink = TraceSink::new(&config, marks);
+        sink.start();
+        second.run(&mut sink);
+        assert_eq!(second.writes, first.writes, "both passes run the same machine");
+        let slow = second.writes.iter().filter(|w| w.dt_ns >= SLOW_NS).count() as u64;
+        sink.finish_ops(config.duration_ns, second.writes.len() as u64, slow);
+        let world = sink.folder.builder.world().clone();
+        let metrics = metrics(&second, &bursts, &world);
+        let outcome = match sink.stopped_at {
+            Some(_) => Outcome::StepLimit { micro_ops: sink.folder.builder.ops_recorded() },
+            None => Outcome::TimeLimit,
+        };
+        let mut run = sink.folder.builder.finish(META.id, variant, seed, params.clone(), outcome, metrics);
+        let o1 = crate::kernel::sched::o1::O1::new(config.hz);
+        let slice = |nice: i32| match config.kernel {
+            Kernel::O1 => o1.timeslice(crate::kernel::sched::o1::static_prio(nice)) * config.tick_ns(),
+            Kernel::Goodness => {
+                crate::kernel::sched::goodness::nice_to_ticks(nice, config.hz) as u64 * config.tick_ns()
+            }
+        };
+        run.set_extras(FifoCase {
+            kernel: if config.kernel == Kernel::O1 { "2.6.1" } else { "2.4.24" },
+            cpus: config.cpus,
+            hz: config.hz,
+            tick_ns: config.tick_ns(),
+            drain: config.drain,
+            nice: [config.listener_nice, config.writer_nice],
+            slice_ns: [slice(config.listener_nice), slice(config.writer_nice)],
+            max_sleep_avg_ns: o1.max_sleep_avg_ns(),
+            write_time_ns: second.writes.iter().map(|w| w.time1_ns).collect(),
+            write_dt_ns: second.writes.iter().map(|w| w.dt_ns).collect(),
+            bursts,
+            slow_ns: SLOW_NS,
+            reported_dt_ms: REPORTED_DT_MS,
+        });
+        run
+    }
+}
+
+/// What the reporter saw on 2.4.24, for the comparison with that variant.
+pub const REPORTED_2_4_24: &str = "every write a fraction of a millisecond";
+
+/// The seed's sample output on 2.6.1 (`grep -v '= 0'`): the slow writes of one burst, in ms.
+pub const REPORTED_DT_MS: &[&str] = &[
+    "302.220000",
+    "100.586000",
+    "101.651000",
+    "100.603000",
+    "101.574000",
+    "100.272000",
+    "101.020000",
+    "101.775000",
+    "99.725000",
+    "100.477000",
+    "100.128000",
+    "101.708000",
+    "100.041000",
+];

@@ -1,0 +1,261 @@
+//! Narration and pseudocode for the FIFO trigger. The programs are the seed's
+//! own test program; the kernel functions are our simplified rendering of
+//! 2.6.1 and 2.4.24, each linked to the real source.
+
+use crate::run::narration::{CodeLoc, Function};
+
+crate::templates! {
+    PHASE_START = "The listener waits alone",
+    PHASE_FAST = "Fast writes",
+    PHASE_BURST = "Burst {0}: slow writes",
+    ITER_START = "start",
+    ITER_WRITE = "writer: write #{0}",
+    ITER_ENXIO = "writer: open() → ENXIO",
+    ITER_ENXIO_SPIN = "writer: open() → ENXIO, again",
+    ITER_AGAIN = "writer: pipe full, write() → EAGAIN",
+    ITER_LISTENER = "listener: open, select, close, loop",
+    ITER_SCHEDULE = "schedule() on CPU {0}",
+    ITER_TICK = "timer tick",
+    ITER_END = "time is up",
+    START = "{0} (./a.out LISTENER &) starts first: it creates test.fifo and enters its loop. The writer is started {1} later, as the reporter typed its command.",
+    L_OPEN_NEW = "{0} opens test.fifo for reading (O_NONBLOCK). No pipe buffer existed, so an empty one is allocated. No writer has it open, so fifo_open sets f_version = WCOUNTER: POLLHUP stays hidden until a writer has come and gone.",
+    L_OPEN_HELD = "{0} opens test.fifo for reading. The writer still holds the FIFO open, so the old buffer is still there, with {1} unread byte(s).",
+    L_SELECT_SLEEP = "select(): pipe_poll finds no data and no hangup, so {0} sleeps on the pipe's wait queue (TASK_INTERRUPTIBLE). Sleeping is what earns sleep_avg on 2.6.",
+    L_SELECT_AGAIN = "{0} was woken, but pipe_poll still finds no data and no hangup: back to sleep in select().",
+    L_SELECT_DATA = "select() returns at once: {1} byte(s) sit in the pipe (POLLIN). Nobody ever reads them: {0} only wanted a signal.",
+    L_SELECT_HUP = "select() returns: no data, but a writer it saw has gone (POLLHUP, which select counts as readable).",
+    L_READ = "Drain fix: {0} reads the {1} byte(s) before closing, so a reopen can never find stale data.",
+    L_READ_EMPTY = "Drain fix: {0} calls read() before closing, but the pipe is empty (select() woke for a hangup): read() returns 0.",
+    L_CLOSE_FREED = "{0} closes its end. The writer has closed too, so pipe_release frees the buffer: {1} unread byte(s) vanish, and the next open starts empty.",
+    L_CLOSE_KEPT = "{0} closes its end, but the writer still has the FIFO open: the buffer survives, with {1} unread byte(s).",
+    L_LOOP = "{0} runs its busy loop (\"do some work\"): {1} iterations, {2} of CPU in user mode.",
+    W_ENXIO = "{0}: open() for writing fails with ENXIO, because no reader has the FIFO open. It retries at once.",
+    W_OPEN_WAKE = "{0} opens test.fifo for writing. As the first writer, fifo_open wakes the pipe's wait queue (wake_up_partner).",
+    W_OPEN = "{0} opens test.fifo for writing.",
+    W_TIME1 = "{0} reads the clock (gettimeofday &tv1): the stopwatch starts.",
+    W_WROTE = "write() copies 1 byte into the pipe and, on its way out, calls wake_up_interruptible on the pipe's wait queue: a plain wakeup, not a _sync one.",
+    W_AGAIN = "write() fails with EAGAIN: the pipe holds {1} bytes, its whole page, and the file is non-blocking. Nothing is printed.",
+    W_BROKEN = "write() fails with EPIPE: the reader closed meanwhile (SIGPIPE is ignored). Nothing is printed.",
+    W_TIME2_FAST = "{0} reads the clock again (&tv2): a fast write, well under a millisecond (its dt, in whole microseconds as gettimeofday counts them, is in the output).",
+    W_TIME2_SLOW = "{0} reads the clock again (&tv2): dt = {1}. All that time it sat preempted between write() and this gettimeofday(): the delay the reporter measured (gettimeofday counts whole microseconds).",
+    W_PRINT = "{0} prints \"dt = …\" to stderr: {1} per line, calibrated (see the cost model).",
+    W_CLOSE_FREED = "{0} closes. The listener had closed already, so the buffer is freed with {1} unread byte(s).",
+    W_CLOSE_KEPT = "{0} closes its end. The listener still has the FIFO open, so the buffer stays, unread bytes and all; pipe_release wakes its wait queue.",
+    WAKE_PREEMPT = "The wakeup makes {0} runnable. recalc_task_prio credits the {1} it slept: sleep_avg {2} → priority {3}, strictly better than {4}'s {5}. TASK_PREEMPTS_CURR: {4} will be preempted as soon as it leaves the kernel.",
+    WAKE_NO_PREEMPT = "The wakeup makes {0} runnable. recalc_task_prio credits the {1} it slept: sleep_avg {2} → priority {3}, not better than {4}'s {5}, so no preemption: {0} waits in the active array.",
+    WAKE_PREEMPT_LONG = "The wakeup makes {0} runnable. It slept longer than JUST_INTERACTIVE_SLEEP (about 0.8 s), so recalc_task_prio does not count the sleep but sets sleep_avg to just interactive, {2}: priority {3}, strictly better than {4}'s {5}. TASK_PREEMPTS_CURR: {4} will be preempted as soon as it leaves the kernel.",
+    WAKE_NO_PREEMPT_LONG = "The wakeup makes {0} runnable. It slept longer than JUST_INTERACTIVE_SLEEP (about 0.8 s), so its sleep_avg is set to just interactive, {2}: priority {3}, not better than {4}'s {5}, so no preemption.",
+    WAKE_IDLE = "The wakeup makes {0} runnable (sleep_avg {2}, priority {3}); its CPU is idle, so it runs at once.",
+    WAKE_24_PREEMPT = "The wakeup puts {0} on the run queue. goodness({0}) = {1} > goodness({2}) = {3} (counter + 20 − nice, +1 for the running task's own mm): need_resched is set on {2}.",
+    WAKE_24_NO_PREEMPT = "The wakeup puts {0} on the run queue. goodness({0}) = {1} is not greater than goodness({2}) = {3}: no preemption.",
+    TICK_ACTIVE = "Timer tick: {0}'s timeslice is used up. With sleep_avg {1} (bonus {2}, priority {3}) it still counts as interactive, so it goes straight back into the ACTIVE array with a fresh {4} slice: it will run again before anything in the expired array.",
+    TICK_EXPIRED = "Timer tick: {0}'s timeslice is used up. sleep_avg {1} gives bonus {2}, priority {3}: not interactive, so it moves to the EXPIRED array and waits until the active array is empty.",
+    TICK_STARVING = "Timer tick: {0}'s timeslice is used up. It is interactive, but the expired array has waited too long (EXPIRED_STARVING), so it goes to the expired array.",
+    TICK_REQUEUE = "Timer tick: {0} has used another TIMESLICE_GRANULARITY ({1}) of its slice and is interactive: it goes to the tail of its priority list and schedule() runs (round robin among equal priorities).",
+    TICK_24 = "Timer tick: {0}'s counter reaches 0, so need_resched is set.",
+    SWITCH_PREEMPT = "schedule(): {0} is preempted on its way out of {1}, still holding the FIFO open if it had it. It stays runnable at priority {2}. {3} runs (priority {4}).",
+    SWITCH_PREEMPT_MID = "schedule(): {0} is preempted in the middle of {1}. It stays runnable at priority {2}. {3} runs (priority {4}).",
+    SWITCH_PREEMPT_24 = "schedule(): {0} is preempted on its way out of {1}. {3} runs (goodness {4}).",
+    SWITCH_SLEEP = "schedule(): {0} sleeps; {1} runs, resuming {2}.",
+    SWITCH_SLICE = "schedule(): {0}'s turn is over; {1} runs, resuming {2}.",
+    SWITCH_SAME = "schedule(): {0} is still the best runnable task and keeps the CPU.",
+    SWITCH_IDLE = "schedule(): nothing is runnable; CPU {0} idles.",
+    SWITCH_FROM_IDLE = "{0} gets the idle CPU {1} and resumes {2}.",
+    DEBIT = "schedule() charges {0} for the {1} it ran since it last got the CPU: sleep_avg → {2} (bonus {3}).",
+    DEBIT_HIGH = "schedule() charges {0} for the {1} it ran, divided by its bonus because it is HIGH_CREDIT: sleep_avg → {2} (bonus {3}).",
+    SWAP = "The active array is empty: the arrays swap, and the tasks that expired get their turn.",
+    RQ_CREDIT = "{0} was woken {1} ago and has waited on the run queue since: 30 % of that wait counts as sleep (ON_RUNQUEUE_WEIGHT), multiplied like any sleep: sleep_avg → {2}, priority {3}.",
+    RECALC_24 = "Every runnable counter is 0: a new epoch. Every task, asleep or not, gets half its counter plus a fresh slice, NICE_TO_TICKS(nice): {1} now has {2}, {3} has {4}. A sleeper keeps what it did not use, so it comes out ahead.",
+    END = "The run ends at {0}: {1} writes, {2} of them slower than 1 ms.",
+}
+
+pub(crate) const LISTENER: u16 = 0;
+pub(crate) const WRITER: u16 = 1;
+pub(crate) const PIPE_WRITE: u16 = 2;
+pub(crate) const FIFO_OPEN: u16 = 3;
+pub(crate) const SELECT: u16 = 4;
+pub(crate) const PIPE_RELEASE: u16 = 5;
+pub(crate) const WAKE_26: u16 = 6;
+pub(crate) const TICK_26: u16 = 7;
+pub(crate) const SCHEDULE_26: u16 = 8;
+pub(crate) const SCHEDULE_24: u16 = 9;
+pub(crate) const TICK_WAKE_24: u16 = 10;
+
+pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
+    CodeLoc { function, line }
+}
+
+const SEED_URL: &str =
+    "https://lore.kernel.org/all/?q=%22Busy-wait+delay+in+qmail+1.03+after+upgrading+to+Linux+2.6%22";
+const TARBALL_2424: &str = "https://cdn.kernel.org/pub/linux/kernel/v2.4/linux-2.4.24.tar.gz";
+
+pub(crate) static CODE: &[Function] = &[
+    Function {
+        name: "run_listener (the seed's test program)",
+        source_url: SEED_URL,
+        lines: &[
+            "for (;;) {",
+            "    fd = open(\"test.fifo\", O_RDONLY | O_NONBLOCK);",
+            "    select(fd + 1, {fd}, {}, NULL, &tv);      // until readable",
+            "    read(fd, buf, sizeof buf);                // drain fix only",
+            "    close(fd);",
+            "    for (i = 0; i < 1000000; i++) ;           // \"do some work\"",
+            "}",
+        ],
+    },
+    Function {
+        name: "run_writer (the seed's test program)",
+        source_url: SEED_URL,
+        lines: &[
+            "for (;;) {",
+            "    while ((fd = open(\"test.fifo\", O_WRONLY | O_NONBLOCK)) < 0) ;",
+            "    gettimeofday(&tv1, NULL);",
+            "    if (write(fd, &fd, 1) == 1) {",
+            "        gettimeofday(&tv2, NULL);",
+            "        fprintf(stderr, \"dt = %f ms\\n\", tv2 - tv1);",
+            "    }",
+            "    close(fd);",
+            "}",
+        ],
+    },
+    Function {
+        name: "pipe_write (fs/pipe.c)",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/pipe.c?h=v2.6.1",
+        lines: &[
+            "pipe_write(file, buf, count = 1):",
+            "    down(PIPE_SEM)",
+            "    if (!PIPE_READERS) { send SIGPIPE; return -EPIPE }",
+            "    if (no room && O_NONBLOCK) return -EAGAIN",
+            "    copy the byte in; PIPE_LEN += 1",
+            "    up(PIPE_SEM)",
+            "    wake_up_interruptible(PIPE_WAIT)    // not _sync",
+            "    return 1",
+        ],
+    },
+    Function {
+        name: "fifo_open (fs/fifo.c)",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/fifo.c?h=v2.6.1",
+        lines: &[
+            "fifo_open(inode, file):",
+            "    if (!inode->i_pipe) allocate an empty buffer (counters = 1)",
+            "    O_RDONLY: RCOUNTER++; if (READERS++ == 0) wake_up_partner()",
+            "              if (!WRITERS && O_NONBLOCK) f_version = WCOUNTER",
+            "    O_WRONLY: if (O_NONBLOCK && !READERS) return -ENXIO",
+            "              WCOUNTER++; if (WRITERS++ == 0) wake_up_partner()",
+        ],
+    },
+    Function {
+        name: "do_select + pipe_poll",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/select.c?h=v2.6.1",
+        lines: &[
+            "do_select():",
+            "    for (;;) {",
+            "        mask = pipe_poll(file)   // POLLIN if PIPE_LEN > 0",
+            "                                 // POLLHUP if !WRITERS && f_version != WCOUNTER",
+            "        if (mask & (POLLIN | POLLHUP)) return 1",
+            "        sleep on PIPE_WAIT; schedule()",
+            "    }",
+        ],
+    },
+    Function {
+        name: "pipe_release (fs/pipe.c)",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/fs/pipe.c?h=v2.6.1",
+        lines: &[
+            "pipe_release(inode, decr, decw):",
+            "    READERS -= decr; WRITERS -= decw",
+            "    if (!READERS && !WRITERS) free the buffer   // unread bytes vanish",
+            "    else wake_up_interruptible(PIPE_WAIT)",
+        ],
+    },
+    Function {
+        name: "try_to_wake_up (2.6.1 kernel/sched.c)",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
+        lines: &[
+            "try_to_wake_up(p, sync = 0):",
+            "    activate_task(p): recalc_task_prio(p, now)",
+            "        sleep_avg += slept × (MAX_BONUS − CURRENT_BONUS)   // ≤ 1,020 ms",
+            "        prio = static_prio − (CURRENT_BONUS − 5)",
+            "    enqueue p in the active array at prio",
+            "    if (p->prio < current->prio) resched_task(current)",
+        ],
+    },
+    Function {
+        name: "scheduler_tick (2.6.1 kernel/sched.c)",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
+        lines: &[
+            "scheduler_tick():",
+            "    if (--p->time_slice == 0) {",
+            "        p->prio = effective_prio(p); p->time_slice = task_timeslice(p)",
+            "        if (TASK_INTERACTIVE(p) && !EXPIRED_STARVING(rq)) enqueue in active",
+            "        else enqueue in expired",
+            "        set_tsk_need_resched(p)",
+            "    } else if (TASK_INTERACTIVE(p) && used % TIMESLICE_GRANULARITY == 0)",
+            "        requeue p at the tail of its priority; set_tsk_need_resched(p)",
+        ],
+    },
+    Function {
+        name: "schedule (2.6.1 kernel/sched.c)",
+        source_url:
+            "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree/kernel/sched.c?h=v2.6.1",
+        lines: &[
+            "schedule():",
+            "    run_time = now − prev->timestamp    // ÷ CURRENT_BONUS if HIGH_CREDIT",
+            "    if (prev is sleeping) deactivate_task(prev)",
+            "    if (active array is empty) swap active and expired",
+            "    next = first task of the best priority in the active array",
+            "    if (next was just woken) credit 30 % of its wait as sleep",
+            "    prev->sleep_avg −= run_time",
+            "    switch to next",
+        ],
+    },
+    Function {
+        name: "schedule (2.4.24 kernel/sched.c)",
+        source_url: TARBALL_2424,
+        lines: &[
+            "schedule():",
+            "    if (prev is sleeping) del_from_runqueue(prev)",
+            "    c = −1000",
+            "    for each runnable p: weight = goodness(p)   // counter + 20 − nice (+1 same mm)",
+            "        if (weight > c) { c = weight; next = p }",
+            "    if (c == 0) for every task: counter = counter / 2 + NICE_TO_TICKS(nice)",
+            "    switch to next",
+        ],
+    },
+    Function {
+        name: "tick and wakeup (2.4.24 kernel/timer.c, sched.c)",
+        source_url: TARBALL_2424,
+        lines: &[
+            "update_process_times():",
+            "    if (--current->counter <= 0) { counter = 0; need_resched = 1 }",
+            "try_to_wake_up(p, sync = 0):",
+            "    add_to_runqueue(p)",
+            "    if (goodness(p) − goodness(current) > 0) current->need_resched = 1",
+        ],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HISTORY_261: &str = "https://git.kernel.org/pub/scm/linux/kernel/git/tglx/history.git/tree";
+
+    #[test]
+    fn every_history_link_names_the_modelled_version() {
+        for function in CODE {
+            let url = function.source_url;
+            assert!(
+                url == SEED_URL
+                    || url == TARBALL_2424
+                    || (url.starts_with(HISTORY_261) && url.ends_with("h=v2.6.1")),
+                "{url}"
+            );
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! One module per case. Each exposes a unit struct implementing `Case`.
+
+pub mod fifo_trigger;
+pub mod rwsem_playground;
+pub mod sparse_dump;

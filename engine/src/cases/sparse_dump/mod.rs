@@ -1,0 +1,197 @@
+//! `sparse-dump`: the 30-second sparse core dump of Linux 6.13 (seed 001). A
+//! process maps 1 TiB, writes one byte and aborts; the dump walks every page.
+
+mod extras;
+mod sim;
+mod space;
+mod steps;
+mod text;
+
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::run::params::{ParamKind, ParamSpec, ParamValues};
+use crate::run::trace::Run;
+pub use extras::{AddressSpace, VmaInfo};
+
+pub struct SparseDump;
+
+/// Mateusz Guzik's profile of the reported dump (seed 001), as shares of the time,
+/// keyed like `cost_by_function_ns`.
+#[allow(clippy::approx_constant)] // 3.14 % is a measured share, not π.
+const PROFILE: &[(&str, f64)] = &[
+    ("mt_find", 40.92),
+    ("down_read_killable", 15.13),
+    ("up_read", 13.84),
+    ("check_vma_flags", 3.14),
+    ("__get_user_pages (rest, incl. page-table walk)", 20.13),
+    ("get_dump_page", 4.96),
+    ("dump_user_range loop", 1.88),
+];
+
+const KIB: u64 = 1 << 10;
+const TIB: u64 = 1 << 40;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "size",
+        label: "Mapping size",
+        kind: ParamKind::Size { min_bytes: 4 * KIB, max_bytes: 128 * TIB, default_bytes: TIB },
+        description: "Length of the anonymous mapping (rounded up to whole pages). Beyond about 85 TiB it no longer fits a 47-bit x86-64 address space and is placed above 128 TiB with 5-level paging.",
+    },
+    ParamSpec {
+        name: "touched",
+        label: "Touched pages",
+        kind: ParamKind::Count { min: 0, max: 10_000, default: 1 },
+        description: "Pages of the mapping that were written before the crash. With 0 the mapping has no anon_vma and is not dumped at all.",
+    },
+    ParamSpec {
+        name: "touch_pattern",
+        label: "Where",
+        kind: ParamKind::Choice { options: &["first", "spread", "random"], default: "first" },
+        description: "Touched pages at the start of the mapping, spread evenly, or at seeded random places.",
+    },
+    ParamSpec {
+        name: "page_size",
+        label: "Page size",
+        kind: ParamKind::Choice { options: &["4KiB", "16KiB", "64KiB"], default: "4KiB" },
+        description: "Base page size: 4 KiB (x86-64), or 16/64 KiB granules as on arm64, with their page-table shapes.",
+    },
+    ParamSpec {
+        name: "vmas",
+        label: "VMAs",
+        kind: ParamKind::Count { min: 23, max: 2_000, default: 28 },
+        description: "Total number of mappings; beyond the program's own, small mappings are added, growing the maple tree.",
+    },
+    ParamSpec {
+        name: "sigkill_at",
+        label: "SIGKILL at",
+        kind: ParamKind::Duration { min_ns: 0, max_ns: 1_000_000_000_000, default_ns: 1_000_000_000 },
+        description: "When another process sends SIGKILL, in simulated time since the dump began; 0 sends none.",
+    },
+    ParamSpec {
+        name: "target",
+        label: "Dump target",
+        kind: ParamKind::Choice { options: &["file", "pipe"], default: "file" },
+        description: "A file (holes become one lseek each) or a pipe to a core handler (holes become zero-filled page writes).",
+    },
+];
+
+const VARIANTS: &[VariantSpec] = &[
+    VariantSpec {
+        id: "v6.13",
+        label: "Linux 6.13 (as reported)",
+        description: "get_dump_page locks and unlocks mmap_lock for every page; the skip path never checks for a fatal signal.",
+    },
+    VariantSpec {
+        id: "interruptible",
+        label: "+ skip path checks signals (Tavian Barnes' patch)",
+        description: "v6.13 with dump_interrupted() checked after every skipped page, as proposed in January 2025.",
+    },
+    VariantSpec {
+        id: "v6.15",
+        label: "Linux 6.15 (Mateusz Guzik's fix)",
+        description: "The read lock is held across pages and dropped only to write a page or to reschedule; dump_interrupted() every page.",
+    },
+    VariantSpec {
+        id: "tree-walk",
+        label: "Skip holes via the page tables (hypothetical)",
+        description: "The approach suggested on the list and never merged: walk only populated page tables and skip holes wholesale.",
+    },
+];
+
+static META: CaseMeta = CaseMeta {
+    id: "sparse-dump",
+    title: "The 30-second sparse core dump",
+    year: 2025,
+    system: "Linux 6.13",
+    summary: "A 1 TiB mapping with one written byte takes 30 s to dump, at 100 % CPU, and SIGKILL does nothing meanwhile.",
+    sources: &[
+        Source {
+            label: "Tavian Barnes' report and patch, and Mateusz Guzik's profile (LKML, January 2025)",
+            url: "https://lore.kernel.org/all/?q=%22coredump%3A+allow+interrupting+dumps+of+large+anonymous+regions%22",
+        },
+        Source { label: "fs/coredump.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13.7/source/fs/coredump.c" },
+        Source { label: "mm/gup.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13.7/source/mm/gup.c" },
+        Source { label: "lib/maple_tree.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13.7/source/lib/maple_tree.c" },
+        Source { label: "fs/coredump.c at v6.15", url: "https://elixir.bootlin.com/linux/v6.15/source/fs/coredump.c" },
+    ],
+    params: PARAMS,
+    variants: VARIANTS,
+    reported: &[
+        ReportedFigure { metric: "dump_ns", label: "dump time", reported: "about 30 s at 100 % CPU" },
+        ReportedFigure { metric: "sigkill_latency_ns", label: "SIGKILL", reported: "no effect until the dump ends" },
+    ],
+    headline_metric: "dump_ns",
+    headline_label: "to dump a 1 TiB mapping with one written page (v6.13)",
+};
+
+impl Case for SparseDump {
+    fn meta(&self) -> &'static CaseMeta {
+        &META
+    }
+
+    fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
+        let (page, geometry) = match params.word("page_size") {
+            "16KiB" => (16 * KIB, space::GEOMETRY_16K),
+            "64KiB" => (64 * KIB, space::GEOMETRY_64K),
+            _ if space::needs_high_address(params.unsigned("size")) => (4 * KIB, space::GEOMETRY_4K_5LEVEL),
+            _ => (4 * KIB, space::GEOMETRY_4K),
+        };
+        // mmap rounds the length up to whole pages.
+        let size = params.unsigned("size").div_ceil(page) * page;
+        let pattern = match params.word("touch_pattern") {
+            "spread" => space::Pattern::Spread,
+            "random" => space::Pattern::Random(seed),
+            _ => space::Pattern::First,
+        };
+        let space = space::build(size, params.unsigned("touched"), pattern, page, params.unsigned("vmas"));
+        let tables = space::PageTables::new(geometry, &space.vmas);
+        let config = sim::Config {
+            page,
+            sigkill_at_ns: Some(params.unsigned("sigkill_at")).filter(|&at| at > 0),
+            pipe: params.word("target") == "pipe",
+            variant: match variant {
+                "interruptible" => sim::Variant::Interruptible,
+                "v6.15" => sim::Variant::V615,
+                "tree-walk" => sim::Variant::TreeWalk,
+                _ => sim::Variant::V613,
+            },
+        };
+        let finished = sim::run(&config, &space, tables);
+        let variant_kind = config.variant;
+        let mut run = finished.builder.finish(
+            META.id,
+            variant,
+            seed,
+            params.clone(),
+            finished.outcome,
+            finished.metrics,
+        );
+        run.set_extras(AddressSpace {
+            vmas: space
+                .vmas
+                .iter()
+                .map(|vma| VmaInfo {
+                    start: vma.start,
+                    end: vma.end,
+                    name: vma.name.clone(),
+                    dump_bytes: vma.dump_size(page),
+                    big: vma.big,
+                    present: vma.present.clone(),
+                })
+                .collect(),
+            tree: space.tree.clone(),
+            page_bytes: page,
+            machine: geometry.machine,
+            levels: geometry.names,
+            profile: PROFILE,
+            loop_as_reported: text::DUMP_613,
+            loop_of_variant: match variant_kind {
+                sim::Variant::V613 => text::DUMP_613,
+                sim::Variant::Interruptible => text::DUMP_INTERRUPTIBLE,
+                sim::Variant::V615 => text::DUMP_615,
+                sim::Variant::TreeWalk => text::TREE_WALK,
+            },
+        });
+        run
+    }
+}

@@ -1,0 +1,467 @@
+//! The reporter's address space: the VMAs of a small dynamically linked C
+//! program on x86-64 (addresses as with ASLR off), the 1 TiB anonymous mapping,
+//! which pages are populated, and the page tables that follow from that.
+
+use crate::kernel::mm::maple::MapleTree;
+
+/// What a VMA maps, which decides whether and how much of it a core dump writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backing {
+    /// A file mapping never written: only an ELF header page (offset 0) is dumped.
+    FileClean { elf_header: bool },
+    /// A file mapping that was written (COW: it has an `anon_vma`): dumped whole.
+    FileWritten,
+    /// Anonymous memory: dumped whole iff written (has an `anon_vma`).
+    Anon,
+    /// `[vdso]`: always dumped whole.
+    Vdso,
+    /// `[vvar]`: `VM_IO | VM_PFNMAP`, never dumped.
+    Vvar,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vma {
+    pub start: u64,
+    pub end: u64,
+    pub name: String,
+    pub backing: Backing,
+    /// Populated (present) page ranges `[start, end)`, page-aligned, sorted.
+    pub present: Vec<(u64, u64)>,
+    /// The big mapping of the report.
+    pub big: bool,
+}
+
+impl Vma {
+    /// `vma_dump_size` with the default coredump_filter (0x33).
+    pub fn dump_size(&self, page: u64) -> u64 {
+        match self.backing {
+            Backing::Vvar => 0,
+            Backing::Vdso | Backing::FileWritten => self.end - self.start,
+            Backing::Anon if self.present.is_empty() => 0,
+            Backing::Anon => self.end - self.start,
+            Backing::FileClean { elf_header: true } => page,
+            Backing::FileClean { elf_header: false } => 0,
+        }
+    }
+}
+
+/// Page-table geometry: the shift of each level, top first, and what to call it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub page_shift: u32,
+    pub shifts: &'static [u32],
+    pub names: &'static [&'static str],
+    pub machine: &'static str,
+}
+
+pub const GEOMETRY_4K: Geometry = Geometry {
+    page_shift: 12,
+    shifts: &[39, 30, 21, 12],
+    names: &["pgd/p4d", "pud", "pmd", "pte"],
+    machine: "x86-64, 4-level paging (p4d folded into pgd)",
+};
+pub const GEOMETRY_16K: Geometry = Geometry {
+    page_shift: 14,
+    shifts: &[47, 36, 25, 14],
+    names: &["pgd", "pud", "pmd", "pte"],
+    machine: "arm64, 16 KiB granule, 4 levels (model choice: x86-64 costs reused)",
+};
+pub const GEOMETRY_64K: Geometry = Geometry {
+    page_shift: 16,
+    shifts: &[42, 29, 16],
+    names: &["pgd", "pmd", "pte"],
+    machine: "arm64, 64 KiB granule, 3 levels, pud folded (model choice: x86-64 costs reused)",
+};
+
+/// Where a page-table walk for one address ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Walk {
+    /// Levels visited (1 = stopped at the top level).
+    pub levels: u8,
+    /// The last level found a present page.
+    pub present: bool,
+}
+
+/// The populated pages and the tables above them.
+pub struct PageTables {
+    pub geometry: Geometry,
+    /// Present page ranges of the whole address space, sorted, disjoint.
+    present: Vec<(u64, u64)>,
+}
+
+impl PageTables {
+    pub fn new(geometry: Geometry, vmas: &[Vma]) -> PageTables {
+        let mut present: Vec<(u64, u64)> = vmas.iter().flat_map(|vma| vma.present.iter().copied()).collect();
+        present.sort_unstable();
+        PageTables { geometry, present }
+    }
+
+    /// Is any page in `[start, end)` present?
+    fn any_present(&self, start: u64, end: u64) -> bool {
+        let index = self.present.partition_point(|&(_, e)| e <= start);
+        self.present.get(index).is_some_and(|&(s, _)| s < end)
+    }
+
+    /// The walk for `addr`: each level's entry exists iff its region holds a present page.
+    pub fn walk(&self, addr: u64) -> Walk {
+        let levels = self.geometry.shifts.len();
+        for (depth, &shift) in self.geometry.shifts.iter().enumerate() {
+            let region_start = addr >> shift << shift;
+            let region_end = region_start.saturating_add(1u64 << shift);
+            if !self.any_present(region_start, region_end) {
+                return Walk { levels: depth as u8 + 1, present: false };
+            }
+        }
+        Walk { levels: levels as u8, present: true }
+    }
+
+    /// Splits `[start, end)` into maximal runs of pages with the same walk.
+    pub fn segments(&self, start: u64, end: u64) -> Vec<(u64, u64, Walk)> {
+        let mut cuts = vec![start, end];
+        let first = self.present.partition_point(|&(_, e)| e <= start);
+        for &(s, e) in self.present[first..].iter().take_while(|&&(s, _)| s < end) {
+            for &shift in self.geometry.shifts {
+                let size = 1u64 << shift;
+                for point in [s >> shift << shift, (e - 1) >> shift << shift] {
+                    for cut in [point, point.saturating_add(size)] {
+                        if cut > start && cut < end {
+                            cuts.push(cut);
+                        }
+                    }
+                }
+            }
+            for cut in [s, e] {
+                if cut > start && cut < end {
+                    cuts.push(cut);
+                }
+            }
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut segments: Vec<(u64, u64, Walk)> = Vec::new();
+        for pair in cuts.windows(2) {
+            let walk = self.walk(pair[0]);
+            match segments.last_mut() {
+                Some(last) if last.2 == walk && last.1 == pair[0] => last.1 = pair[1],
+                _ => segments.push((pair[0], pair[1], walk)),
+            }
+        }
+        segments
+    }
+
+    /// Table entries a range walker scans to skip `[start, end)`, for the
+    /// hypothetical tree-walk variant: at the level where each run stops, one
+    /// entry per region it covers.
+    pub fn entries_to_skip(&self, start: u64, end: u64) -> u64 {
+        self.segments(start, end)
+            .iter()
+            .map(|&(s, e, walk)| {
+                let shift = self.geometry.shifts[usize::from(walk.levels) - 1];
+                ((e - 1) >> shift) - (s >> shift) + 1
+            })
+            .sum()
+    }
+}
+
+/// Where a mapping too large for the 47-bit address space goes: 128 TiB, via a hint.
+pub const HIGH_BASE: u64 = 1 << 47;
+
+/// Does a mapping of `size` need an address above 128 TiB (and so 5-level paging on x86-64)?
+pub fn needs_high_address(size: u64) -> bool {
+    size > 0x5555_5555_4000 - (1 << 30)
+}
+
+pub const GEOMETRY_4K_5LEVEL: Geometry = Geometry {
+    page_shift: 12,
+    shifts: &[48, 39, 30, 21, 12],
+    names: &["pgd", "p4d", "pud", "pmd", "pte"],
+    machine: "x86-64, 5-level paging (LA57): the mapping is above 128 TiB, placed with an mmap address hint",
+};
+
+/// How the touched pages of the big mapping are placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    First,
+    Spread,
+    Random(u64),
+}
+
+pub struct Space {
+    pub vmas: Vec<Vma>,
+    pub big: usize,
+    pub tree: MapleTree,
+}
+
+/// Builds the address space. `vmas` is the total VMA count (at least the base
+/// program's); extra small mappings are added below the big one, alternating
+/// file-backed read-only and anonymous, as a program's later mmaps would be.
+pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) -> Space {
+    let page_align = |x: u64| x / page * page;
+    let mut list: Vec<Vma> = Vec::new();
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        list: &mut Vec<Vma>,
+        page: u64,
+        start: u64,
+        end: u64,
+        name: &str,
+        backing: Backing,
+        present_pages: u64,
+        top: bool,
+    ) {
+        let page_align = |x: u64| x / page * page;
+        let mut start = page_align(start);
+        let mut end = page_align(end + page - 1).max(start + page);
+        // With pages larger than the program's segments, neighbours would overlap
+        // once rounded: trim against what is mapped already, and drop what is left empty.
+        for other in list.iter() {
+            if other.start < end && start < other.end {
+                if other.start <= start {
+                    start = start.max(other.end);
+                } else {
+                    end = end.min(other.start);
+                }
+            }
+        }
+        if start >= end {
+            return;
+        }
+        let pages = (end - start) / page;
+        let present_pages = present_pages.min(pages);
+        let present = match (present_pages, top) {
+            (0, _) => Vec::new(),
+            (n, false) => vec![(start, start + n * page)],
+            (n, true) => vec![(end - n * page, end)],
+        };
+        list.push(Vma { start, end, name: name.to_string(), backing, present, big: false });
+    }
+    // The executable.
+    add(
+        &mut list,
+        page,
+        0x5555_5555_4000,
+        0x5555_5555_5000,
+        "a.out",
+        Backing::FileClean { elf_header: true },
+        1,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x5555_5555_5000,
+        0x5555_5555_6000,
+        "a.out",
+        Backing::FileClean { elf_header: false },
+        1,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x5555_5555_6000,
+        0x5555_5555_7000,
+        "a.out",
+        Backing::FileClean { elf_header: false },
+        1,
+        false,
+    );
+    add(&mut list, page, 0x5555_5555_7000, 0x5555_5555_8000, "a.out (relro)", Backing::FileWritten, 1, false);
+    add(&mut list, page, 0x5555_5555_8000, 0x5555_5555_9000, "a.out (data)", Backing::FileWritten, 1, false);
+    add(&mut list, page, 0x5555_5555_9000, 0x5555_5557_a000, "[heap]", Backing::Anon, 1, false);
+    // ld.so, libc and their anonymous mappings, vvar and vdso, the stack.
+    add(&mut list, page, 0x7fff_f7d8_5000, 0x7fff_f7d8_8000, "anon (TLS)", Backing::Anon, 3, false);
+    add(
+        &mut list,
+        page,
+        0x7fff_f7d8_8000,
+        0x7fff_f7db_0000,
+        "libc.so.6",
+        Backing::FileClean { elf_header: true },
+        1,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x7fff_f7db_0000,
+        0x7fff_f7f4_5000,
+        "libc.so.6",
+        Backing::FileClean { elf_header: false },
+        40,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x7fff_f7f4_5000,
+        0x7fff_f7f9_d000,
+        "libc.so.6",
+        Backing::FileClean { elf_header: false },
+        10,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x7fff_f7f9_d000,
+        0x7fff_f7fa_1000,
+        "libc.so.6 (relro)",
+        Backing::FileWritten,
+        4,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x7fff_f7fa_1000,
+        0x7fff_f7fa_3000,
+        "libc.so.6 (data)",
+        Backing::FileWritten,
+        2,
+        false,
+    );
+    add(&mut list, page, 0x7fff_f7fa_3000, 0x7fff_f7fb_0000, "anon (libc bss)", Backing::Anon, 4, false);
+    add(&mut list, page, 0x7fff_f7fb_d000, 0x7fff_f7fb_f000, "anon", Backing::Anon, 2, false);
+    add(&mut list, page, 0x7fff_f7fb_f000, 0x7fff_f7fc_3000, "[vvar]", Backing::Vvar, 0, false);
+    add(&mut list, page, 0x7fff_f7fc_3000, 0x7fff_f7fc_5000, "[vdso]", Backing::Vdso, 2, false);
+    add(
+        &mut list,
+        page,
+        0x7fff_f7fc_5000,
+        0x7fff_f7fc_6000,
+        "ld-linux-x86-64.so.2",
+        Backing::FileClean { elf_header: true },
+        1,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x7fff_f7fc_6000,
+        0x7fff_f7ff_1000,
+        "ld-linux-x86-64.so.2",
+        Backing::FileClean { elf_header: false },
+        20,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x7fff_f7ff_1000,
+        0x7fff_f7ff_b000,
+        "ld-linux-x86-64.so.2",
+        Backing::FileClean { elf_header: false },
+        5,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x7fff_f7ff_b000,
+        0x7fff_f7ff_d000,
+        "ld-linux-x86-64.so.2 (relro)",
+        Backing::FileWritten,
+        2,
+        false,
+    );
+    add(
+        &mut list,
+        page,
+        0x7fff_f7ff_d000,
+        0x7fff_f7ff_f000,
+        "ld-linux-x86-64.so.2 (data)",
+        Backing::FileWritten,
+        2,
+        false,
+    );
+    add(&mut list, page, 0x7fff_fffd_e000, 0x7fff_ffff_f000, "[stack]", Backing::Anon, 3, true);
+    // The big mapping: mmap() places it top-down, just below the lowest mapping up
+    // there; if it does not fit above the heap, below the executable instead.
+    let heap_end = 0x5555_5557_a000u64;
+    let exec_start = 0x5555_5555_4000u64;
+    let (big_start, big_end) = if size <= page_align(0x7fff_f7d8_5000) - heap_end - (1 << 30) {
+        (page_align(0x7fff_f7d8_5000) - size, page_align(0x7fff_f7d8_5000))
+    } else if size <= exec_start - (1 << 30) {
+        (exec_start - (1 << 30) - size, exec_start - (1 << 30))
+    } else {
+        // Larger than a 47-bit user address space can hold: mapped above 128 TiB with
+        // an address hint, which needs 5-level paging (see `needs_high_address`).
+        (HIGH_BASE, HIGH_BASE + size)
+    };
+    let pages = size / page;
+    let touched = touched.min(pages);
+    let mut touched_pages: Vec<u64> = match pattern {
+        Pattern::First => (0..touched).collect(),
+        Pattern::Spread if touched > 0 => (0..touched).map(|i| i * pages / touched).collect(),
+        Pattern::Spread => Vec::new(),
+        Pattern::Random(seed) => {
+            let mut rng = crate::run::rng::Rng::new(seed);
+            let mut chosen: Vec<u64> = (0..touched).map(|_| rng.below(pages)).collect();
+            chosen.sort_unstable();
+            chosen.dedup();
+            chosen
+        }
+    };
+    touched_pages.sort_unstable();
+    let mut present: Vec<(u64, u64)> = Vec::new();
+    for index in touched_pages {
+        let at = big_start + index * page;
+        match present.last_mut() {
+            Some(last) if last.1 == at => last.1 = at + page,
+            _ => present.push((at, at + page)),
+        }
+    }
+    list.push(Vma {
+        start: big_start,
+        end: big_end,
+        name: "anonymous mmap".to_string(),
+        backing: Backing::Anon,
+        present,
+        big: true,
+    });
+    // Extra small mappings below the big one, adjacent as top-down allocation packs them.
+    let base_count = list.len() as u64;
+    let mut below = big_start;
+    for extra in 0..vmas.saturating_sub(base_count) {
+        let length = (1 + extra % 4) * 16 * page;
+        let start = below - length;
+        let (name, backing, present_pages) = if extra % 2 == 0 {
+            ("locale file", Backing::FileClean { elf_header: false }, 0)
+        } else {
+            ("anon (malloc arena)", Backing::Anon, 4)
+        };
+        add(&mut list, page, start, below, name, backing, present_pages, false);
+        below = start;
+    }
+    // The tree is built in the order the mappings appear: exec maps the program,
+    // stack, vdso and ld.so; ld.so maps libc; the program maps the rest.
+    let mut order: Vec<usize> = (0..list.len()).collect();
+    order.sort_by_key(|&i| {
+        let vma = &list[i];
+        let stage = match vma.name.as_str() {
+            n if n.starts_with("a.out") || n == "[heap]" || n == "[stack]" => 0,
+            "[vvar]" | "[vdso]" => 1,
+            n if n.starts_with("ld-linux") => 2,
+            n if n.starts_with("libc") || n.starts_with("anon (") && !n.contains("malloc") => 3,
+            _ if vma.big => 4,
+            _ => 5,
+        };
+        (stage, std::cmp::Reverse(vma.start))
+    });
+    let ranges: Vec<(u64, u64)> = order.iter().map(|&i| (list[i].start, list[i].end - 1)).collect();
+    let mut tree = MapleTree::build(&ranges);
+    // The tree stores insertion indices; map them back to address-order indices.
+    list.sort_by_key(|vma| vma.start);
+    let by_start: Vec<u64> = list.iter().map(|vma| vma.start).collect();
+    for node in &mut tree.nodes {
+        for slot in &mut node.slots {
+            if let crate::kernel::mm::maple::Slot::Vma(inserted) = slot {
+                let start = ranges[*inserted as usize].0;
+                *inserted = by_start.binary_search(&start).expect("every range is a VMA") as u32;
+            }
+        }
+    }
+    let big = list.iter().position(|vma| vma.big).expect("the big mapping exists");
+    Space { vmas: list, big, tree }
+}

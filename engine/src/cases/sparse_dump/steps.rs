@@ -1,0 +1,422 @@
+//! What one page of the dump does, as micro-ops with costs, per variant; and
+//! the dump's ends: holes, the SIGKILL, the tree walk, the totals.
+
+use super::sim::{
+    Cost, Sim, Step, Variant, C_EMITTED, C_ITERATIONS, C_LOCKS, C_SIGKILL, C_SKIPPED, C_VISITS,
+};
+use super::sim::{
+    CHECK_FLAGS_NS, DOWN_READ_NS, EMIT_NS, GET_DUMP_PAGE_NS, GUP_BASE_NS, INTERRUPT_CHECK_NS, LEVEL_NS,
+    LOOP_NS, LSEEK_NS, NODE_NS, PIVOT_NS, RCU_NS, TABLE_ENTRY_NS, UP_READ_NS, ZERO_PAGE_NS,
+};
+use super::space::Walk;
+use super::text::{self, at, T};
+use crate::kernel::mm::maple::Visit;
+use crate::run::builder::{text as say, OpSpec};
+use crate::run::lock::LockMode;
+use crate::run::narration::Arg;
+use crate::run::trace::{Metric, OpKind};
+use crate::run::world::{Effect, TaskState};
+use std::collections::BTreeMap;
+
+impl Sim<'_> {
+    fn dump_fn(&self) -> u16 {
+        match self.config.variant {
+            Variant::V613 => text::DUMP_613,
+            Variant::Interruptible => text::DUMP_INTERRUPTIBLE,
+            Variant::V615 | Variant::TreeWalk => text::DUMP_615,
+        }
+    }
+
+    fn lookup_steps(&self, addr: u64, path: &[Visit], steps: &mut Vec<Step>) {
+        steps.push(Step {
+            kind: OpKind::TreeVisit,
+            code: at(text::GUP, 1),
+            template: T::MT_FIND,
+            args: vec![Arg::Addr(addr)],
+            effects: vec![],
+            cost: vec![(Cost::MtFind, RCU_NS)],
+        });
+        for (depth, visit) in path.iter().enumerate() {
+            let leaf = depth + 1 == path.len();
+            let kind = if leaf { "leaf_64" } else { "arange_64" };
+            steps.push(Step {
+                kind: OpKind::TreeVisit,
+                code: at(text::MT_FIND, if leaf { 7 } else { 4 }),
+                template: T::VISIT,
+                args: vec![
+                    Arg::Count(u64::from(visit.node)),
+                    Arg::Word(kind),
+                    Arg::Count(u64::from(visit.pivots_compared)),
+                    Arg::Count(u64::from(visit.slot)),
+                    Arg::Addr(visit.min),
+                    Arg::Addr(visit.max),
+                ],
+                effects: vec![self.count(C_VISITS, 1)],
+                cost: vec![(Cost::MtFind, NODE_NS + PIVOT_NS * u64::from(visit.pivots_compared))],
+            });
+        }
+    }
+
+    /// The micro-ops of one page at `addr`.
+    pub(super) fn page_steps(
+        &self,
+        _vma: usize,
+        addr: u64,
+        walk: Walk,
+        path: &[Visit],
+        take_lock: bool,
+    ) -> Vec<Step> {
+        let lock = self.lock;
+        let task = self.task;
+        let variant = self.config.variant;
+        let mut steps = Vec::new();
+        let per_page_lock = variant != Variant::V615;
+        if per_page_lock || take_lock {
+            let template = if per_page_lock { T::LOCK } else { T::LOCK_TAKE_615 };
+            steps.push(Step {
+                kind: OpKind::LockFast,
+                code: at(text::GET_DUMP_PAGE, 1),
+                template,
+                args: vec![Arg::Lock(lock), Arg::Count(self.all.lock_acquisitions + 1)],
+                effects: vec![
+                    Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
+                    self.count(C_LOCKS, 1),
+                ],
+                cost: vec![(Cost::DownRead, DOWN_READ_NS)],
+            });
+        }
+        self.lookup_steps(addr, path, &mut steps);
+        steps.push(Step {
+            kind: OpKind::Compute,
+            code: at(text::GUP, 2),
+            template: T::FLAGS,
+            args: vec![],
+            effects: vec![],
+            cost: vec![(Cost::CheckFlags, CHECK_FLAGS_NS)],
+        });
+        let present = walk.present && !self.signal_pending;
+        if self.signal_pending {
+            steps.push(Step {
+                kind: OpKind::Compute,
+                code: at(text::GUP, 3),
+                template: T::SIGNAL_SEEN,
+                args: vec![],
+                effects: vec![],
+                cost: vec![(Cost::GupRest, GUP_BASE_NS), (Cost::GetDumpPage, GET_DUMP_PAGE_NS)],
+            });
+        } else {
+            let levels = u64::from(walk.levels);
+            let names = self.tables.geometry.names;
+            let (template, args) = if walk.present {
+                (T::WALK_PRESENT, vec![Arg::Addr(addr), Arg::Count(levels)])
+            } else {
+                (
+                    T::WALK_NONE,
+                    vec![Arg::Addr(addr), Arg::Word(names[usize::from(walk.levels) - 1]), Arg::Count(levels)],
+                )
+            };
+            steps.push(Step {
+                kind: OpKind::PageWalk,
+                code: at(text::FOLLOW, walk.levels.min(5) as u16),
+                template,
+                args,
+                effects: vec![],
+                cost: vec![
+                    (Cost::GupRest, GUP_BASE_NS + LEVEL_NS * levels),
+                    (Cost::GetDumpPage, GET_DUMP_PAGE_NS),
+                ],
+            });
+        }
+        if per_page_lock || present {
+            steps.push(Step {
+                kind: OpKind::LockRelease,
+                code: at(text::GET_DUMP_PAGE, 3),
+                template: T::UNLOCK,
+                args: vec![Arg::Lock(lock)],
+                effects: vec![Effect::Release { lock, task }],
+                cost: vec![(Cost::UpRead, UP_READ_NS)],
+            });
+        }
+        let dump = self.dump_fn();
+        if present {
+            steps.push(Step {
+                kind: OpKind::Emit,
+                code: at(dump, 4),
+                template: T::EMIT,
+                args: vec![Arg::Word(if self.config.page == 4096 { "4 KiB" } else { "one" })],
+                effects: vec![self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)],
+                cost: vec![(Cost::Emit, EMIT_NS)],
+            });
+            return steps;
+        }
+        let (template, check) = match variant {
+            Variant::V613 => (T::SKIP, 0),
+            Variant::Interruptible => (T::SKIP_CHECKED, INTERRUPT_CHECK_NS),
+            _ => (T::SKIP_615, INTERRUPT_CHECK_NS),
+        };
+        steps.push(Step {
+            kind: OpKind::Skip,
+            code: at(dump, 7),
+            template,
+            args: vec![],
+            effects: vec![self.count(C_SKIPPED, 1), self.count(C_ITERATIONS, 1)],
+            cost: vec![(Cost::Loop, LOOP_NS + check)],
+        });
+        if self.signal_pending && variant != Variant::V613 {
+            steps.push(Step {
+                kind: OpKind::Signal,
+                code: at(dump, if variant == Variant::Interruptible { 8 } else { 11 }),
+                template: T::ABORT,
+                args: vec![],
+                effects: vec![],
+                cost: vec![],
+            });
+        }
+        steps
+    }
+
+    pub(super) fn unlock_op(&mut self, now: u64, _why: Option<T>) {
+        let (lock, task) = (self.lock, self.task);
+        self.builder.iteration(say(T::ITER_END.id(), &[]));
+        self.builder.op(OpSpec {
+            at_ns: now,
+            actor: Some(task),
+            kind: OpKind::LockRelease,
+            code: at(text::DUMP_615, 6),
+            text: say(T::UNLOCK.id(), &[Arg::Lock(lock)]),
+            effects: &[Effect::Release { lock, task }],
+        });
+        self.locked = false;
+    }
+
+    /// Skipped pages become one lseek (file) or zero-filled page writes (pipe).
+    pub(super) fn flush_hole(&mut self, pages: &mut u64) {
+        if *pages == 0 {
+            return;
+        }
+        let now = self.builder.now_ns();
+        let (template, ns) =
+            if self.config.pipe { (T::HOLE_PIPE, *pages * ZERO_PAGE_NS) } else { (T::HOLE_FILE, LSEEK_NS) };
+        self.costs[Cost::Holes as usize] += ns;
+        self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Count(0), Arg::Count(*pages)]));
+        self.builder.op(OpSpec {
+            at_ns: now,
+            actor: Some(self.task),
+            kind: OpKind::Emit,
+            code: at(self.dump_fn(), 4),
+            text: say(template.id(), &[Arg::Count(*pages)]),
+            effects: &[],
+        });
+        self.builder.advance_to(now + ns);
+        // A pipe write goes through dump_emit, which checks dump_interrupted().
+        if self.config.pipe && self.signal_pending {
+            self.aborted_at = Some(now + ns);
+        }
+        *pages = 0;
+    }
+
+    pub(super) fn sigkill(&mut self, sent_at: u64, addr: u64) {
+        let now = self.builder.now_ns();
+        self.signal_pending = true;
+        self.builder.iteration(say(T::ITER_SIGNAL.id(), &[]));
+        self.builder.op(OpSpec {
+            at_ns: now,
+            actor: None,
+            kind: OpKind::Signal,
+            code: at(text::SIGNAL, 1),
+            text: say(T::SIGNAL.id(), &[Arg::Ns(sent_at), Arg::Addr(addr)]),
+            effects: &[self.count(C_SIGKILL, 1)],
+        });
+        if self.config.variant == Variant::V613 {
+            self.builder.op(OpSpec {
+                at_ns: now,
+                actor: Some(self.task),
+                kind: OpKind::Note,
+                code: at(text::DUMP_613, 7),
+                text: say(T::SIGNAL_IGNORED.id(), &[]),
+                effects: &[],
+            });
+        }
+    }
+
+    /// The hypothetical range walk: one lookup, holes skipped whole, present pages written.
+    pub(super) fn tree_walk_vma(&mut self, _vma: usize, start: u64, end: u64, path: &[Visit]) {
+        let page = self.config.page;
+        let (lock, task) = (self.lock, self.task);
+        let now = self.builder.now_ns();
+        let mut steps = Vec::new();
+        self.lookup_steps(start, path, &mut steps);
+        self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(start)]));
+        let mut at_ns = now;
+        self.builder.op(OpSpec {
+            at_ns,
+            actor: Some(task),
+            kind: OpKind::LockFast,
+            code: at(text::TREE_WALK, 1),
+            text: say(T::TREE_LOOKUP.id(), &[]),
+            effects: &[
+                Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
+                self.count(C_LOCKS, 1),
+            ],
+        });
+        self.all.lock_acquisitions += 1;
+        let visits = path.len() as u64;
+        self.all.node_visits += visits;
+        let is_big = self.space.vmas[self.space.big].start == start;
+        if is_big {
+            self.big.node_visits += visits;
+            self.big.lock_acquisitions += 1;
+        }
+        for step in &steps {
+            let ns: u64 = step.cost.iter().map(|c| c.1).sum();
+            self.builder.op(OpSpec {
+                at_ns,
+                actor: Some(task),
+                kind: step.kind,
+                code: step.code,
+                text: say(step.template.id(), &step.args),
+                effects: &step.effects,
+            });
+            self.costs[Cost::TreeWalk as usize] += ns;
+            at_ns += ns;
+        }
+        self.builder.advance_to(at_ns);
+        let big = self.space.vmas[self.space.big].start == start;
+        for (seg_start, seg_end, walk) in self.tables.segments(start, end) {
+            if self.aborted_at.is_some() {
+                break;
+            }
+            let pages = (seg_end - seg_start) / page;
+            let now = self.builder.now_ns();
+            if let (Some(sent), false) = (self.config.sigkill_at_ns, self.signal_pending) {
+                if now >= sent {
+                    self.sigkill(sent, seg_start);
+                    self.aborted_at = Some(now);
+                    break;
+                }
+            }
+            if walk.present {
+                let effects = [self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)];
+                let specs = [OpSpec {
+                    at_ns: 0,
+                    actor: Some(task),
+                    kind: OpKind::Emit,
+                    code: at(text::TREE_WALK, 4),
+                    text: say(T::EMIT.id(), &[Arg::Word("populated")]),
+                    effects: &effects,
+                }];
+                let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
+                self.builder.repeat(pages, EMIT_NS, say(T::ITER_PAGE.id(), &label_args), &specs);
+                self.costs[Cost::Emit as usize] += pages * EMIT_NS;
+                self.all.emitted += pages;
+                self.all.iterations += pages;
+                if big {
+                    self.big.emitted += pages;
+                    self.big.iterations += pages;
+                }
+            } else {
+                let entries = self.tables.entries_to_skip(seg_start, seg_end);
+                let ns = entries * TABLE_ENTRY_NS;
+                self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Addr(seg_start), Arg::Count(pages)]));
+                let args =
+                    [Arg::Addr(seg_start), Arg::Addr(seg_end - 1), Arg::Count(pages), Arg::Count(entries)];
+                self.builder.op(OpSpec {
+                    at_ns: now,
+                    actor: Some(task),
+                    kind: OpKind::Skip,
+                    code: at(text::TREE_WALK, 3),
+                    text: say(T::TREE_SKIP.id(), &args),
+                    effects: &[self.count(C_SKIPPED, pages), self.count(C_ITERATIONS, 1)],
+                });
+                self.builder.advance_to(now + ns.max(1));
+                self.costs[Cost::TreeWalk as usize] += ns;
+                self.all.skipped += pages;
+                self.all.iterations += 1;
+                if big {
+                    self.big.skipped += pages;
+                    self.big.iterations += 1;
+                }
+            }
+        }
+        let now = self.builder.now_ns();
+        self.builder.iteration(say(T::ITER_END.id(), &[]));
+        self.builder.op(OpSpec {
+            at_ns: now,
+            actor: Some(task),
+            kind: OpKind::LockRelease,
+            code: at(text::TREE_WALK, 5),
+            text: say(T::UNLOCK.id(), &[Arg::Lock(lock)]),
+            effects: &[Effect::Release { lock, task }],
+        });
+    }
+
+    pub(super) fn finish_dump(&mut self) {
+        let now = self.builder.now_ns();
+        self.builder.phase(say(T::PHASE_END.id(), &[]));
+        self.builder.iteration(say(T::ITER_END.id(), &[]));
+        let task = self.task;
+        let (end_template, end_args) = match self.config.sigkill_at_ns {
+            Some(sent) if self.signal_pending => {
+                (T::END_KILLED, vec![Arg::Ns(sent), Arg::Ns(now.saturating_sub(sent))])
+            }
+            _ => (T::END_NO_SIGNAL, vec![]),
+        };
+        self.builder.op(OpSpec {
+            at_ns: now,
+            actor: Some(task),
+            kind: OpKind::Note,
+            code: at(self.dump_fn(), 0),
+            text: say(
+                T::END.id(),
+                &[Arg::Ns(now), Arg::Count(self.all.skipped), Arg::Count(self.all.emitted)],
+            ),
+            effects: &[],
+        });
+        self.builder.op(OpSpec {
+            at_ns: now,
+            actor: Some(task),
+            kind: OpKind::Exit,
+            code: at(self.dump_fn(), 0),
+            text: say(end_template.id(), &end_args),
+            effects: &[Effect::SetState { task, state: TaskState::Dead }],
+        });
+    }
+
+    pub(super) fn metrics(&self) -> BTreeMap<String, Metric> {
+        let mut metrics = BTreeMap::new();
+        let end = self.builder.now_ns();
+        let put = |m: &mut BTreeMap<String, Metric>, k: &str, v: Metric| {
+            m.insert(k.to_string(), v);
+        };
+        put(&mut metrics, "iterations", Metric::Count(self.big.iterations));
+        put(&mut metrics, "pages_skipped", Metric::Count(self.big.skipped));
+        put(&mut metrics, "pages_emitted", Metric::Count(self.big.emitted));
+        put(&mut metrics, "lock_acquisitions", Metric::Count(self.big.lock_acquisitions));
+        put(&mut metrics, "tree_node_visits", Metric::Count(self.big.node_visits));
+        put(&mut metrics, "dump_ns", Metric::Ns(end));
+        let latency =
+            self.config.sigkill_at_ns.filter(|_| self.signal_pending).map(|sent| end.saturating_sub(sent));
+        put(&mut metrics, "sigkill_latency_ns", Metric::None(latency));
+        let costs: BTreeMap<String, Metric> = super::sim::COST_NAMES
+            .iter()
+            .zip(self.costs)
+            .filter(|(_, ns)| *ns > 0)
+            .map(|(name, ns)| (name.to_string(), Metric::Ns(ns)))
+            .collect();
+        put(&mut metrics, "cost_by_function_ns", Metric::Object(costs));
+        put(&mut metrics, "maple_height", Metric::Count(u64::from(self.space.tree.height())));
+        put(&mut metrics, "maple_nodes", Metric::Count(self.space.tree.nodes.len() as u64));
+        let all: BTreeMap<String, Metric> = [
+            ("iterations", self.all.iterations),
+            ("pages_skipped", self.all.skipped),
+            ("pages_emitted", self.all.emitted),
+            ("lock_acquisitions", self.all.lock_acquisitions),
+            ("tree_node_visits", self.all.node_visits),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Metric::Count(v)))
+        .collect();
+        put(&mut metrics, "all_vmas", Metric::Object(all));
+        metrics
+    }
+}

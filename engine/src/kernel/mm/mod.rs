@@ -1,0 +1,3 @@
+//! Memory-management structures: the maple tree that indexes VMAs.
+
+pub mod maple;

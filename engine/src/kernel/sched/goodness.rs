@@ -1,0 +1,152 @@
+//! The Linux 2.4 scheduler's rules (kernel/sched.c at v2.4.24), for one CPU:
+//! every runnable task has a `counter` of ticks left in this epoch; `schedule()`
+//! scans the run queue for the best `goodness()` (counter + 20 − nice, + 1 for
+//! sharing the previous task's mm); when every runnable task has used its
+//! counter, a recalculation gives *every* task, sleeping ones included,
+//! `counter / 2 + NICE_TO_TICKS(nice)`. A wakeup preempts the running task iff
+//! the woken one's goodness, seen from the running task's mm, is strictly
+//! greater (`reschedule_idle` on UP). There is no sleep average: a sleeper's
+//! only advantage is the counter it did not use, at most about twice a slice.
+//!
+//! Model choice: the two programs are separate processes (different mm), so the
+//! +1 goes to whichever task ran last.
+
+use crate::run::world::TaskId;
+
+/// `TICK_SCALE(x)` for the configured HZ.
+pub fn tick_scale(x: i64, hz: u64) -> i64 {
+    match hz {
+        0..200 => x >> 2,
+        200..400 => x >> 1,
+        400..800 => x,
+        800..1600 => x << 1,
+        _ => x << 2,
+    }
+}
+
+/// `NICE_TO_TICKS(nice)`: 6 ticks (60 ms) at nice 0 and HZ 100.
+pub fn nice_to_ticks(nice: i32, hz: u64) -> i64 {
+    tick_scale(20 - i64::from(nice.clamp(-20, 19)), hz) + 1
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoodTask {
+    pub nice: i32,
+    /// Ticks left in this epoch.
+    pub counter: i64,
+}
+
+impl GoodTask {
+    pub fn new(nice: i32, hz: u64) -> GoodTask {
+        GoodTask { nice, counter: nice_to_ticks(nice, hz) }
+    }
+
+    /// `do_fork`: the child takes half of its parent's counter (here a full one).
+    pub fn forked(nice: i32, hz: u64) -> GoodTask {
+        GoodTask { nice, counter: (nice_to_ticks(nice, hz) + 1) >> 1 }
+    }
+
+    /// `goodness(p, this_cpu, this_mm)` for a SCHED_OTHER task; `same_mm` is
+    /// whether it shares the mm of the task that ran last.
+    pub fn goodness(&self, same_mm: bool) -> i64 {
+        if self.counter == 0 {
+            return 0;
+        }
+        self.counter + i64::from(same_mm) + 20 - i64::from(self.nice)
+    }
+
+    /// The timer tick while this task runs: true when its counter ran out (need_resched).
+    pub fn tick(&mut self) -> bool {
+        self.counter -= 1;
+        if self.counter <= 0 {
+            self.counter = 0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The epoch recalculation, applied to every task whether runnable or not.
+    pub fn recalculate(&mut self, hz: u64) {
+        self.counter = (self.counter >> 1) + nice_to_ticks(self.nice, hz);
+    }
+}
+
+/// `preemption_goodness(curr, p) > 0`: does waking `woken` preempt `current`?
+/// Both are seen from `current`'s mm, so only `current` gets the +1.
+pub fn wakeup_preempts(woken: &GoodTask, current: &GoodTask) -> bool {
+    woken.goodness(false) > current.goodness(true)
+}
+
+/// `schedule()`'s pick: the run queue in list order (new arrivals at the tail,
+/// the previous task where it was), `goodness` seen from the previous task's mm,
+/// and a later task must be strictly better. `None` means every runnable counter
+/// is zero and the caller must recalculate (or the queue is empty).
+pub fn pick(prev: Option<TaskId>, queue: &[(TaskId, &GoodTask)]) -> Option<TaskId> {
+    let mut best: Option<(TaskId, i64)> = None;
+    for &(id, task) in queue {
+        let weight = task.goodness(prev == Some(id));
+        if best.is_none_or(|(_, c)| weight > c) {
+            best = Some((id, weight));
+        }
+    }
+    best.filter(|&(_, c)| c > 0).map(|(id, _)| id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_follow_nice_and_hz() {
+        assert_eq!(nice_to_ticks(0, 100), 6, "(20 >> 2) + 1 ticks of 10 ms");
+        assert_eq!(nice_to_ticks(-20, 100), 11);
+        assert_eq!(nice_to_ticks(19, 100), 1);
+        assert_eq!(nice_to_ticks(0, 1000), 41, "(20 << 1) + 1 ticks of 1 ms");
+    }
+
+    #[test]
+    fn goodness_is_counter_plus_nice_plus_mm() {
+        let task = GoodTask::new(0, 100);
+        assert_eq!(task.goodness(false), 26);
+        assert_eq!(task.goodness(true), 27);
+        assert_eq!(GoodTask { nice: 0, counter: 0 }.goodness(true), 0, "a used-up task is never picked");
+    }
+
+    #[test]
+    fn a_sleeper_keeps_its_counter_and_gains_at_recalculation() {
+        let mut sleeper = GoodTask::new(0, 100);
+        let mut hog = GoodTask::new(0, 100);
+        while !hog.tick() {}
+        assert_eq!(hog.counter, 0);
+        sleeper.recalculate(100);
+        hog.recalculate(100);
+        assert_eq!((sleeper.counter, hog.counter), (9, 6));
+        // Converges to twice a slice minus one for a task that never runs.
+        for _ in 0..10 {
+            sleeper.recalculate(100);
+        }
+        assert_eq!(sleeper.counter, 11);
+    }
+
+    #[test]
+    fn a_wakeup_preempts_only_when_strictly_better_than_current_plus_one() {
+        let current = GoodTask { nice: 0, counter: 4 };
+        assert!(!wakeup_preempts(&GoodTask { nice: 0, counter: 5 }, &current));
+        assert!(wakeup_preempts(&GoodTask { nice: 0, counter: 6 }, &current));
+    }
+
+    #[test]
+    fn pick_scans_in_list_order_and_reports_an_empty_epoch() {
+        let a = GoodTask { nice: 0, counter: 3 };
+        let b = GoodTask { nice: 0, counter: 4 };
+        // The previous task's +1 makes 24 against 24: the first in the list wins the tie.
+        assert_eq!(pick(Some(TaskId(0)), &[(TaskId(0), &a), (TaskId(1), &b)]), Some(TaskId(0)));
+        assert_eq!(pick(Some(TaskId(0)), &[(TaskId(1), &b), (TaskId(0), &a)]), Some(TaskId(1)));
+        let c = GoodTask { nice: 0, counter: 5 };
+        assert_eq!(pick(Some(TaskId(0)), &[(TaskId(0), &a), (TaskId(1), &c)]), Some(TaskId(1)));
+        let spent = GoodTask { nice: 0, counter: 0 };
+        assert_eq!(pick(Some(TaskId(0)), &[(TaskId(0), &spent), (TaskId(1), &spent)]), None);
+        assert_eq!(pick(None, &[(TaskId(1), &b), (TaskId(2), &b)]), Some(TaskId(1)), "first in list order");
+    }
+}

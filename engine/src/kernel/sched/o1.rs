@@ -1,0 +1,702 @@
+//! The Linux 2.6.1 O(1) scheduler's rules (kernel/sched.c at v2.6.1), one CPU's
+//! run queue: active and expired priority arrays over 140 priorities, static
+//! priority from nice, timeslices by static priority (`BASE_TIMESLICE` of
+//! 2.6.0–2.6.7: 10..200 ms, ≈102 ms at nice 0), `sleep_avg` credited on wakeup
+//! (`recalc_task_prio`) and debited by run time in `schedule()`, `CURRENT_BONUS`
+//! and the dynamic priority, `interactive_credit`, the on-runqueue credit of
+//! freshly woken tasks (`activated`, `ON_RUNQUEUE_WEIGHT`), `TASK_INTERACTIVE`
+//! tasks re-queued into the active array at slice end unless `EXPIRED_STARVING`,
+//! the `TIMESLICE_GRANULARITY` round-robin, the array swap, wakeup preemption iff
+//! the woken task's priority is strictly better, and `sched_yield` to the
+//! expired array.
+//!
+//! Time is in nanoseconds; a jiffy is `1e9 / hz` ns. The rules are the kernel's;
+//! the only model choices are that `sched_clock()` is exact and that a task is
+//! always a user task (`p->mm` set).
+
+use crate::run::world::TaskId;
+use std::collections::VecDeque;
+
+pub const MAX_RT_PRIO: i32 = 100;
+pub const MAX_PRIO: i32 = 140;
+pub const MAX_USER_PRIO: i32 = 40;
+/// `MAX_BONUS` = MAX_USER_PRIO × PRIO_BONUS_RATIO (25) / 100.
+pub const MAX_BONUS: i64 = 10;
+pub const INTERACTIVE_DELTA: i64 = 2;
+/// Percent of the parent's bonus a forked child inherits.
+pub const CHILD_PENALTY: u64 = 95;
+/// Percent of the time a freshly woken task waits on the run queue that counts as sleep.
+pub const ON_RUNQUEUE_WEIGHT: u64 = 30;
+/// `interactive_credit` beyond ±CREDIT_LIMIT makes a task HIGH_CREDIT / LOW_CREDIT.
+pub const CREDIT_LIMIT: i64 = 100;
+
+/// `NICE_TO_PRIO`: nice −20..19 → static priority 100..139.
+pub fn static_prio(nice: i32) -> i32 {
+    MAX_RT_PRIO + 20 + nice.clamp(-20, 19)
+}
+
+/// The tick-rate-dependent constants of one kernel configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct O1 {
+    pub hz: u64,
+}
+
+impl O1 {
+    pub fn new(hz: u64) -> O1 {
+        assert!((10..=10_000).contains(&hz), "hz {hz} out of range");
+        O1 { hz }
+    }
+
+    pub fn tick_ns(&self) -> u64 {
+        1_000_000_000 / self.hz
+    }
+
+    /// `MIN_TIMESLICE` (10 ms) in jiffies, at least one.
+    pub fn min_timeslice(&self) -> u64 {
+        (10 * self.hz / 1000).max(1)
+    }
+
+    /// `MAX_TIMESLICE` (200 ms) in jiffies.
+    pub fn max_timeslice(&self) -> u64 {
+        (200 * self.hz / 1000).max(1)
+    }
+
+    /// `BASE_TIMESLICE` / `task_timeslice` of 2.6.1, in jiffies: 102 at nice 0 and HZ 1000.
+    pub fn timeslice(&self, static_prio: i32) -> u64 {
+        let (min, max) = (self.min_timeslice(), self.max_timeslice());
+        min + (max - min) * (MAX_PRIO - 1 - static_prio) as u64 / (MAX_USER_PRIO - 1) as u64
+    }
+
+    /// `MAX_SLEEP_AVG` = AVG_TIMESLICE × MAX_BONUS, in jiffies (1,020 at HZ 1000).
+    pub fn max_sleep_avg(&self) -> u64 {
+        self.timeslice(static_prio(0)) * MAX_BONUS as u64
+    }
+
+    pub fn max_sleep_avg_ns(&self) -> u64 {
+        self.max_sleep_avg() * self.tick_ns()
+    }
+
+    /// `CURRENT_BONUS`: sleep_avg in whole jiffies × MAX_BONUS / MAX_SLEEP_AVG.
+    pub fn current_bonus(&self, sleep_avg_ns: u64) -> i64 {
+        ((sleep_avg_ns / self.tick_ns()) * MAX_BONUS as u64 / self.max_sleep_avg()) as i64
+    }
+
+    /// `effective_prio`: static priority − (bonus − MAX_BONUS / 2), clamped to 100..=139.
+    pub fn effective_prio(&self, static_prio: i32, sleep_avg_ns: u64) -> i32 {
+        let bonus = self.current_bonus(sleep_avg_ns) - MAX_BONUS / 2;
+        (static_prio - bonus as i32).clamp(MAX_RT_PRIO, MAX_PRIO - 1)
+    }
+
+    /// `JUST_INTERACTIVE_SLEEP`: a sleep longer than this sets sleep_avg to just interactive.
+    pub fn just_interactive_sleep_ns(&self, static_prio: i32) -> u64 {
+        let jiffies = self.max_sleep_avg()
+            * (MAX_BONUS / 2 + i64::from(interactive_delta(static_prio)) + 1) as u64
+            / MAX_BONUS as u64
+            - 1;
+        jiffies * self.tick_ns()
+    }
+
+    /// `TIMESLICE_GRANULARITY` on one CPU: MIN_TIMESLICE × 2^((MAX_BONUS − bonus or 1) − 1).
+    pub fn granularity(&self, sleep_avg_ns: u64, cpus: u64) -> u64 {
+        let steps = (MAX_BONUS - self.current_bonus(sleep_avg_ns)).max(1) as u32;
+        self.min_timeslice() * (1u64 << (steps - 1)) * cpus
+    }
+
+    /// `STARVATION_LIMIT` (= MAX_SLEEP_AVG) in ns.
+    pub fn starvation_limit_ns(&self) -> u64 {
+        self.max_sleep_avg_ns()
+    }
+}
+
+/// `DELTA(p)`: how far below its static priority a task must be to count as interactive.
+pub fn interactive_delta(static_prio: i32) -> i32 {
+    let nice = static_prio - MAX_RT_PRIO - 20;
+    (nice as i64 * MAX_BONUS / MAX_USER_PRIO as i64 + INTERACTIVE_DELTA) as i32
+}
+
+/// `TASK_INTERACTIVE`: prio ≤ static_prio − DELTA. At nice 0: bonus ≥ 7.
+pub fn task_interactive(prio: i32, static_prio: i32) -> bool {
+    prio <= static_prio - interactive_delta(static_prio)
+}
+
+/// `TASK_PREEMPTS_CURR`: a woken task preempts the running one iff its priority is strictly better.
+pub fn wakeup_preempts(woken_prio: i32, current_prio: i32) -> bool {
+    woken_prio < current_prio
+}
+
+/// How a task came onto the run queue, for the on-runqueue credit (`p->activated`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activated {
+    /// Not freshly woken (preempted, expired, or already credited).
+    No,
+    /// Woken by another task: 30 % of its wait on the run queue counts as sleep.
+    Woken,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct O1Task {
+    pub static_prio: i32,
+    pub prio: i32,
+    pub sleep_avg_ns: u64,
+    pub interactive_credit: i64,
+    pub activated: Activated,
+    /// Jiffies left in the current slice.
+    pub time_slice: u64,
+    /// When it last started running, went to sleep, or was woken (`p->timestamp`).
+    pub timestamp_ns: u64,
+}
+
+/// What `recalc_task_prio` did, for the narration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Credit {
+    pub slept_ns: u64,
+    /// What was added to sleep_avg (after the low-bonus multiplier and caps).
+    pub added_ns: u64,
+    /// The sleep was long enough to get just interactive status instead.
+    pub just_interactive: bool,
+}
+
+impl O1Task {
+    pub fn new(o1: &O1, nice: i32, now_ns: u64) -> O1Task {
+        let static_prio = static_prio(nice);
+        O1Task {
+            static_prio,
+            prio: static_prio,
+            sleep_avg_ns: 0,
+            interactive_credit: 0,
+            activated: Activated::No,
+            time_slice: o1.timeslice(static_prio),
+            timestamp_ns: now_ns,
+        }
+    }
+
+    /// `wake_up_forked_process`: a child of a parent with `parent_bonus` starts with
+    /// CHILD_PENALTY % of that bonus as sleep_avg and half the parent's (full) slice.
+    pub fn forked(o1: &O1, nice: i32, now_ns: u64, parent_bonus: i64) -> O1Task {
+        let mut task = O1Task::new(o1, nice, now_ns);
+        let parent_bonus = parent_bonus.clamp(0, MAX_BONUS);
+        let bonus = parent_bonus as u64 * CHILD_PENALTY / 100;
+        task.sleep_avg_ns = bonus * o1.max_sleep_avg() / MAX_BONUS as u64 * o1.tick_ns();
+        // The child is queued beside its running parent, at the parent's priority.
+        task.prio =
+            (task.static_prio - (parent_bonus - MAX_BONUS / 2) as i32).clamp(MAX_RT_PRIO, MAX_PRIO - 1);
+        task.time_slice = o1.timeslice(task.static_prio).div_ceil(2);
+        task
+    }
+
+    pub fn interactive(&self) -> bool {
+        task_interactive(self.prio, self.static_prio)
+    }
+
+    /// TIMESLICE_GRANULARITY's round robin, for a running task in the active array:
+    /// is it requeued by the tick that leaves it `left` jiffies?
+    fn requeue_due(&self, o1: &O1, left: u64, cpus: u64) -> bool {
+        let granularity = o1.granularity(self.sleep_avg_ns, cpus);
+        let used = o1.timeslice(self.static_prio) - left;
+        self.interactive() && used % granularity == 0 && left >= granularity
+    }
+
+    /// How many ticks from now, while it keeps running in the active array, until
+    /// `scheduler_tick` asks it to reschedule (slice end or granularity requeue).
+    /// Nothing it does while running changes the answer: sleep_avg and prio move
+    /// only in `schedule()` and at those ticks.
+    pub fn ticks_until_resched(&self, o1: &O1, cpus: u64) -> u64 {
+        (1..self.time_slice)
+            .find(|&k| self.requeue_due(o1, self.time_slice - k, cpus))
+            .unwrap_or(self.time_slice)
+    }
+
+    pub fn high_credit(&self) -> bool {
+        self.interactive_credit > CREDIT_LIMIT
+    }
+
+    pub fn low_credit(&self) -> bool {
+        self.interactive_credit < -CREDIT_LIMIT
+    }
+
+    /// `recalc_task_prio(p, now)`: credit the time since `timestamp` as sleep and
+    /// recompute the priority.
+    pub fn recalc(&mut self, o1: &O1, now_ns: u64) -> Credit {
+        let max = o1.max_sleep_avg_ns();
+        let slept = now_ns.saturating_sub(self.timestamp_ns).min(max);
+        let mut credit = Credit { slept_ns: slept, added_ns: 0, just_interactive: false };
+        if slept > 0 {
+            if slept > o1.just_interactive_sleep_ns(self.static_prio) {
+                // A long sleeper is categorised as idle: just interactive, no more.
+                let before = self.sleep_avg_ns;
+                self.sleep_avg_ns = (o1.max_sleep_avg() - o1.timeslice(static_prio(0))) * o1.tick_ns();
+                credit.added_ns = self.sleep_avg_ns.saturating_sub(before);
+                credit.just_interactive = true;
+                if !self.high_credit() {
+                    self.interactive_credit += 1;
+                }
+            } else {
+                // The lower the sleep_avg, the faster it rises. On i386 `sleep_time` and
+                // `sleep_avg` are 32-bit: the product wraps beyond 4.29 s (a sleep of 430 ms
+                // to 815 ms at bonus 0), and so does the sum, as on the reporter's machine.
+                let multiplier = (MAX_BONUS - o1.current_bonus(self.sleep_avg_ns)).max(1) as u32;
+                let mut added = u64::from((slept as u32).wrapping_mul(multiplier));
+                // Tasks with low credit get at most one timeslice of bonus.
+                let slice_ns = o1.timeslice(self.static_prio) * o1.tick_ns();
+                if self.low_credit() && added > slice_ns {
+                    added = slice_ns;
+                }
+                let before = self.sleep_avg_ns;
+                self.sleep_avg_ns = u64::from((self.sleep_avg_ns as u32).wrapping_add(added as u32));
+                if self.sleep_avg_ns > max {
+                    self.sleep_avg_ns = max;
+                    if !self.high_credit() {
+                        self.interactive_credit += 1;
+                    }
+                }
+                credit.added_ns = self.sleep_avg_ns.saturating_sub(before);
+            }
+        }
+        self.prio = o1.effective_prio(self.static_prio, self.sleep_avg_ns);
+        credit
+    }
+
+    /// `activate_task` for a non-sync wakeup: recalc, mark as freshly woken, stamp.
+    pub fn wake(&mut self, o1: &O1, now_ns: u64) -> Credit {
+        let credit = self.recalc(o1, now_ns);
+        if self.activated == Activated::No {
+            self.activated = Activated::Woken;
+        }
+        self.timestamp_ns = now_ns;
+        credit
+    }
+
+    /// `schedule()` picking a freshly woken task: 30 % of its wait counts as sleep.
+    /// The caller re-queues it at the new priority.
+    pub fn credit_runqueue_wait(&mut self, o1: &O1, now_ns: u64) -> Option<Credit> {
+        if self.activated == Activated::No {
+            return None;
+        }
+        self.activated = Activated::No;
+        let waited = now_ns.saturating_sub(self.timestamp_ns);
+        let weighted = waited * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128;
+        let stamp = self.timestamp_ns;
+        let credit = self.recalc(o1, stamp + weighted);
+        // recalc does not move the timestamp here; schedule() stamps it on the switch.
+        self.timestamp_ns = stamp;
+        Some(credit)
+    }
+
+    /// `schedule()` switching away from (or back to) this task: debit the run time
+    /// since `timestamp` (divided by CURRENT_BONUS only for HIGH_CREDIT tasks).
+    /// Returns the debit.
+    pub fn charge(&mut self, o1: &O1, now_ns: u64) -> u64 {
+        let mut run = now_ns.saturating_sub(self.timestamp_ns).min(o1.max_sleep_avg_ns());
+        if self.high_credit() {
+            run /= o1.current_bonus(self.sleep_avg_ns).max(1) as u64;
+        }
+        if run >= self.sleep_avg_ns {
+            self.sleep_avg_ns = 0;
+            if !(self.high_credit() || self.low_credit()) {
+                self.interactive_credit -= 1;
+            }
+        } else {
+            self.sleep_avg_ns -= run;
+        }
+        self.timestamp_ns = now_ns;
+        run
+    }
+}
+
+/// Which array a task is queued in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Array {
+    Active,
+    Expired,
+}
+
+/// Tasks of one priority array with their priorities, best first.
+pub type ArrayView = Vec<(i32, TaskId)>;
+
+/// What `scheduler_tick` decided for the running task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TickOutcome {
+    /// A jiffy of its slice is gone; nothing else.
+    Continue,
+    /// Slice over; interactive and nobody starving: back into the active array, new slice.
+    ExpiredToActive,
+    /// Slice over; into the expired array.
+    ExpiredToExpired { starving: bool },
+    /// Interactive task at a TIMESLICE_GRANULARITY boundary: to the tail of its priority list.
+    Requeued,
+    /// Already in the expired array but still running (leaving a system call): reschedule, nothing else.
+    NotYetOff,
+}
+
+/// One CPU's run queue: two arrays of 140 FIFO lists. As in the kernel, the
+/// running task stays queued in its array.
+#[derive(Clone, Debug)]
+pub struct RunQueue {
+    active: Vec<VecDeque<TaskId>>,
+    expired: Vec<VecDeque<TaskId>>,
+    /// `rq->expired_timestamp`: the jiffy of the first slice expiry since the last swap.
+    expired_since_ns: Option<u64>,
+    pub swaps: u64,
+    /// Where each queued task is: the kernel keeps `p->array` and `p->prio`; so do
+    /// we, so that finding a task does not scan 280 lists.
+    queued: Vec<(TaskId, Array, i32)>,
+}
+
+impl Default for RunQueue {
+    fn default() -> Self {
+        RunQueue::new()
+    }
+}
+
+impl RunQueue {
+    pub fn new() -> RunQueue {
+        RunQueue {
+            active: vec![VecDeque::new(); MAX_PRIO as usize],
+            expired: vec![VecDeque::new(); MAX_PRIO as usize],
+            expired_since_ns: None,
+            swaps: 0,
+            queued: Vec::new(),
+        }
+    }
+
+    fn list(&mut self, array: Array, prio: i32) -> &mut VecDeque<TaskId> {
+        assert!((0..MAX_PRIO).contains(&prio), "priority {prio} out of range");
+        match array {
+            Array::Active => &mut self.active[prio as usize],
+            Array::Expired => &mut self.expired[prio as usize],
+        }
+    }
+
+    pub fn enqueue(&mut self, array: Array, task: TaskId, prio: i32) {
+        assert!(self.find(task).is_none(), "task {} queued twice", task.0);
+        self.list(array, prio).push_back(task);
+        self.queued.push((task, array, prio));
+    }
+
+    /// Where a task is queued: its array and priority.
+    pub fn find(&self, task: TaskId) -> Option<(Array, i32)> {
+        self.queued.iter().find(|(t, _, _)| *t == task).map(|&(_, array, prio)| (array, prio))
+    }
+
+    pub fn remove(&mut self, task: TaskId) {
+        if let Some(index) = self.queued.iter().position(|(t, _, _)| *t == task) {
+            let (_, array, prio) = self.queued.swap_remove(index);
+            self.list(array, prio).retain(|&t| t != task);
+        }
+    }
+
+    /// `rq->nr_running`: every queued task (the running one included).
+    pub fn nr_running(&self) -> usize {
+        self.queued.len()
+    }
+
+    /// `EXPIRED_STARVING`: the first expiry was ≥ STARVATION_LIMIT × nr_running + 1 jiffy ago.
+    pub fn expired_starving(&self, o1: &O1, now_ns: u64) -> bool {
+        self.expired_since_ns.is_some_and(|since| {
+            now_ns - since >= o1.starvation_limit_ns() * self.nr_running() as u64 + o1.tick_ns()
+        })
+    }
+
+    /// `scheduler_tick` for the running `task` (queued in the active array).
+    pub fn tick(
+        &mut self,
+        o1: &O1,
+        current: TaskId,
+        task: &mut O1Task,
+        now_ns: u64,
+        cpus: u64,
+    ) -> TickOutcome {
+        // "Task might have expired already, but not scheduled off yet": the slice is left alone.
+        if !matches!(self.find(current), Some((Array::Active, _))) {
+            return TickOutcome::NotYetOff;
+        }
+        assert!(task.time_slice > 0, "a running task has slice left");
+        task.time_slice -= 1;
+        if task.time_slice == 0 {
+            // dequeue_task leaves rq->nr_running alone: the starvation test still counts this task.
+            let starving = {
+                self.expired_since_ns.get_or_insert(now_ns);
+                self.expired_starving(o1, now_ns)
+            };
+            self.remove(current);
+            task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+            task.time_slice = o1.timeslice(task.static_prio);
+            if task.interactive() && !starving {
+                self.enqueue(Array::Active, current, task.prio);
+                TickOutcome::ExpiredToActive
+            } else {
+                self.enqueue(Array::Expired, current, task.prio);
+                TickOutcome::ExpiredToExpired { starving }
+            }
+        } else {
+            if task.requeue_due(o1, task.time_slice, cpus) {
+                self.remove(current);
+                task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+                self.enqueue(Array::Active, current, task.prio);
+                TickOutcome::Requeued
+            } else {
+                TickOutcome::Continue
+            }
+        }
+    }
+
+    /// `sys_sched_yield` for a SCHED_OTHER task: out of whichever array it is in,
+    /// into the expired one at the same priority, so that every task in the active
+    /// array runs before it again.
+    pub fn sched_yield(&mut self, task: TaskId) {
+        let (_, prio) = self.find(task).expect("a yielding task is queued");
+        self.remove(task);
+        self.enqueue(Array::Expired, task, prio);
+    }
+
+    /// Whether `pick` would swap the arrays first.
+    pub fn active_empty(&self) -> bool {
+        !self.queued.iter().any(|(_, array, _)| *array == Array::Active)
+    }
+
+    /// `schedule()`'s pick: the first task of the best non-empty priority in the
+    /// active array (it stays queued); if the active array is empty, swap first.
+    pub fn pick(&mut self) -> Option<TaskId> {
+        if self.active_empty() {
+            if self.queued.is_empty() {
+                self.expired_since_ns = None;
+                return None;
+            }
+            std::mem::swap(&mut self.active, &mut self.expired);
+            for entry in &mut self.queued {
+                entry.1 = match entry.1 {
+                    Array::Active => Array::Expired,
+                    Array::Expired => Array::Active,
+                };
+            }
+            self.expired_since_ns = None;
+            self.swaps += 1;
+        }
+        self.active.iter().find_map(|list| list.front().copied())
+    }
+
+    /// Tasks in the active and expired arrays with their priorities, best first (for the view).
+    pub fn arrays(&self) -> (ArrayView, ArrayView) {
+        let flatten = |arrays: &Vec<VecDeque<TaskId>>| {
+            arrays
+                .iter()
+                .enumerate()
+                .flat_map(|(prio, list)| list.iter().map(move |&t| (prio as i32, t)))
+                .collect()
+        };
+        (flatten(&self.active), flatten(&self.expired))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    fn hz1000() -> O1 {
+        O1::new(1000)
+    }
+
+    #[test]
+    fn static_priority_and_timeslice_follow_nice() {
+        let o1 = hz1000();
+        assert_eq!(static_prio(0), 120);
+        assert_eq!(static_prio(-20), 100);
+        assert_eq!(static_prio(19), 139);
+        // 10 + 190 × (139 − 120) / 39 = 102 ms at nice 0; 200 ms at −20; 10 ms at +19.
+        assert_eq!(o1.timeslice(120), 102);
+        assert_eq!(o1.timeslice(100), 200);
+        assert_eq!(o1.timeslice(139), 10);
+        assert_eq!(o1.max_sleep_avg_ns(), 1_020 * MS);
+        // At HZ 100 a jiffy is 10 ms: 1 + 19 × 19 / 39 = 10 jiffies = 100 ms.
+        let o1 = O1::new(100);
+        assert_eq!(o1.timeslice(120), 10);
+        assert_eq!(o1.max_sleep_avg_ns(), 1_000 * MS);
+    }
+
+    #[test]
+    fn bonus_and_dynamic_priority() {
+        let o1 = hz1000();
+        assert_eq!(o1.current_bonus(0), 0);
+        assert_eq!(o1.effective_prio(120, 0), 125, "a task that never sleeps");
+        assert_eq!(o1.current_bonus(1_020 * MS), 10);
+        assert_eq!(o1.effective_prio(120, 1_020 * MS), 115);
+        assert_eq!(o1.current_bonus(714 * MS), 7);
+        assert!(task_interactive(o1.effective_prio(120, 714 * MS), 120), "bonus 7 is interactive at nice 0");
+        assert!(!task_interactive(o1.effective_prio(120, 600 * MS), 120), "bonus 5 is not");
+        // One bonus step is 102 jiffies: below that a nice-0 task is at 125, like a pure hog.
+        assert_eq!(o1.effective_prio(120, 101 * MS), 125);
+        assert_eq!(o1.effective_prio(120, 102 * MS), 124);
+    }
+
+    #[test]
+    fn sleep_is_credited_on_wakeup_and_run_time_debited() {
+        let o1 = hz1000();
+        let mut task = O1Task::new(&o1, 0, 0);
+        // 50 ms of sleep with bonus 0 counts ten times: 500 ms of sleep_avg.
+        let credit = task.wake(&o1, 50 * MS);
+        assert_eq!(credit.added_ns, 500 * MS);
+        assert_eq!(task.sleep_avg_ns, 500 * MS);
+        assert_eq!(task.activated, Activated::Woken);
+        // 500 jiffies × 10 / 1,020 = bonus 4: one priority level worse than static.
+        assert_eq!(task.prio, 121);
+        // 100 ms of running debits 100 ms: no HIGH_CREDIT, so no division by the bonus.
+        task.timestamp_ns = 1_000 * MS;
+        assert_eq!(task.charge(&o1, 1_100 * MS), 100 * MS);
+        assert_eq!(task.sleep_avg_ns, 400 * MS);
+        // A HIGH_CREDIT task at bonus 3 is debited a third.
+        task.interactive_credit = CREDIT_LIMIT + 1;
+        task.timestamp_ns = 2_000 * MS;
+        assert_eq!(task.charge(&o1, 2_090 * MS), 30 * MS);
+        // A sleep longer than JUST_INTERACTIVE_SLEEP gives just interactive status.
+        task.interactive_credit = 0;
+        assert_eq!(o1.just_interactive_sleep_ns(120), 815 * MS);
+        task.timestamp_ns = 3_000 * MS;
+        let credit = task.wake(&o1, 3_900 * MS);
+        assert!(credit.just_interactive);
+        assert_eq!(task.sleep_avg_ns, (1_020 - 102) * MS);
+        assert_eq!(task.interactive_credit, 1);
+        assert!(task.interactive());
+    }
+
+    #[test]
+    fn a_child_of_an_idle_shell_starts_nearly_interactive_with_half_a_slice() {
+        let o1 = hz1000();
+        // Bonus 10 × 95 / 100 = 9 (integer), × 1,020 / 10 = 918 jiffies.
+        let child = O1Task::forked(&o1, 0, 0, MAX_BONUS);
+        assert_eq!(child.sleep_avg_ns, 918 * MS);
+        assert_eq!(child.prio, 115, "the parent's priority, until its own is computed");
+        assert!(child.interactive());
+        assert_eq!(child.time_slice, 51);
+    }
+
+    #[test]
+    fn on_i386_a_half_second_sleep_at_bonus_zero_wraps_the_credit() {
+        let o1 = hz1000();
+        let mut task = O1Task::new(&o1, 0, 0);
+        // 500,000,000 ns × 10 = 5,000,000,000, which is 705,032,704 modulo 2^32.
+        task.wake(&o1, 500 * MS);
+        assert_eq!(task.sleep_avg_ns, 705_032_704);
+        let mut short = O1Task::new(&o1, 0, 0);
+        short.wake(&o1, 400 * MS);
+        assert_eq!(short.sleep_avg_ns, o1.max_sleep_avg_ns(), "4 × 10^9 fits, and is capped");
+    }
+
+    #[test]
+    fn running_down_to_zero_costs_credit_and_low_credit_caps_the_rise() {
+        let o1 = hz1000();
+        let mut task = O1Task::new(&o1, 0, 0);
+        task.sleep_avg_ns = 10 * MS;
+        task.charge(&o1, 20 * MS);
+        assert_eq!((task.sleep_avg_ns, task.interactive_credit), (0, -1));
+        task.interactive_credit = -CREDIT_LIMIT - 1;
+        task.timestamp_ns = 0;
+        task.wake(&o1, 50 * MS);
+        assert_eq!(task.sleep_avg_ns, 102 * MS, "LOW_CREDIT: one timeslice of bonus at most");
+    }
+
+    #[test]
+    fn the_runqueue_wait_of_a_woken_task_counts_thirty_percent() {
+        let o1 = hz1000();
+        let mut task = O1Task::new(&o1, 0, 0);
+        task.wake(&o1, 0);
+        assert_eq!(task.sleep_avg_ns, 0);
+        // Waited 100 ms on the run queue: 100 × 38/128 = 29.6875 ms, ×10 at bonus 0.
+        let credit = task.credit_runqueue_wait(&o1, 100 * MS).expect("freshly woken");
+        assert_eq!(credit.slept_ns, 29_687_500);
+        assert_eq!(task.sleep_avg_ns, 296_875_000);
+        assert_eq!(task.prio, 123);
+        assert!(task.credit_runqueue_wait(&o1, 200 * MS).is_none(), "only once per wakeup");
+    }
+
+    #[test]
+    fn interactive_tasks_go_back_to_the_active_array_unless_the_expired_array_starves() {
+        let o1 = hz1000();
+        let mut rq = RunQueue::new();
+        let mut task = O1Task::new(&o1, 0, 0);
+        task.sleep_avg_ns = 1_000 * MS;
+        task.prio = o1.effective_prio(120, task.sleep_avg_ns);
+        rq.enqueue(Array::Active, TaskId(1), task.prio);
+        rq.enqueue(Array::Active, TaskId(9), 125);
+        task.time_slice = 1;
+        assert_eq!(rq.tick(&o1, TaskId(1), &mut task, 0, 1), TickOutcome::ExpiredToActive);
+        assert_eq!(task.time_slice, 102);
+        // 1,000 ms of sleep_avg is bonus 9: priority 116.
+        assert_eq!(rq.find(TaskId(1)), Some((Array::Active, 116)));
+        // The first expiry stamped the run queue at 0; starving after 1,020 ms × 2 tasks + 1 jiffy.
+        task.time_slice = 1;
+        assert_eq!(rq.tick(&o1, TaskId(1), &mut task, 2_040 * MS, 1), TickOutcome::ExpiredToActive);
+        task.time_slice = 1;
+        assert_eq!(
+            rq.tick(&o1, TaskId(1), &mut task, 2_041 * MS, 1),
+            TickOutcome::ExpiredToExpired { starving: true }
+        );
+        let mut hog = O1Task::new(&o1, 0, 0);
+        hog.prio = 125;
+        hog.time_slice = 1;
+        let mut rq = RunQueue::new();
+        rq.enqueue(Array::Active, TaskId(2), 125);
+        assert_eq!(
+            rq.tick(&o1, TaskId(2), &mut hog, 0, 1),
+            TickOutcome::ExpiredToExpired { starving: false }
+        );
+    }
+
+    #[test]
+    fn interactive_tasks_round_robin_every_granularity() {
+        let o1 = hz1000();
+        // Bonus 8: 10 ms × 2^(2 − 1) = 20 ms; bonus 0: 10 ms × 2^9.
+        assert_eq!(o1.granularity(900 * MS, 1), 20);
+        assert_eq!(o1.granularity(0, 1), 5_120);
+        let mut rq = RunQueue::new();
+        let mut task = O1Task::new(&o1, 0, 0);
+        task.sleep_avg_ns = 900 * MS;
+        task.prio = o1.effective_prio(120, task.sleep_avg_ns);
+        rq.enqueue(Array::Active, TaskId(1), task.prio);
+        // Predicted without ticking: the 20th tick from a full slice; a hog only at slice end.
+        assert_eq!(task.ticks_until_resched(&o1, 1), 20);
+        assert_eq!(O1Task::new(&o1, 0, 0).ticks_until_resched(&o1, 1), 102);
+        let outcomes: Vec<TickOutcome> = (0..20).map(|_| rq.tick(&o1, TaskId(1), &mut task, 0, 1)).collect();
+        assert!(outcomes[..19].iter().all(|&o| o == TickOutcome::Continue));
+        assert_eq!(outcomes[19], TickOutcome::Requeued, "after 20 jiffies of its slice");
+    }
+
+    #[test]
+    fn the_best_priority_runs_first_and_arrays_swap_when_active_empties() {
+        let mut rq = RunQueue::new();
+        rq.enqueue(Array::Active, TaskId(1), 125);
+        rq.enqueue(Array::Active, TaskId(2), 115);
+        rq.enqueue(Array::Expired, TaskId(3), 110);
+        assert_eq!(rq.pick(), Some(TaskId(2)));
+        rq.remove(TaskId(2));
+        assert_eq!(rq.pick(), Some(TaskId(1)));
+        rq.remove(TaskId(1));
+        assert_eq!(rq.swaps, 0);
+        assert_eq!(rq.pick(), Some(TaskId(3)), "the expired array becomes active");
+        assert_eq!(rq.swaps, 1);
+        rq.remove(TaskId(3));
+        assert_eq!(rq.pick(), None);
+    }
+
+    #[test]
+    fn wakeup_preemption_needs_a_strictly_better_priority() {
+        assert!(wakeup_preempts(115, 125));
+        assert!(!wakeup_preempts(125, 125));
+        assert!(!wakeup_preempts(126, 125));
+    }
+
+    #[test]
+    fn sched_yield_puts_a_task_behind_everything_in_the_expired_array() {
+        let mut rq = RunQueue::new();
+        rq.enqueue(Array::Active, TaskId(1), 139);
+        rq.enqueue(Array::Active, TaskId(2), 115);
+        assert_eq!(rq.pick(), Some(TaskId(2)));
+        // yield() from the running task at priority 115 puts it in the expired array.
+        rq.sched_yield(TaskId(2));
+        assert_eq!(rq.find(TaskId(2)), Some((Array::Expired, 115)));
+        assert_eq!(rq.pick(), Some(TaskId(1)), "even a worse active task runs first");
+        rq.remove(TaskId(1));
+        assert_eq!(rq.pick(), Some(TaskId(2)));
+    }
+}

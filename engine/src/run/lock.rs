@@ -1,0 +1,285 @@
+//! Lock state shared by every lock kind: holders, the wait queue in order,
+//! counters. The *policy* (who gets the lock next) lives with each kind's
+//! model (`rwsem.rs`); this module only records the outcome and asserts that
+//! it is possible (a writer never shares, a holder is never queued).
+
+use crate::run::world::TaskId;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockKind {
+    /// A reader-writer semaphore (`struct rw_semaphore`): sleeping, shared or exclusive.
+    RwSem,
+    /// A sleeping mutex (`struct mutex`): exclusive.
+    Mutex,
+    /// A queued spinlock: exclusive, waiters spin on their CPU in FIFO order.
+    Spinlock,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockMode {
+    Read,
+    Write,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Holder {
+    pub task: TaskId,
+    pub mode: LockMode,
+    /// When this hold began.
+    pub since_ns: u64,
+    /// Hold time is charged to `stats` up to here (lazily, like task time).
+    pub charged_until_ns: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Waiter {
+    pub task: TaskId,
+    pub mode: LockMode,
+    pub since_ns: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockStats {
+    pub acquisitions: u64,
+    /// Acquisitions that had to wait (queue or spin) first.
+    pub contended: u64,
+    pub wait_total_ns: u64,
+    pub wait_max_ns: u64,
+    /// Time summed over holders (two readers for 1 ms each count 2 ms).
+    pub hold_total_ns: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockState {
+    pub kind: LockKind,
+    pub holders: Vec<Holder>,
+    pub waiters: VecDeque<Waiter>,
+    /// Reserved for the first waiter (rwsem `RWSEM_FLAG_HANDOFF`, mutex `MUTEX_FLAG_HANDOFF`).
+    pub handoff: bool,
+    pub stats: LockStats,
+}
+
+/// The additive change to a lock's statistics over one repeated iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockStatsDelta {
+    pub acquisitions: u64,
+    pub contended: u64,
+    pub wait_total_ns: u64,
+    pub hold_total_ns: u64,
+    /// Max is idempotent: after one or more iterations it is this value.
+    pub wait_max_after_ns: u64,
+}
+
+impl LockState {
+    pub fn new(kind: LockKind) -> LockState {
+        LockState {
+            kind,
+            holders: Vec::new(),
+            waiters: VecDeque::new(),
+            handoff: false,
+            stats: LockStats::default(),
+        }
+    }
+
+    pub fn writer(&self) -> Option<TaskId> {
+        self.holders.iter().find(|holder| holder.mode == LockMode::Write).map(|holder| holder.task)
+    }
+
+    pub fn readers(&self) -> usize {
+        self.holders.iter().filter(|holder| holder.mode == LockMode::Read).count()
+    }
+
+    pub fn is_free(&self) -> bool {
+        self.holders.is_empty()
+    }
+
+    pub fn holds(&self, task: TaskId) -> bool {
+        self.holders.iter().any(|holder| holder.task == task)
+    }
+
+    pub fn queued(&self, task: TaskId) -> bool {
+        self.waiters.iter().any(|waiter| waiter.task == task)
+    }
+
+    pub(crate) fn acquire(&mut self, task: TaskId, mode: LockMode, waited_ns: u64, now: u64) {
+        assert!(!self.holds(task), "task {} acquires a lock it holds", task.0);
+        match mode {
+            LockMode::Write => assert!(self.holders.is_empty(), "writer {} would share the lock", task.0),
+            LockMode::Read => {
+                assert!(self.kind == LockKind::RwSem, "only an rwsem has readers");
+                assert!(self.writer().is_none(), "reader {} would share with a writer", task.0);
+            }
+        }
+        if let Some(position) = self.waiters.iter().position(|waiter| waiter.task == task) {
+            let waiter = self.waiters.remove(position).expect("position is in range");
+            assert_eq!(waiter.mode, mode, "granted in the mode it queued for");
+            assert_eq!(now - waiter.since_ns, waited_ns, "wait time of a queued waiter");
+        }
+        self.holders.push(Holder { task, mode, since_ns: now, charged_until_ns: now });
+        self.stats.acquisitions += 1;
+        if waited_ns > 0 {
+            self.stats.contended += 1;
+            self.stats.wait_total_ns += waited_ns;
+            self.stats.wait_max_ns = self.stats.wait_max_ns.max(waited_ns);
+        }
+    }
+
+    pub(crate) fn enqueue(&mut self, task: TaskId, mode: LockMode, now: u64) {
+        assert!(!self.holds(task), "holder {} queued on its own lock", task.0);
+        assert!(!self.queued(task), "task {} queued twice", task.0);
+        self.waiters.push_back(Waiter { task, mode, since_ns: now });
+    }
+
+    pub(crate) fn release(&mut self, task: TaskId, now: u64) {
+        let position =
+            self.holders.iter().position(|holder| holder.task == task).expect("release by a non-holder");
+        let holder = self.holders.remove(position);
+        self.stats.hold_total_ns += now - holder.charged_until_ns;
+    }
+
+    pub(crate) fn normalize(&mut self, now: u64) {
+        for holder in &mut self.holders {
+            self.stats.hold_total_ns += now - holder.charged_until_ns;
+            holder.charged_until_ns = now;
+        }
+    }
+
+    /// Statistics with the open holds charged up to `now`: what the UI shows.
+    pub fn stats_at(&self, now: u64) -> LockStats {
+        let mut stats = self.stats;
+        stats.hold_total_ns += self.holders.iter().map(|holder| now - holder.charged_until_ns).sum::<u64>();
+        stats
+    }
+
+    pub fn check_invariants(&self) {
+        if self.writer().is_some() {
+            assert_eq!(self.holders.len(), 1, "a writer holds the lock alone");
+        }
+        if self.kind != LockKind::RwSem {
+            assert!(self.holders.iter().all(|holder| holder.mode == LockMode::Write));
+        }
+        for waiter in &self.waiters {
+            assert!(!self.holds(waiter.task), "a holder is never queued");
+        }
+        assert!(self.stats.contended <= self.stats.acquisitions);
+    }
+
+    pub(crate) fn stats_delta(&self, after: &LockState) -> LockStatsDelta {
+        let strip =
+            |holders: &[Holder]| holders.iter().map(|h| (h.task, h.mode, h.since_ns)).collect::<Vec<_>>();
+        assert_eq!(strip(&self.holders), strip(&after.holders), "repeat changed a lock's holders");
+        assert_eq!(self.waiters, after.waiters, "repeat changed a wait queue");
+        assert_eq!(self.handoff, after.handoff, "repeat changed a handoff flag");
+        LockStatsDelta {
+            acquisitions: after.stats.acquisitions - self.stats.acquisitions,
+            contended: after.stats.contended - self.stats.contended,
+            wait_total_ns: after.stats.wait_total_ns - self.stats.wait_total_ns,
+            hold_total_ns: after.stats.hold_total_ns - self.stats.hold_total_ns,
+            wait_max_after_ns: after.stats.wait_max_ns,
+        }
+    }
+
+    pub(crate) fn apply_stats_delta(&mut self, delta: &LockStatsDelta, k: u64, elapsed_ns: u64) {
+        self.stats.acquisitions += delta.acquisitions * k;
+        self.stats.contended += delta.contended * k;
+        self.stats.wait_total_ns += delta.wait_total_ns * k;
+        self.stats.hold_total_ns += delta.hold_total_ns * k;
+        if k > 0 {
+            self.stats.wait_max_ns = self.stats.wait_max_ns.max(delta.wait_max_after_ns);
+        }
+        for holder in &mut self.holders {
+            holder.charged_until_ns += elapsed_ns;
+        }
+    }
+}
+
+/// A cycle in the wait-for graph: each task waits for a lock held by the next.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deadlock {
+    /// (waiting task, the lock it waits for), in cycle order.
+    pub cycle: Vec<(TaskId, crate::run::world::LockId)>,
+}
+
+/// Finds a cycle in the wait-for graph (task → lock it waits on → that lock's
+/// holders), if any. Deterministic: starts from the lowest task id.
+pub fn find_deadlock(locks: &[LockState]) -> Option<Deadlock> {
+    use crate::run::world::LockId;
+    use std::collections::BTreeMap;
+    // Each waiting task waits on exactly one lock.
+    let mut waits_on: BTreeMap<TaskId, LockId> = BTreeMap::new();
+    for (index, lock) in locks.iter().enumerate() {
+        for waiter in &lock.waiters {
+            waits_on.insert(waiter.task, LockId(index as u32));
+        }
+    }
+    for &start in waits_on.keys() {
+        let mut path: Vec<(TaskId, LockId)> = Vec::new();
+        let mut current = start;
+        // Bounded: a path longer than the number of waiters must have repeated.
+        for _ in 0..=waits_on.len() {
+            let Some(&lock) = waits_on.get(&current) else { break };
+            if let Some(position) = path.iter().position(|(task, _)| *task == current) {
+                return Some(Deadlock { cycle: path[position..].to_vec() });
+            }
+            path.push((current, lock));
+            // Follow the first holder that itself waits (a reader-held lock may have several).
+            let holders = &locks[lock.0 as usize].holders;
+            match holders.iter().map(|h| h.task).find(|task| waits_on.contains_key(task)) {
+                Some(next) => current = next,
+                None => break,
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::world::LockId;
+
+    #[test]
+    fn two_tasks_holding_what_the_other_wants_deadlock() {
+        let mut a = LockState::new(LockKind::Mutex);
+        let mut b = LockState::new(LockKind::Mutex);
+        a.acquire(TaskId(0), LockMode::Write, 0, 0);
+        b.acquire(TaskId(1), LockMode::Write, 0, 0);
+        a.enqueue(TaskId(1), LockMode::Write, 5);
+        assert_eq!(find_deadlock(&[a.clone(), b.clone()]), None);
+        b.enqueue(TaskId(0), LockMode::Write, 6);
+        let found = find_deadlock(&[a, b]).expect("deadlock");
+        assert_eq!(found.cycle, vec![(TaskId(0), LockId(1)), (TaskId(1), LockId(0))]);
+    }
+
+    #[test]
+    fn a_task_waiting_on_a_lock_it_holds_through_another_is_a_self_deadlock() {
+        let mut a = LockState::new(LockKind::Mutex);
+        a.acquire(TaskId(3), LockMode::Write, 0, 0);
+        let mut b = LockState::new(LockKind::Mutex);
+        b.acquire(TaskId(3), LockMode::Write, 0, 0);
+        // Task 3 waits on lock a, which task 3 holds: Go's `defer Unlock` in a loop.
+        let mut a_waiting = a.clone();
+        a_waiting.holders.clear();
+        a_waiting.holders.push(Holder {
+            task: TaskId(3),
+            mode: LockMode::Write,
+            since_ns: 0,
+            charged_until_ns: 0,
+        });
+        a_waiting.waiters.push_back(Waiter { task: TaskId(3), mode: LockMode::Write, since_ns: 1 });
+        let found = find_deadlock(&[a_waiting, b]).expect("self deadlock");
+        assert_eq!(found.cycle, vec![(TaskId(3), LockId(0))]);
+    }
+
+    #[test]
+    #[should_panic(expected = "would share")]
+    fn a_writer_never_shares() {
+        let mut lock = LockState::new(LockKind::RwSem);
+        lock.acquire(TaskId(0), LockMode::Read, 0, 0);
+        lock.acquire(TaskId(1), LockMode::Write, 0, 0);
+    }
+}

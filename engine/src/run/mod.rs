@@ -1,0 +1,15 @@
+//! The run machinery every case uses and no case is known to: parameters, the
+//! simulated world and its effects, the trace builder, runs and their queries,
+//! views, timelines, narration and the trace hash.
+
+pub mod builder;
+pub mod hash;
+pub mod lock;
+pub mod narration;
+pub mod params;
+pub mod rng;
+pub mod synthetic;
+pub mod timeline;
+pub mod trace;
+pub mod view;
+pub mod world;

@@ -1,0 +1,485 @@
+//! The simulated machine's state at one instant, and the effects that change it.
+//!
+//! A case's simulation decides *what* happens; it records each decision as
+//! [`Effect`]s. The world applies them and asserts the invariants that must
+//! hold whatever the case does (a writer never shares a lock, time never
+//! goes backwards, a CPU runs one task). Replaying the same effects from a
+//! checkpoint rebuilds the same state, which is how seeking works.
+
+use crate::run::lock::{LockKind, LockMode, LockState};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TaskId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct LockId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct GroupId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CounterId(pub u16);
+
+/// What a wait channel is called ("select() on test.fifo", "think time").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ChannelId(pub u16);
+
+/// A task's state. The accounting bucket it charges follows from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum TaskState {
+    /// Created but not yet started by the case.
+    New,
+    RunningUser {
+        cpu: u16,
+    },
+    RunningKernel {
+        cpu: u16,
+    },
+    /// On a CPU, burning it while waiting for a lock (optimistic spinning): sys time.
+    Spinning {
+        cpu: u16,
+        lock: LockId,
+    },
+    /// Ready, waiting for a CPU.
+    Runnable,
+    Sleeping {
+        channel: ChannelId,
+    },
+    BlockedOnLock {
+        lock: LockId,
+    },
+    Stopped,
+    Exiting {
+        cpu: u16,
+    },
+    Dead,
+}
+
+/// Where a task's time goes; the five buckets add up to its lifetime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Bucket {
+    User = 0,
+    Sys = 1,
+    /// Runnable, waiting for a CPU.
+    Runnable = 2,
+    /// Blocked on a lock (asleep in its wait queue).
+    Blocked = 3,
+    /// Sleeping for any other reason, stopped, or not yet started.
+    Sleep = 4,
+}
+
+pub const BUCKETS: usize = 5;
+
+impl TaskState {
+    pub fn cpu(self) -> Option<u16> {
+        match self {
+            TaskState::RunningUser { cpu }
+            | TaskState::RunningKernel { cpu }
+            | TaskState::Spinning { cpu, .. }
+            | TaskState::Exiting { cpu } => Some(cpu),
+            _ => None,
+        }
+    }
+
+    /// The bucket this state charges, or None for states that charge nothing (dead).
+    pub fn bucket(self) -> Option<Bucket> {
+        match self {
+            TaskState::RunningUser { .. } => Some(Bucket::User),
+            TaskState::RunningKernel { .. } | TaskState::Spinning { .. } | TaskState::Exiting { .. } => {
+                Some(Bucket::Sys)
+            }
+            TaskState::Runnable => Some(Bucket::Runnable),
+            TaskState::BlockedOnLock { .. } => Some(Bucket::Blocked),
+            TaskState::New | TaskState::Sleeping { .. } | TaskState::Stopped => Some(Bucket::Sleep),
+            TaskState::Dead => None,
+        }
+    }
+}
+
+/// One change to the world. Recorded on every micro-op: "what it changed".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum Effect {
+    SetState {
+        task: TaskId,
+        state: TaskState,
+    },
+    /// Adds to a case counter (iterations, pages skipped, writes...).
+    Count {
+        counter: CounterId,
+        delta: u64,
+    },
+    /// Takes from a case counter that can go down (bytes in a pipe, open ends).
+    Decrease {
+        counter: CounterId,
+        delta: u64,
+    },
+    /// Sets a per-task gauge (sleep_avg, dynamic priority...): case-defined meaning.
+    Gauge {
+        task: TaskId,
+        gauge: u8,
+        value: i64,
+    },
+    /// `task` now holds `lock`. `waited_ns` is how long it waited (0: uncontended);
+    /// if it was queued, it leaves the queue.
+    Acquire {
+        lock: LockId,
+        task: TaskId,
+        mode: LockMode,
+        waited_ns: u64,
+    },
+    /// `task` joins the tail of `lock`'s wait queue.
+    Enqueue {
+        lock: LockId,
+        task: TaskId,
+        mode: LockMode,
+    },
+    Release {
+        lock: LockId,
+        task: TaskId,
+    },
+    /// The rwsem/mutex handoff flag: the lock is reserved for the first waiter.
+    SetHandoff {
+        lock: LockId,
+        on: bool,
+    },
+}
+
+/// Per-task bookkeeping. Time is charged lazily: `buckets` holds what was charged
+/// up to `since_ns`, and the current state charges from `since_ns` onwards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskRt {
+    pub state: TaskState,
+    pub since_ns: u64,
+    pub buckets_ns: [u64; BUCKETS],
+    pub gauges: Vec<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct World {
+    pub now_ns: u64,
+    pub tasks: Vec<TaskRt>,
+    pub locks: Vec<LockState>,
+    pub counters: Vec<u64>,
+    /// Which task each CPU runs.
+    pub cpu_task: Vec<Option<TaskId>>,
+    /// Idle time per CPU, charged lazily like task time.
+    pub cpu_idle_ns: Vec<u64>,
+    pub cpu_since_ns: Vec<u64>,
+}
+
+/// The static shape of a world: what exists, with names. Shared by every state of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    pub cpus: u16,
+    pub tasks: Vec<TaskInfo>,
+    pub groups: Vec<String>,
+    pub locks: Vec<LockInfo>,
+    pub counters: Vec<String>,
+    pub gauges: Vec<String>,
+    pub channels: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskInfo {
+    pub name: String,
+    pub group: GroupId,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockInfo {
+    pub name: String,
+    pub kind: LockKind,
+}
+
+impl Layout {
+    pub fn new(cpus: u16) -> Layout {
+        assert!(cpus >= 1, "a machine has at least one CPU");
+        Layout {
+            cpus,
+            tasks: Vec::new(),
+            groups: Vec::new(),
+            locks: Vec::new(),
+            counters: Vec::new(),
+            gauges: Vec::new(),
+            channels: Vec::new(),
+        }
+    }
+
+    pub fn add_group(&mut self, name: impl Into<String>) -> GroupId {
+        self.groups.push(name.into());
+        GroupId(u32::try_from(self.groups.len() - 1).expect("fewer than 2^32 groups"))
+    }
+
+    pub fn add_task(&mut self, name: impl Into<String>, group: GroupId) -> TaskId {
+        assert!((group.0 as usize) < self.groups.len());
+        self.tasks.push(TaskInfo { name: name.into(), group });
+        TaskId(u32::try_from(self.tasks.len() - 1).expect("fewer than 2^32 tasks"))
+    }
+
+    pub fn add_lock(&mut self, name: impl Into<String>, kind: LockKind) -> LockId {
+        self.locks.push(LockInfo { name: name.into(), kind });
+        LockId(u32::try_from(self.locks.len() - 1).expect("fewer than 2^32 locks"))
+    }
+
+    pub fn add_counter(&mut self, name: impl Into<String>) -> CounterId {
+        self.counters.push(name.into());
+        CounterId(u16::try_from(self.counters.len() - 1).expect("fewer than 2^16 counters"))
+    }
+
+    pub fn add_gauge(&mut self, name: impl Into<String>) -> u8 {
+        self.gauges.push(name.into());
+        u8::try_from(self.gauges.len() - 1).expect("fewer than 256 gauges")
+    }
+
+    pub fn add_channel(&mut self, name: impl Into<String>) -> ChannelId {
+        self.channels.push(name.into());
+        ChannelId(u16::try_from(self.channels.len() - 1).expect("fewer than 2^16 channels"))
+    }
+
+    pub fn task_name(&self, task: TaskId) -> &str {
+        &self.tasks[task.0 as usize].name
+    }
+
+    pub fn lock_name(&self, lock: LockId) -> &str {
+        &self.locks[lock.0 as usize].name
+    }
+
+    pub fn counter(&self, name: &str) -> Option<CounterId> {
+        let index = self.counters.iter().position(|counter| counter == name)?;
+        Some(CounterId(u16::try_from(index).expect("counters fit u16")))
+    }
+}
+
+impl World {
+    /// Time zero: every task `New`, every CPU idle, every lock free.
+    pub fn new(layout: &Layout) -> World {
+        World {
+            now_ns: 0,
+            tasks: layout
+                .tasks
+                .iter()
+                .map(|_| TaskRt {
+                    state: TaskState::New,
+                    since_ns: 0,
+                    buckets_ns: [0; BUCKETS],
+                    gauges: vec![0; layout.gauges.len()],
+                })
+                .collect(),
+            locks: layout.locks.iter().map(|info| LockState::new(info.kind)).collect(),
+            counters: vec![0; layout.counters.len()],
+            cpu_task: vec![None; usize::from(layout.cpus)],
+            cpu_idle_ns: vec![0; usize::from(layout.cpus)],
+            cpu_since_ns: vec![0; usize::from(layout.cpus)],
+        }
+    }
+
+    /// Moves the clock forward. Time never goes backwards.
+    pub fn advance_to(&mut self, at_ns: u64) {
+        assert!(at_ns >= self.now_ns, "time went backwards: {} -> {}", self.now_ns, at_ns);
+        self.now_ns = at_ns;
+    }
+
+    pub fn apply(&mut self, effect: &Effect) {
+        match *effect {
+            Effect::SetState { task, state } => self.set_state(task, state),
+            Effect::Count { counter, delta } => {
+                let slot = &mut self.counters[usize::from(counter.0)];
+                *slot = slot.checked_add(delta).expect("counter overflow");
+            }
+            Effect::Decrease { counter, delta } => {
+                let slot = &mut self.counters[usize::from(counter.0)];
+                *slot = slot.checked_sub(delta).expect("counter went below zero");
+            }
+            Effect::Gauge { task, gauge, value } => {
+                self.tasks[task.0 as usize].gauges[usize::from(gauge)] = value;
+            }
+            Effect::Acquire { lock, task, mode, waited_ns } => {
+                let now = self.now_ns;
+                self.locks[lock.0 as usize].acquire(task, mode, waited_ns, now);
+            }
+            Effect::Enqueue { lock, task, mode } => {
+                let now = self.now_ns;
+                self.locks[lock.0 as usize].enqueue(task, mode, now);
+            }
+            Effect::Release { lock, task } => {
+                let now = self.now_ns;
+                self.locks[lock.0 as usize].release(task, now);
+            }
+            Effect::SetHandoff { lock, on } => self.locks[lock.0 as usize].handoff = on,
+        }
+    }
+
+    fn set_state(&mut self, task: TaskId, state: TaskState) {
+        let now = self.now_ns;
+        let index = task.0 as usize;
+        let old = self.tasks[index].state;
+        assert!(old != TaskState::Dead, "task {} changed state after death", task.0);
+        self.charge_task(index);
+        if let Some(cpu) = old.cpu() {
+            let slot = usize::from(cpu);
+            assert_eq!(self.cpu_task[slot], Some(task), "cpu {cpu} bookkeeping");
+            self.cpu_task[slot] = None;
+            self.cpu_since_ns[slot] = now;
+        }
+        if let Some(cpu) = state.cpu() {
+            let slot = usize::from(cpu);
+            assert!(slot < self.cpu_task.len(), "no cpu {cpu}");
+            assert_eq!(
+                self.cpu_task[slot], None,
+                "cpu {cpu} already runs a task; cannot run task {}",
+                task.0
+            );
+            self.cpu_idle_ns[slot] += now - self.cpu_since_ns[slot];
+            self.cpu_task[slot] = Some(task);
+        }
+        self.tasks[index].state = state;
+    }
+
+    /// Charges a task's current state up to now and restarts its lazy interval.
+    fn charge_task(&mut self, index: usize) {
+        let now = self.now_ns;
+        let task = &mut self.tasks[index];
+        if let Some(bucket) = task.state.bucket() {
+            task.buckets_ns[bucket as usize] += now - task.since_ns;
+        }
+        task.since_ns = now;
+    }
+
+    /// Charges everything up to now, so that the lazy intervals all start at now.
+    /// Repeats start from a normalized world so that their deltas are exact.
+    pub fn normalize(&mut self) {
+        let now = self.now_ns;
+        for index in 0..self.tasks.len() {
+            self.charge_task(index);
+        }
+        for cpu in 0..self.cpu_task.len() {
+            if self.cpu_task[cpu].is_none() {
+                self.cpu_idle_ns[cpu] += now - self.cpu_since_ns[cpu];
+            }
+            self.cpu_since_ns[cpu] = now;
+        }
+        for lock in &mut self.locks {
+            lock.normalize(now);
+        }
+    }
+
+    /// A task's time in each bucket up to now, including the open interval.
+    pub fn task_times(&self, task: TaskId) -> [u64; BUCKETS] {
+        let rt = &self.tasks[task.0 as usize];
+        let mut times = rt.buckets_ns;
+        if let Some(bucket) = rt.state.bucket() {
+            times[bucket as usize] += self.now_ns - rt.since_ns;
+        }
+        times
+    }
+
+    pub fn cpu_idle(&self, cpu: usize) -> u64 {
+        let open = if self.cpu_task[cpu].is_none() { self.now_ns - self.cpu_since_ns[cpu] } else { 0 };
+        self.cpu_idle_ns[cpu] + open
+    }
+
+    /// The invariants every state satisfies; asserted after each replayed op in
+    /// debug builds and by the property tests everywhere.
+    pub fn check_invariants(&self) {
+        for (cpu, task) in self.cpu_task.iter().enumerate() {
+            if let Some(task) = task {
+                assert_eq!(self.tasks[task.0 as usize].state.cpu(), Some(cpu as u16), "cpu {cpu} map");
+            }
+        }
+        for (index, task) in self.tasks.iter().enumerate() {
+            if let Some(cpu) = task.state.cpu() {
+                assert_eq!(self.cpu_task[usize::from(cpu)], Some(TaskId(index as u32)));
+            }
+            assert!(task.since_ns <= self.now_ns);
+        }
+        for lock in &self.locks {
+            lock.check_invariants();
+        }
+        // Running time plus idle time is exactly elapsed time on every CPU.
+        let busy: u64 = (0..self.tasks.len())
+            .map(|index| {
+                let times = self.task_times(TaskId(index as u32));
+                times[Bucket::User as usize] + times[Bucket::Sys as usize]
+            })
+            .sum();
+        let idle: u64 = (0..self.cpu_task.len()).map(|cpu| self.cpu_idle(cpu)).sum();
+        assert_eq!(busy + idle, self.now_ns * self.cpu_task.len() as u64, "cpu time accounting");
+    }
+
+    /// The holders of `lock` with their modes.
+    pub fn lock(&self, lock: LockId) -> &LockState {
+        &self.locks[lock.0 as usize]
+    }
+}
+
+/// The exact change one iteration of a repeat makes to a normalized world:
+/// additive parts only. Applying it k times is the closed form for k iterations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorldDelta {
+    pub period_ns: u64,
+    pub task_buckets_ns: Vec<[u64; BUCKETS]>,
+    pub counters: Vec<u64>,
+    pub cpu_idle_ns: Vec<u64>,
+    pub locks: Vec<crate::run::lock::LockStatsDelta>,
+}
+
+impl WorldDelta {
+    /// The delta between two normalized worlds one iteration apart.
+    ///
+    /// Panics unless everything that is not additive (states, holders, queues,
+    /// gauges) is identical: a repeat must really repeat.
+    pub fn between(before: &World, after: &World) -> WorldDelta {
+        assert!(after.now_ns > before.now_ns, "an iteration takes time");
+        let period_ns = after.now_ns - before.now_ns;
+        assert_eq!(before.cpu_task, after.cpu_task, "repeat changed which task runs where");
+        let mut task_buckets_ns = Vec::with_capacity(before.tasks.len());
+        for (old, new) in before.tasks.iter().zip(&after.tasks) {
+            assert_eq!(old.state, new.state, "repeat changed a task's state");
+            assert_eq!(old.gauges, new.gauges, "repeat changed a gauge");
+            assert_eq!(old.since_ns, before.now_ns, "repeat must start normalized");
+            assert_eq!(new.since_ns, after.now_ns, "repeat must end normalized");
+            let mut delta = [0; BUCKETS];
+            for (slot, (a, b)) in delta.iter_mut().zip(old.buckets_ns.iter().zip(&new.buckets_ns)) {
+                *slot = b - a;
+            }
+            task_buckets_ns.push(delta);
+        }
+        WorldDelta {
+            period_ns,
+            task_buckets_ns,
+            counters: before
+                .counters
+                .iter()
+                .zip(&after.counters)
+                .map(|(a, b)| b.checked_sub(*a).expect("a repeat may not lower a counter"))
+                .collect(),
+            cpu_idle_ns: before.cpu_idle_ns.iter().zip(&after.cpu_idle_ns).map(|(a, b)| b - a).collect(),
+            locks: before.locks.iter().zip(&after.locks).map(|(a, b)| a.stats_delta(b)).collect(),
+        }
+    }
+
+    /// Applies `k` iterations in closed form to a normalized world.
+    pub fn apply(&self, world: &mut World, k: u64) {
+        let elapsed = self.period_ns.checked_mul(k).expect("repeat time overflow");
+        world.now_ns += elapsed;
+        for (task, delta) in world.tasks.iter_mut().zip(&self.task_buckets_ns) {
+            for (slot, d) in task.buckets_ns.iter_mut().zip(delta) {
+                *slot += d * k;
+            }
+            task.since_ns += elapsed;
+        }
+        for (value, d) in world.counters.iter_mut().zip(&self.counters) {
+            *value += d * k;
+        }
+        for cpu in 0..world.cpu_idle_ns.len() {
+            world.cpu_idle_ns[cpu] += self.cpu_idle_ns[cpu] * k;
+            world.cpu_since_ns[cpu] += elapsed;
+        }
+        for (lock, delta) in world.locks.iter_mut().zip(&self.locks) {
+            lock.apply_stats_delta(delta, k, elapsed);
+        }
+    }
+}

@@ -1,5 +1,0 @@
-//! One module per case. Each exposes a unit struct implementing `Scenario`.
-
-pub mod fifo_trigger;
-pub mod rwsem_playground;
-pub mod sparse_dump;
