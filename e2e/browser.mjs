@@ -46,6 +46,7 @@ const MIME = {
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
   '.webmanifest': 'application/manifest+json',
+  '.md': 'text/plain; charset=utf-8',
 };
 
 /** A minimal static file server for dist/, used when SLOWPATH_BASE_URL is not set. */

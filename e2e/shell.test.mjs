@@ -107,6 +107,28 @@ describe('app shell', () => {
     });
   });
 
+  test('About links every case's notes, and each note is served as text from the site', T, async () => {
+    await withPage(suite.browser, 'about-case-notes', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/about'));
+      await waitForApp(page);
+      const notes = page.getByTestId('case-notes').locator('a');
+      const hrefs = await notes.evaluateAll((nodes) => nodes.map((node) => node.href));
+      const ids = (process.env.SLOWPATH_CASE_IDS ?? '').split(',').filter(Boolean);
+      if (ids.length > 0) {
+        assert.deepEqual(hrefs.map((href) => href.split('/').pop()), ids.map((id) => `${id}.md`));
+      }
+      for (const href of hrefs) {
+        const response = await page.request.get(href);
+        assert.equal(response.status(), 200, href);
+        const text = await response.text();
+        assert.ok(text.startsWith('# '), `${href} is a Markdown document`);
+        assert.ok(!text.includes('../shared'), `${href} stands without ../shared`);
+      }
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test('a case page shows its title, the player, variants and parameter table', T, async () => {
     await withPage(suite.browser, 'case-page', async ({ page, consoleErrors, pageErrors }) => {
       await page.goto(suite.url('#/'));

@@ -55,10 +55,15 @@ pub fn tool(tools: &Tools, program: &str) -> Command {
     command
 }
 
-/// `cargo xtask serve`: Trunk's dev server with live reload.
+/// Where `cargo xtask serve` builds. Not `dist/`: that is the release site that
+/// `cargo xtask test` leaves for hosting, and a debug build with the live-reload
+/// script must never end up there.
+pub const SERVE_DIST: &str = "target/serve-dist";
+
+/// `cargo xtask serve`: Trunk's dev server with live reload, building into [`SERVE_DIST`].
 pub fn serve(tools: &Tools, port: u16) -> Outcome {
     let mut command = tool(tools, "trunk");
-    command.args(["serve", "--address", "127.0.0.1", "--port", &port.to_string()]);
+    command.args(["serve", "--dist", SERVE_DIST, "--address", "127.0.0.1", "--port", &port.to_string()]);
     println!("xtask: serving on http://127.0.0.1:{port}/ (Ctrl-C stops)");
     run("trunk serve", &mut command)
 }

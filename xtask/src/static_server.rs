@@ -100,6 +100,8 @@ fn content_type(file: &Path) -> &'static str {
         "png" => "image/png",
         "json" => "application/json",
         "webmanifest" => "application/manifest+json",
+        // Case notes: shown as text, as most static hosts do.
+        "md" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }

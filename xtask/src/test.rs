@@ -9,6 +9,7 @@ use std::time::Instant;
 
 pub fn run(tools: &Tools) -> Outcome {
     let started = Instant::now();
+    crate::layout::check()?;
     cmd::run("rustfmt", Command::new("cargo").args(["fmt", "--all", "--check"]))?;
     cmd::run(
         "clippy (host crates)",

@@ -111,6 +111,22 @@ pub fn about_page() -> Html {
                     </li>
                 }) }
             </ul>
+            <h2>{ "Case notes" }</h2>
+            <p>
+                { "Each case has notes in plain text: what was reported, the mechanism, the variants \
+                   and fixes, the model's choices and limits, and what the tests check." }
+            </p>
+            <ul class="case-notes" role="list" data-testid="case-notes">
+                { for slowpath_engine::registry().iter().map(|case| {
+                    let meta = case.meta();
+                    html! {
+                        <li key={meta.id}>
+                            <a href={format!("cases/{}.md", meta.id)}>{ meta.title }</a>
+                            { format!(" ({}, {})", meta.system, meta.year) }
+                        </li>
+                    }
+                }) }
+            </ul>
             <h2>{ "Licence" }</h2>
             <p>
                 { "slowpath is free software under the " }

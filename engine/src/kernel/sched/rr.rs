@@ -1,4 +1,5 @@
-//! Round-robin: one global FIFO run queue and a fixed slice (the rwsem playground's scheduler).
+//! Round-robin: one global FIFO run queue and a fixed slice, for discrete-event
+//! cases that need a scheduler but not a real kernel's rules.
 
 use super::{EnqueueReason, Scheduler};
 use crate::run::world::TaskId;
