@@ -3,13 +3,17 @@
 //! `list` prints the case registry; `run` runs one case and prints a
 //! summary, a JSON object (`--json`) or one line per micro-op (`--trace`).
 
-use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::run::params::{quote_input, ParamValues};
 use slowpath_engine::{find, registry, run_checked, Run};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: slowpath-cli list
        slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
+
+/// The usage on one line, for errors (every error is one prefixed line).
+const USAGE_LINE: &str =
+    "usage: slowpath-cli list | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
 
 /// `--trace` on a run larger than this prints the first lines and says so.
 const TRACE_LINES_MAX: u64 = 10_000_000;
@@ -27,8 +31,7 @@ fn main() -> ExitCode {
     let Some(args) =
         std::env::args_os().skip(1).map(|arg| arg.into_string().ok()).collect::<Option<Vec<String>>>()
     else {
-        eprintln!("slowpath-cli: arguments must be valid UTF-8");
-        return ExitCode::from(2);
+        return fail("arguments must be valid UTF-8");
     };
     match args.first().map(String::as_str) {
         Some("list") if args.len() == 1 => {
@@ -41,20 +44,36 @@ fn main() -> ExitCode {
         }
         Some("run") => match parse_run(&args[1..]).and_then(|run_args| execute(&run_args)) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("slowpath-cli: {message}");
-                ExitCode::from(2)
-            }
+            Err(message) => fail(&message),
         },
-        Some("help" | "--help" | "-h") => {
+        Some("help" | "--help" | "-h") if args.len() == 1 => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        _ => {
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
+        None => fail(&format!("no command; {USAGE_LINE}")),
+        Some(command @ ("list" | "help" | "--help" | "-h")) => {
+            fail(&format!("`{command}` takes no arguments; {USAGE_LINE}"))
         }
+        Some(other) => fail(&format!("unknown command `{}`; {USAGE_LINE}", quote_input(other))),
     }
+}
+
+/// Every error: one line on stderr, prefixed, exit code 2. Echoed inputs are
+/// quoted where they are built (`quote_input`); this escapes anything left, so
+/// that no message can break the line or drive the terminal.
+fn fail(message: &str) -> ExitCode {
+    let line: String = message
+        .chars()
+        .flat_map(|c| -> Vec<char> {
+            if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    eprintln!("slowpath-cli: {line}");
+    ExitCode::from(2)
 }
 
 fn parse_run(args: &[String]) -> Result<RunArgs, String> {
@@ -65,28 +84,39 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
         let mut value = |flag: &str| iter.next().cloned().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
             "--variant" => run.variant = Some(value("--variant")?),
-            "--seed" => {
-                let text = value("--seed")?;
-                run.seed = text.parse().map_err(|_| format!("--seed takes a whole number, not `{text}`"))?;
-            }
+            "--seed" => run.seed = parse_seed(&value("--seed")?)?,
             "--set" => {
                 let pair = value("--set")?;
-                let (key, text) =
-                    pair.split_once('=').ok_or(format!("--set takes key=value, not `{pair}`"))?;
+                let (key, text) = pair
+                    .split_once('=')
+                    .ok_or_else(|| format!("--set takes key=value, not `{}`", quote_input(&pair)))?;
                 run.sets.push((key.to_string(), text.to_string()));
             }
             "--json" => run.json = true,
             "--trace" => run.trace = true,
-            other => return Err(format!("unknown argument `{other}`")),
+            other => return Err(format!("unknown argument `{}`; {USAGE_LINE}", quote_input(other))),
         }
     }
     Ok(run)
 }
 
+/// A seed is any u64; the message names the range and says which way it failed.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    use std::num::IntErrorKind;
+    text.parse::<u64>().map_err(|error| {
+        let why = match error.kind() {
+            IntErrorKind::PosOverflow => "is too large",
+            IntErrorKind::Empty => "is empty",
+            _ => "is not a whole number",
+        };
+        format!("--seed takes a whole number from 0 to {}; `{}` {why}", u64::MAX, quote_input(text))
+    })
+}
+
 fn execute(args: &RunArgs) -> Result<(), String> {
     let case = find(&args.case).ok_or_else(|| {
         let known: Vec<&str> = registry().iter().map(|s| s.meta().id).collect();
-        format!("unknown case `{}`; known: {}", args.case, known.join(", "))
+        format!("unknown case `{}`; known: {}", quote_input(&args.case), known.join(", "))
     })?;
     let meta = case.meta();
     let params =

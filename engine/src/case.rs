@@ -67,6 +67,7 @@ impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RunError::UnknownVariant { given, known } => {
+                let given = crate::run::params::quote_input(given);
                 write!(f, "unknown variant `{given}`; known: {}", known.join(", "))
             }
             RunError::Param(error) => error.fmt(f),

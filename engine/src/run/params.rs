@@ -128,7 +128,7 @@ impl ParamSpec {
                     message: format!(
                         "`{}` = `{}` is outside {}; using {}",
                         self.name,
-                        truncate_for_message(text),
+                        quote_input(text),
                         self.kind.range_text(),
                         shown
                     ),
@@ -142,7 +142,7 @@ impl ParamSpec {
                     message: format!(
                         "`{}` = `{}` is not valid ({reason}); using the default {}",
                         self.name,
-                        truncate_for_message(text),
+                        quote_input(text),
                         self.format_value(&fallback)
                     ),
                 };
@@ -156,14 +156,12 @@ impl ParamSpec {
         self.parse_strict(text).map_err(|clamp| ParamError {
             param: self.name.to_string(),
             message: match clamp {
-                Clamp::OutOfRange { .. } => format!(
-                    "`{}` is outside the range {}",
-                    truncate_for_message(text),
-                    self.kind.range_text()
-                ),
+                Clamp::OutOfRange { .. } => {
+                    format!("`{}` is outside the range {}", quote_input(text), self.kind.range_text())
+                }
                 Clamp::Unreadable { reason } => format!(
                     "`{}` is not valid ({reason}); expected {}",
-                    truncate_for_message(text),
+                    quote_input(text),
                     self.kind.range_text()
                 ),
             },
@@ -296,15 +294,24 @@ fn parse_scaled(text: &str, units: &[(&str, u64)], expected: &str) -> Result<u64
     Ok(u64::try_from(value).unwrap_or(u64::MAX))
 }
 
-fn truncate_for_message(text: &str) -> String {
-    const LIMIT: usize = 24;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        let mut short: String = text.chars().take(LIMIT).collect();
-        short.push('…');
-        short
+/// Untrusted text as it may appear in a message: control characters escaped
+/// (`\u{1b}`, `\n`), so that a message stays one line and cannot drive a
+/// terminal, and cut to a fixed length, so that a 10 kB input is not echoed.
+pub fn quote_input(text: &str) -> String {
+    const LIMIT_CHARS: usize = 24;
+    let mut quoted = String::new();
+    for (index, c) in text.chars().enumerate() {
+        if index == LIMIT_CHARS {
+            quoted.push('…');
+            break;
+        }
+        if c.is_control() {
+            quoted.extend(c.escape_default());
+        } else {
+            quoted.push(c);
+        }
     }
+    quoted
 }
 
 /// `1500000` → `1.5ms`: the shortest exact form, used in links and labels.
@@ -370,7 +377,7 @@ impl ParamValues {
         let mut values = ParamValues::defaults(schema);
         for (key, text) in pairs {
             let spec = schema.iter().find(|spec| spec.name == key).ok_or_else(|| ParamError {
-                param: key.to_string(),
+                param: quote_input(key),
                 message: format!(
                     "unknown parameter; this case takes {}",
                     schema.iter().map(|spec| spec.name).collect::<Vec<_>>().join(", ")
@@ -438,7 +445,7 @@ impl ParamValues {
             }
         }
         if let Some(extra) = self.0.keys().find(|key| !schema.iter().any(|spec| spec.name == *key)) {
-            return Err(ParamError { param: extra.clone(), message: "unknown parameter".to_string() });
+            return Err(ParamError { param: quote_input(extra), message: "unknown parameter".to_string() });
         }
         Ok(())
     }
