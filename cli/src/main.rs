@@ -174,6 +174,8 @@ fn json(run: &Run) -> String {
         "steps": run.counts,
         "trace_hash": format!("{:016x}", run.trace_hash),
         "outcome": run.outcome,
+        "outcome_text": run.outcome.limit_text(),
+        "simulated_steps": run.simulated_steps,
         "metrics": run.metrics,
     });
     value.to_string()

@@ -103,6 +103,18 @@ impl TraceBuilder {
         self.ops.len()
     }
 
+    /// Blocks stored so far (single iterations and repeats).
+    pub fn stored_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Whether the run has stored as much as one run may (`run::budget`): a
+    /// case stops storing here and says so in its outcome.
+    pub fn storage_full(&self) -> bool {
+        self.ops.len() > crate::run::budget::STORED_OPS_MAX
+            || self.blocks.len() > crate::run::budget::STORED_BLOCKS_MAX
+    }
+
     pub fn now_ns(&self) -> u64 {
         self.world.now_ns
     }
@@ -245,7 +257,9 @@ impl TraceBuilder {
         assert!(period_ns > 0, "an iteration takes time");
         self.close_single();
         self.world.normalize();
-        self.checkpoint_due = true;
+        // No forced checkpoint: a seek replays a repeat in closed form (normalize,
+        // then the delta times its count), so repeats count toward the replay bound
+        // like ops do, and a run of many short repeats keeps few world copies.
         self.maybe_checkpoint();
         let start_ns = self.world.now_ns;
         self.hasher.u64(0x5245_5045_4154);
@@ -286,8 +300,8 @@ impl TraceBuilder {
         });
         self.total_iterations += count;
         self.total_ops += count * u64::from(ops_len);
-        // The block after a repeat starts from a fresh checkpoint: replay never crosses a repeat.
-        self.checkpoint_due = true;
+        // Replaying this block costs its delta and, at most, one iteration's ops.
+        self.ops_since_checkpoint += u64::from(ops_len) + 1;
     }
 
     /// Moves the clock without an op (idle time at the end of a run).
@@ -342,6 +356,7 @@ impl TraceBuilder {
             outcome,
             metrics,
             extras: None,
+            simulated_steps: 0,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! simulated world and its effects, the trace builder, runs and their queries,
 //! views, timelines, narration and the trace hash.
 
+pub mod budget;
 pub mod builder;
 pub mod hash;
 pub mod lock;

@@ -352,6 +352,51 @@ impl ParamValues {
         ParamValues(schema.iter().map(|spec| (spec.name.to_string(), spec.kind.default_value())).collect())
     }
 
+    /// A valid set drawn from `draw(bound)` (a number below `bound`), leaning on
+    /// the edges: each value is the minimum, the maximum, the default or spread
+    /// log-uniformly in between. For searches over the parameter space (property
+    /// tests, the worst-setting search), where the extremes are what matter.
+    pub fn drawn(schema: &[ParamSpec], mut draw: impl FnMut(u64) -> u64) -> ParamValues {
+        fn between(draw: &mut impl FnMut(u64) -> u64, min: u64, max: u64, default: u64) -> u64 {
+            match draw(4) {
+                0 => min,
+                1 => max,
+                2 => default,
+                _ => {
+                    // Log-uniform: a power of two's worth of spread at every scale.
+                    let span = max - min;
+                    let bits = 64 - span.leading_zeros();
+                    let bound = 1u64 << draw(u64::from(bits) + 1).min(63);
+                    min + draw(bound).min(span)
+                }
+            }
+        }
+        let values = schema
+            .iter()
+            .map(|spec| {
+                let value = match spec.kind {
+                    ParamKind::Count { min, max, default } => ParamValue::Unsigned(between(&mut draw, min, max, default)),
+                    ParamKind::Duration { min_ns, max_ns, default_ns } => {
+                        ParamValue::Unsigned(between(&mut draw, min_ns, max_ns, default_ns))
+                    }
+                    ParamKind::Size { min_bytes, max_bytes, default_bytes } => {
+                        ParamValue::Unsigned(between(&mut draw, min_bytes, max_bytes, default_bytes))
+                    }
+                    ParamKind::Signed { min, max, default } => {
+                        let offset = between(&mut draw, 0, max.abs_diff(min), default.abs_diff(min));
+                        ParamValue::Signed(min.saturating_add_unsigned(offset))
+                    }
+                    ParamKind::Switch { .. } => ParamValue::Switch(draw(2) == 1),
+                    ParamKind::Choice { options, .. } => {
+                        ParamValue::Word(options[draw(options.len() as u64) as usize].to_string())
+                    }
+                };
+                (spec.name.to_string(), value)
+            })
+            .collect();
+        ParamValues(values)
+    }
+
     /// Builds a full set from `key=value` text pairs, clamping; unknown keys are ignored.
     pub fn from_pairs_clamped<'a>(
         schema: &[ParamSpec],

@@ -183,6 +183,38 @@ pub enum Outcome {
     StepLimit { micro_ops: u64 },
     /// A cycle in the wait-for graph: reported as a result, not a hang.
     Deadlock(Deadlock),
+    /// The run reached the engine's work budget (`run::budget`) at `at_ns`, before
+    /// the end its parameters asked for: its figures cover `[0, at_ns]` only.
+    WorkLimit {
+        at_ns: u64,
+        /// Simulation steps taken when it stopped.
+        steps: u64,
+        /// What ran out, in words ("simulation steps", "kept writes").
+        budget: &'static str,
+    },
+}
+
+impl Outcome {
+    /// In plain words, when the run did not cover everything its parameters asked
+    /// for; None when it did.
+    pub fn limit_text(&self) -> Option<String> {
+        match self {
+            Outcome::WorkLimit { at_ns, steps, budget } => Some(format!(
+                "Stopped after {} of simulated time: this setting makes too much work for one run \
+                 ({} simulation steps so far; the budget of {budget} ran out). The figures cover \
+                 the first {}; shorten the duration to see the rest.",
+                crate::run::params::format_duration(*at_ns),
+                crate::run::narration::group_digits(*steps),
+                crate::run::params::format_duration(*at_ns),
+            )),
+            Outcome::StepLimit { micro_ops } => Some(format!(
+                "The trace stops after {} micro-ops, the most one run stores; the figures cover \
+                 the whole run.",
+                crate::run::narration::group_digits(*micro_ops)
+            )),
+            Outcome::Completed | Outcome::TimeLimit | Outcome::Deadlock(_) => None,
+        }
+    }
 }
 
 /// A case's own figure: a number with a unit, or a nested object.
@@ -228,6 +260,9 @@ pub struct Run {
     pub trace_hash: u64,
     pub outcome: Outcome,
     pub metrics: BTreeMap<String, Metric>,
+    /// The simulation steps the case took to make this run, over all its passes
+    /// (bounded by `run::budget::SIMULATED_STEPS_MAX`; set by the case).
+    pub simulated_steps: u64,
     /// The case's own structures for its stage in the UI (its `extras.rs`);
     /// opaque here, so that the run machinery knows no case. Read with [`Run::extras`].
     pub(crate) extras: Option<Box<dyn std::any::Any + Send + Sync>>,
@@ -476,8 +511,14 @@ impl Run {
         let mut world = checkpoint.world.clone();
         for index in checkpoint.block as usize..block_index {
             let block = &self.blocks[index];
-            assert!(!block.is_repeat(), "a checkpoint follows every repeat");
-            self.replay_ops(&mut world, block, 0, block.ops_len, 0);
+            match block.delta {
+                // As the builder did: normalise at the repeat's start, then every iteration at once.
+                Some(delta) => {
+                    world.normalize();
+                    self.deltas[delta as usize].apply(&mut world, block.count);
+                }
+                None => self.replay_ops(&mut world, block, 0, block.ops_len, 0),
+            }
         }
         let block = &self.blocks[block_index];
         let offset = last - block.first_op;
@@ -485,7 +526,7 @@ impl Run {
         let (k, j) = (offset / ops_len, offset % ops_len);
         assert!(k < block.count, "iteration {k} inside a block of {}", block.count);
         if let Some(delta) = block.delta {
-            assert_eq!(checkpoint.block as usize, block_index, "a repeat starts at a checkpoint");
+            world.normalize();
             self.deltas[delta as usize].apply(&mut world, k);
             self.replay_ops(&mut world, block, 0, j as u32 + 1, block.start_ns + k * block.period_ns);
         } else {

@@ -73,10 +73,6 @@ pub const G_SLICE_STAMP: u8 = 7;
 pub const G_ARRAY: u8 = 8;
 pub const G_LINE: u8 = 9;
 
-/// Stored ops beyond which the trace stops (the metrics still cover the whole
-/// run): what keeps a long two-CPU run, whose ops rarely repeat, in memory.
-pub const STORED_OPS_MAX: usize = 250_000;
-
 /// A slow write, as the figures count it.
 pub const SLOW_NS: u64 = 1_000_000;
 
@@ -270,7 +266,7 @@ impl<'c> TraceSink<'c> {
             return;
         }
         self.close_open(at_ns);
-        if self.folder.builder.stored_ops() > STORED_OPS_MAX {
+        if self.folder.builder.storage_full() {
             // The trace ends here; everything after, even of this event, is dropped.
             self.stopped_at = Some(at_ns);
             return;

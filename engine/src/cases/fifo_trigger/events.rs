@@ -46,6 +46,10 @@ pub struct Config {
     pub parent_bonus: i64,
     pub duration_ns: u64,
     pub costs: Costs,
+    /// Work budget of one pass: the machine stops after this many steps...
+    pub steps_max: u64,
+    /// ...or this many measured writes, whichever comes first (`run::budget`).
+    pub writes_max: usize,
 }
 
 impl Config {

@@ -111,7 +111,7 @@ impl Folder {
         let followers = std::mem::take(&mut self.followers);
         self.emit_single(&head);
         match followers {
-            // A short run costs more as a repeat (two checkpoints) than spelled out.
+            // A short run costs more as a repeat (a block and a world delta) than spelled out.
             0..REPEAT_MIN => {
                 let mut next = head.clone();
                 for _ in 0..followers {

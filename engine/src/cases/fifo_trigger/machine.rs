@@ -71,6 +71,10 @@ pub struct Machine<'c> {
     /// Slices the listener spent spinning (select kept returning at once) to their end.
     pub listener_spin_slices: u64,
     pub switches: u64,
+    /// Steps of the event loop so far (the pass's work).
+    pub steps: u64,
+    /// Where the work budget stopped the pass, and which budget ran out.
+    pub stopped: Option<(u64, &'static str)>,
     listener_spun_this_slice: bool,
     writer_started: bool,
 }
@@ -114,6 +118,8 @@ impl<'c> Machine<'c> {
             preemptions_in_write: 0,
             listener_spin_slices: 0,
             switches: 0,
+            steps: 0,
+            stopped: None,
             listener_spun_this_slice: false,
             writer_started: false,
         }
@@ -165,7 +171,8 @@ impl<'c> Machine<'c> {
         crate::run::world::TaskId(task as u32)
     }
 
-    /// Runs to `duration_ns`, reporting every event to `sink`.
+    /// Runs to `duration_ns` (or to the work budget: see `stopped`), reporting
+    /// every event to `sink`.
     pub fn run(&mut self, sink: &mut impl Sink) {
         // The listener starts first; the writer joins at writer_start_ns.
         self.tasks[WRITER].run = Run::Sleeping;
@@ -180,8 +187,15 @@ impl<'c> Machine<'c> {
         for cpu in 0..self.cpus.len() {
             self.schedule(cpu as u16, SwitchWhy::Idle, sink);
         }
-        // Bounded: every iteration advances time or completes a step, and steps take time.
+        // Bounded: every iteration advances time or completes a step, steps take time,
+        // and the work budget caps the count whatever the parameters.
         loop {
+            if self.steps >= self.config.steps_max || self.writes.len() >= self.config.writes_max {
+                let budget = if self.steps >= self.config.steps_max { "simulation steps" } else { "kept writes" };
+                self.stopped = Some((self.now, budget));
+                return;
+            }
+            self.steps += 1;
             let step_end = self
                 .cpus
                 .iter()

@@ -198,6 +198,9 @@ pub fn config(params: &ParamValues, variant: &str) -> Config {
         writer_start_ns: params.unsigned("writer_start"),
         parent_bonus: params.unsigned("parent_bonus") as i64,
         duration_ns: params.unsigned("duration"),
+        // Two passes share the run's budget.
+        steps_max: crate::run::budget::SIMULATED_STEPS_MAX / 2,
+        writes_max: crate::run::budget::KEPT_RECORDS_MAX,
         costs: Costs {
             loop_iteration_ps: params.unsigned("loop_ps"),
             print_ns: params.unsigned("print_cost"),
@@ -344,15 +347,20 @@ impl Case for FifoTrigger {
         sink.start();
         second.run(&mut sink);
         assert_eq!(second.writes, first.writes, "both passes run the same machine");
+        assert_eq!(second.stopped, first.stopped, "both passes stop at the same place");
         let slow = second.writes.iter().filter(|w| w.dt_ns >= SLOW_NS).count() as u64;
-        sink.finish_ops(config.duration_ns, second.writes.len() as u64, slow);
+        let end_ns = second.stopped.map_or(config.duration_ns, |(at_ns, _)| at_ns);
+        sink.finish_ops(end_ns, second.writes.len() as u64, slow);
         let world = sink.folder.builder.world().clone();
         let metrics = metrics(&second, &bursts, &world);
-        let outcome = match sink.stopped_at {
-            Some(_) => Outcome::StepLimit { micro_ops: sink.folder.builder.ops_recorded() },
-            None => Outcome::TimeLimit,
+        let steps = first.steps + second.steps;
+        let outcome = match (second.stopped, sink.stopped_at) {
+            (Some((at_ns, budget)), _) => Outcome::WorkLimit { at_ns, steps, budget },
+            (None, Some(_)) => Outcome::StepLimit { micro_ops: sink.folder.builder.ops_recorded() },
+            (None, None) => Outcome::TimeLimit,
         };
         let mut run = sink.folder.builder.finish(META.id, variant, seed, params.clone(), outcome, metrics);
+        run.simulated_steps = steps;
         let o1 = crate::kernel::sched::o1::O1::new(config.hz);
         let slice = |nice: i32| match config.kernel {
             Kernel::O1 => o1.timeslice(crate::kernel::sched::o1::static_prio(nice)) * config.tick_ns(),

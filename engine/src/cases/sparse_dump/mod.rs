@@ -166,6 +166,9 @@ impl Case for SparseDump {
             finished.outcome,
             finished.metrics,
         );
+        // The dump loop's work is one step per block it emits (a run of identical
+        // pages is one repeat block, summed in closed form).
+        run.simulated_steps = run.stored().1 as u64;
         run.set_extras(AddressSpace {
             vmas: space
                 .vmas

@@ -29,9 +29,9 @@ const FAST_LOCK_NS: u64 = 17;
 /// Model choice (inference, not measured): the slow path takes the wait_lock,
 /// links a waiter and sets a flag: a few cache-line transfers, ≈150 ns.
 const SLOW_LOCK_NS: u64 = 150;
-/// The engine stops a run at this many micro-ops so that a huge parameter set
-/// cannot exhaust a browser tab; the outcome says so.
-const MAX_OPS: u64 = 400_000;
+/// The engine stops a run at this many micro-ops (every op is stored) so that a
+/// huge parameter set cannot exhaust a browser tab; the outcome says so.
+const MAX_OPS: u64 = crate::run::budget::STORED_OPS_MAX as u64;
 
 pub(super) struct Config {
     pub readers: usize,
@@ -114,17 +114,22 @@ pub(super) struct Sim<'c> {
     counters: Counters,
     phase_mode: Option<Mode>,
     writer_wait_max_ns: u64,
+    /// Events taken from the event loop (the run's simulation steps).
+    steps: u64,
 }
 
 pub(super) struct Finished {
     builder: TraceBuilder,
     outcome: Outcome,
     metrics: BTreeMap<String, Metric>,
+    steps: u64,
 }
 
 impl Finished {
     pub fn finish(self, id: &'static str, variant: &'static str, seed: u64, params: ParamValues) -> Run {
-        self.builder.finish(id, variant, seed, params, self.outcome, self.metrics)
+        let mut run = self.builder.finish(id, variant, seed, params, self.outcome, self.metrics);
+        run.simulated_steps = self.steps;
+        run
     }
 }
 
@@ -172,10 +177,11 @@ pub(super) fn run(config: &Config, seed: u64) -> Finished {
         counters,
         phase_mode: None,
         writer_wait_max_ns: 0,
+        steps: 0,
     };
     let outcome = sim.simulate();
     let metrics = sim.metrics();
-    Finished { builder: sim.builder, outcome, metrics }
+    Finished { builder: sim.builder, outcome, metrics, steps: sim.steps }
 }
 
 impl Sim<'_> {
@@ -193,9 +199,14 @@ impl Sim<'_> {
         }
         // Bounded: every event advances time or ends a burst, and MAX_OPS caps the total.
         loop {
-            if self.builder.ops_recorded() >= MAX_OPS {
-                return Outcome::StepLimit { micro_ops: self.builder.ops_recorded() };
+            if self.builder.ops_recorded() >= MAX_OPS || self.steps >= crate::run::budget::SIMULATED_STEPS_MAX {
+                return Outcome::WorkLimit {
+                    at_ns: self.builder.now_ns(),
+                    steps: self.steps,
+                    budget: "stored micro-ops",
+                };
             }
+            self.steps += 1;
             let Some((now, cpu)) = self.next_event() else {
                 // No CPU has work: everyone sleeps on the lock. One lock cannot form a cycle,
                 // so this would be a model bug; report it rather than hang.
