@@ -53,9 +53,10 @@ fn measure(case: &dyn Case, variant: &'static str, params: ParamValues) -> Trial
     let run = run_checked(case, &params, variant, 1).expect("drawn settings are valid");
     let ms = started.elapsed().as_secs_f64() * 1e3;
     let peak_mb = (PEAK_BYTES.load(Ordering::Relaxed) - before) as f64 / 1e6;
-    let outcome = run.outcome.limit_text().map_or_else(|| format!("{:?}", run.outcome), |_| {
-        format!("{:?}", run.outcome).split_whitespace().next().unwrap_or("").to_string()
-    });
+    let outcome = run.outcome.limit_text().map_or_else(
+        || format!("{:?}", run.outcome),
+        |_| format!("{:?}", run.outcome).split_whitespace().next().unwrap_or("").to_string(),
+    );
     Trial { variant, params, ms, peak_mb, steps: run.simulated_steps, outcome }
 }
 

@@ -13,7 +13,7 @@
 pub const SIMULATED_STEPS_MAX: u64 = 8_000_000;
 
 /// Micro-ops a run may store op by op (repeat blocks store one template each).
-pub const STORED_OPS_MAX: usize = 250_000;
+pub const STORED_OPS_MAX: usize = 120_000;
 
 /// Blocks (single iterations and repeats) a run may store: each carries a
 /// checkpoint or a delta of the world, so blocks, not only ops, weigh.

@@ -375,7 +375,9 @@ impl ParamValues {
             .iter()
             .map(|spec| {
                 let value = match spec.kind {
-                    ParamKind::Count { min, max, default } => ParamValue::Unsigned(between(&mut draw, min, max, default)),
+                    ParamKind::Count { min, max, default } => {
+                        ParamValue::Unsigned(between(&mut draw, min, max, default))
+                    }
                     ParamKind::Duration { min_ns, max_ns, default_ns } => {
                         ParamValue::Unsigned(between(&mut draw, min_ns, max_ns, default_ns))
                     }

@@ -191,7 +191,8 @@ impl<'c> Machine<'c> {
         // and the work budget caps the count whatever the parameters.
         loop {
             if self.steps >= self.config.steps_max || self.writes.len() >= self.config.writes_max {
-                let budget = if self.steps >= self.config.steps_max { "simulation steps" } else { "kept writes" };
+                let budget =
+                    if self.steps >= self.config.steps_max { "simulation steps" } else { "kept writes" };
                 self.stopped = Some((self.now, budget));
                 return;
             }

@@ -200,7 +200,28 @@ impl O1Task {
     /// `scheduler_tick` asks it to reschedule (slice end or granularity requeue).
     /// Nothing it does while running changes the answer: sleep_avg and prio move
     /// only in `schedule()` and at those ticks.
+    ///
+    /// In closed form (the machine asks at every step): the requeues fall on the
+    /// multiples of the granularity in slice time, so the first is the next one,
+    /// if it still leaves a whole granularity; otherwise the slice ends first.
     pub fn ticks_until_resched(&self, o1: &O1, cpus: u64) -> u64 {
+        let left = self.time_slice;
+        if left <= 1 || !self.interactive() {
+            return left;
+        }
+        let granularity = i128::from(o1.granularity(self.sleep_avg_ns, cpus));
+        let used = i128::from(o1.timeslice(self.static_prio)) - i128::from(left);
+        let first = granularity - used.rem_euclid(granularity);
+        if i128::from(left) - first >= granularity {
+            u64::try_from(first).expect("between 1 and the granularity")
+        } else {
+            left
+        }
+    }
+
+    /// `ticks_until_resched` the slow way, tick by tick: what the closed form must equal.
+    #[cfg(test)]
+    fn ticks_until_resched_by_ticks(&self, o1: &O1, cpus: u64) -> u64 {
         (1..self.time_slice)
             .find(|&k| self.requeue_due(o1, self.time_slice - k, cpus))
             .unwrap_or(self.time_slice)
@@ -641,6 +662,31 @@ mod tests {
             rq.tick(&o1, TaskId(2), &mut hog, 0, 1),
             TickOutcome::ExpiredToExpired { starving: false }
         );
+    }
+
+    #[test]
+    fn ticks_until_resched_in_closed_form_equals_ticking() {
+        for hz in [100, 250, 1000] {
+            let o1 = O1::new(hz);
+            for nice in [-20, -5, 0, 7, 19] {
+                for bonus in 0..=MAX_BONUS {
+                    for cpus in 1..=2 {
+                        let mut task = O1Task::new(&o1, nice, 0);
+                        task.sleep_avg_ns =
+                            bonus as u64 * o1.max_sleep_avg() / MAX_BONUS as u64 * o1.tick_ns();
+                        task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+                        for left in 0..=o1.timeslice(task.static_prio) {
+                            task.time_slice = left;
+                            assert_eq!(
+                                task.ticks_until_resched(&o1, cpus),
+                                task.ticks_until_resched_by_ticks(&o1, cpus),
+                                "hz {hz} nice {nice} bonus {bonus} cpus {cpus} left {left}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

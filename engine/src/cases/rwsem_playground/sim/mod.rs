@@ -199,7 +199,8 @@ impl Sim<'_> {
         }
         // Bounded: every event advances time or ends a burst, and MAX_OPS caps the total.
         loop {
-            if self.builder.ops_recorded() >= MAX_OPS || self.steps >= crate::run::budget::SIMULATED_STEPS_MAX {
+            if self.builder.ops_recorded() >= MAX_OPS || self.steps >= crate::run::budget::SIMULATED_STEPS_MAX
+            {
                 return Outcome::WorkLimit {
                     at_ns: self.builder.now_ns(),
                     steps: self.steps,
