@@ -185,6 +185,10 @@ pub fn player_view(props: &PlayerProps) -> Html {
     html! {
         <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
             <Notices notices={player.notices.clone()} on_dismiss={dispatch(Action::DismissNotices)} />
+            // A run that stopped at the engine's work budget says so, and what its figures cover.
+            if let Some(text) = player.run.outcome.limit_text() {
+                <p class="run-limit" role="status" data-testid="run-limit">{ text }</p>
+            }
             <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
             <div class="player-grid">
                 <div class="player-main">

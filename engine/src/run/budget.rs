@@ -10,7 +10,7 @@
 
 /// Simulation steps (the events a case's simulation processes: a program step,
 /// a tick, a wakeup) one run may take, over all its passes.
-pub const SIMULATED_STEPS_MAX: u64 = 8_000_000;
+pub const SIMULATED_STEPS_MAX: u64 = 6_000_000;
 
 /// Micro-ops a run may store op by op (repeat blocks store one template each).
 pub const STORED_OPS_MAX: usize = 120_000;

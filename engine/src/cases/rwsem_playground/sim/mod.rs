@@ -29,9 +29,6 @@ const FAST_LOCK_NS: u64 = 17;
 /// Model choice (inference, not measured): the slow path takes the wait_lock,
 /// links a waiter and sets a flag: a few cache-line transfers, ≈150 ns.
 const SLOW_LOCK_NS: u64 = 150;
-/// The engine stops a run at this many micro-ops (every op is stored) so that a
-/// huge parameter set cannot exhaust a browser tab; the outcome says so.
-const MAX_OPS: u64 = crate::run::budget::STORED_OPS_MAX as u64;
 
 pub(super) struct Config {
     pub readers: usize,
@@ -186,6 +183,8 @@ pub(super) fn run(config: &Config, seed: u64) -> Finished {
 
 impl Sim<'_> {
     fn simulate(&mut self) -> Outcome {
+        // Setting the tasks up is the first step.
+        self.steps = 1;
         self.enter_phase_if_changed();
         if self.tasks.is_empty() {
             self.builder.iteration(say(T::ITER_START.id(), &[Arg::Lock(self.lock)]));
@@ -197,14 +196,14 @@ impl Sim<'_> {
             self.builder.iteration(say(T::ITER_START.id(), &[Arg::Task(task)]));
             self.make_runnable(task, 0);
         }
-        // Bounded: every event advances time or ends a burst, and MAX_OPS caps the total.
+        // Bounded: every event advances time or ends a burst, and the budget caps the total.
         loop {
-            if self.builder.ops_recorded() >= MAX_OPS || self.steps >= crate::run::budget::SIMULATED_STEPS_MAX
-            {
+            // Every op is stored here: the storage budget is what stops a huge parameter set.
+            if self.builder.storage_full() || self.steps >= crate::run::budget::SIMULATED_STEPS_MAX {
                 return Outcome::WorkLimit {
                     at_ns: self.builder.now_ns(),
                     steps: self.steps,
-                    budget: "stored micro-ops",
+                    budget: "stored steps",
                 };
             }
             self.steps += 1;
