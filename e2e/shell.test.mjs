@@ -107,7 +107,7 @@ describe('app shell', () => {
     });
   });
 
-  test('About links every case's notes, and each note is served as text from the site', T, async () => {
+  test('About links the notes of every case, each served as text from the site', T, async () => {
     await withPage(suite.browser, 'about-case-notes', async ({ page, consoleErrors, pageErrors }) => {
       await page.goto(suite.url('#/about'));
       await waitForApp(page);

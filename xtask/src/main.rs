@@ -3,6 +3,7 @@
 
 mod bench;
 mod cmd;
+mod html;
 mod layout;
 mod setup;
 mod static_server;
@@ -20,6 +21,8 @@ commands:
   test                setup, then fmt, clippy, unit tests, release build, browser tests
   layout              only the layout check that `test` starts with (no case named in
                       generic code, no Markdown link outside the repository)
+  harden-html         Trunk's post-build hook: the start-up script into a file, and the
+                      Content-Security-Policy in release builds (xtask/src/html.rs)
   bench               engine benchmarks: divan natively, then run times in wasm (Chromium)
   bench-web           browser benchmarks: load time, frame times, engine time per frame
   help                this text";
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
             test::run(&tools)
         }),
         "layout" => no_options(rest).and_then(|()| layout::check()),
+        "harden-html" => no_options(rest).and_then(|()| html::harden_from_env()),
         "bench" => no_options(rest).and_then(|()| {
             let tools = setup::run(setup::Need::Test)?;
             bench::run(&tools)

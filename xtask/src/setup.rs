@@ -282,7 +282,7 @@ fn chromium() -> Result<PathBuf, Failure> {
 }
 
 /// FNV-1a: a stable, dependency-free fingerprint for the npm stamp.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes
         .iter()
         .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3))

@@ -1,0 +1,85 @@
+//! `cargo xtask harden-html`: Trunk's post-build hook (Trunk.toml). It moves
+//! Trunk's inline start-up script into a file of its own and, in release
+//! builds, adds the Content-Security-Policy, so that no inline script runs.
+//!
+//! Why a file and not a hash in the policy: the script names the hashed bundle,
+//! so its hash changes with every build, and a file needs no policy update.
+
+use crate::cmd::{Failure, Outcome};
+use std::path::Path;
+
+/// Exactly what the app needs: its own scripts, styles, wasm (compiled with
+/// 'wasm-unsafe-eval'), workers and fetches; inline style attributes (Yew sets
+/// widths and positions); nothing else. `frame-ancestors` cannot be set from a
+/// meta tag, which suits embeds: any page may frame slowpath.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+pub fn harden_from_env() -> Outcome {
+    let staging = std::env::var_os("TRUNK_STAGING_DIR").ok_or_else(|| {
+        Failure::Usage("harden-html runs as Trunk's post_build hook (TRUNK_STAGING_DIR)".into())
+    })?;
+    let release = std::env::var("TRUNK_PROFILE").is_ok_and(|profile| profile == "release");
+    harden(Path::new(&staging), release)
+}
+
+fn harden(staging: &Path, release: bool) -> Outcome {
+    let index = staging.join("index.html");
+    let fail = |what: &str, error: std::io::Error| Failure::Failed(format!("harden-html: {what}: {error}"));
+    let html = std::fs::read_to_string(&index).map_err(|e| fail("cannot read index.html", e))?;
+    let (mut html, boot) = externalise_inline_module(&html);
+    if let Some((name, script)) = boot {
+        std::fs::write(staging.join(&name), script).map_err(|e| fail(&format!("cannot write {name}"), e))?;
+    }
+    if release && !html.contains("Content-Security-Policy") {
+        let meta =
+            format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{CONTENT_SECURITY_POLICY}\">");
+        // Right after the charset, before anything the policy governs (a minified page
+        // has no <head> tag, and nothing may come before the doctype).
+        let at = html
+            .find("<meta charset")
+            .and_then(|start| html[start..].find('>').map(|end| start + end + 1))
+            .ok_or_else(|| Failure::Failed("harden-html: index.html has no <meta charset>".into()))?;
+        html.insert_str(at, &meta);
+    }
+    std::fs::write(&index, html).map_err(|e| fail("cannot write index.html", e))?;
+    println!("xtask: harden-html: start-up script in a file{}", if release { ", CSP added" } else { "" });
+    Ok(())
+}
+
+/// Replaces the first inline `<script type=module>…</script>` with one that
+/// loads the same text from `boot-<hash>.js`; returns the new HTML and the file.
+fn externalise_inline_module(html: &str) -> (String, Option<(String, String)>) {
+    for open in ["<script type=module>", "<script type=\"module\">"] {
+        let Some(start) = html.find(open) else { continue };
+        let body_start = start + open.len();
+        let Some(length) = html[body_start..].find("</script>") else { continue };
+        let script = html[body_start..body_start + length].to_string();
+        let name = format!("boot-{:016x}.js", crate::setup::fnv1a(script.as_bytes()));
+        let tag = format!("<script type=\"module\" src=\"./{name}\"></script>");
+        let rest = &html[body_start + length + "</script>".len()..];
+        return (format!("{}{tag}{rest}", &html[..start]), Some((name, script)));
+    }
+    (html.to_string(), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_inline_module_moves_to_a_file_named_by_its_content() {
+        let html =
+            "<head><script type=module>import x from './a.js';\nawait x();</script><link rel=x></head>";
+        let (out, boot) = externalise_inline_module(html);
+        let (name, script) = boot.expect("moved");
+        assert_eq!(script, "import x from './a.js';\nawait x();");
+        assert!(name.starts_with("boot-") && name.ends_with(".js"));
+        assert_eq!(
+            out,
+            format!("<head><script type=\"module\" src=\"./{name}\"></script><link rel=x></head>")
+        );
+        assert_eq!(externalise_inline_module(&out).1, None, "nothing inline is left");
+    }
+}
