@@ -44,7 +44,7 @@ fn bad_values_are_clamped_or_replaced_with_a_notice() {
     assert_eq!(query.step, None);
     let params: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
     assert_eq!(params, ["readers", "v", "seed", "step"]);
-    assert!(notices[0].message.contains("0..=64"), "{}", notices[0].message);
+    assert!(notices[0].message.contains("0 to 64"), "{}", notices[0].message);
 }
 
 #[test]

@@ -4,8 +4,9 @@
 
 use super::model::{Action, Player, SPEEDS};
 use super::{granularity_label, SHORTCUTS};
+use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
-use slowpath_engine::run::params::{format_duration, Notice, ParamKind};
+use slowpath_engine::run::params::{Notice, ParamKind};
 use slowpath_engine::run::trace::Granularity;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -114,7 +115,7 @@ pub fn transport(props: &PlayerProps) -> Html {
             <p class="transport-position" aria-live="polite">
                 <span data-testid="step-index">{ index_text }</span>
                 <span class="sep">{ " · " }</span>
-                <span>{ "t = " }<span data-testid="sim-time">{ format_duration(now_ns) }</span></span>
+                <span>{ "t = " }<span data-testid="sim-time">{ format::duration(now_ns) }</span></span>
             </p>
             <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
             <div class="scrub">

@@ -2,9 +2,9 @@
 
 use super::granularity_label;
 use crate::components::MetaRef;
+use slowpath_engine::run::format;
 use slowpath_engine::run::lock::{LockKind, LockMode};
 use slowpath_engine::run::narration::{group_digits, Segment};
-use slowpath_engine::run::params::format_duration;
 use slowpath_engine::run::trace::{Granularity, Metric};
 use slowpath_engine::run::view::View;
 use slowpath_engine::run::world::TaskState;
@@ -86,7 +86,7 @@ pub fn narration_panel(props: &ViewProps) -> Html {
                     </ol>
                 }
                 <p class="narration-meta">
-                    { format!("t = {} · micro-op {} · {}", format_duration(step.at_ns), group_digits(step.index + 1), step.kind_key()) }
+                    { format!("t = {} · micro-op {} · {}", format::duration(step.at_ns), group_digits(step.index + 1), step.kind_key()) }
                 </p>
             </>
         },
@@ -181,7 +181,7 @@ pub fn lock_panel(props: &ViewProps) -> Html {
                         { for lock.holders.iter().map(|holder| html! {
                             <span class={classes!("chip", "holder", mode_word(holder.mode))} key={holder.task.0}>
                                 { name(holder.task) }{ " · " }{ mode_word(holder.mode) }
-                                { " · " }{ format_duration(view.now_ns - holder.since_ns) }
+                                { " · " }{ format::duration(view.now_ns - holder.since_ns) }
                             </span>
                         }) }
                     </p>
@@ -192,7 +192,7 @@ pub fn lock_panel(props: &ViewProps) -> Html {
                             { for lock.waiters.iter().map(|waiter| html! {
                                 <li key={waiter.task.0} class={classes!("chip", "waiter", mode_word(waiter.mode))}>
                                     { name(waiter.task) }{ " · " }{ mode_word(waiter.mode) }
-                                    { " · waiting " }{ format_duration(view.now_ns - waiter.since_ns) }
+                                    { " · waiting " }{ format::duration(view.now_ns - waiter.since_ns) }
                                 </li>
                             }) }
                         </ol>
@@ -200,8 +200,8 @@ pub fn lock_panel(props: &ViewProps) -> Html {
                     <dl class="lock-stats">
                         <dt>{ "acquisitions" }</dt><dd>{ group_digits(lock.stats.acquisitions) }</dd>
                         <dt>{ "contended" }</dt><dd>{ group_digits(lock.stats.contended) }</dd>
-                        <dt>{ "max wait" }</dt><dd>{ format_duration(lock.stats.wait_max_ns) }</dd>
-                        <dt>{ "total wait" }</dt><dd>{ format_duration(lock.stats.wait_total_ns) }</dd>
+                        <dt>{ "max wait" }</dt><dd>{ format::duration(lock.stats.wait_max_ns) }</dd>
+                        <dt>{ "total wait" }</dt><dd>{ format::duration(lock.stats.wait_total_ns) }</dd>
                     </dl>
                 </article>
             }) }
@@ -222,11 +222,11 @@ const TASK_ROWS_MAX: usize = 32;
 pub fn metric_text(key: &str, metric: &Metric) -> String {
     match metric {
         Metric::Count(value) => group_digits(*value),
-        Metric::Ns(ns) => format_duration(*ns),
+        Metric::Ns(ns) => format::duration(*ns),
         Metric::Ratio(ratio) => format!("{ratio:.3}"),
         Metric::Text(text) => text.clone(),
         Metric::None(None) => "none".to_string(),
-        Metric::None(Some(value)) if key.ends_with("_ns") => format_duration(*value),
+        Metric::None(Some(value)) if key.ends_with("_ns") => format::duration(*value),
         Metric::None(Some(value)) => group_digits(*value),
         Metric::List(items) => format!("{} items", items.len()),
         Metric::Object(_) => "…".to_string(),
@@ -256,7 +256,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
             <h2 id="metrics-title">{ "Figures" }</h2>
             <dl class="figures">
                 <dt>{ "simulated time" }</dt>
-                <dd>{ format_duration(view.now_ns) }{ " of " }{ format_duration(run.end_ns) }</dd>
+                <dd>{ format::duration(view.now_ns) }{ " of " }{ format::duration(run.end_ns) }</dd>
                 { for props.meta.0.reported.iter().map(|figure| html! {
                     <>
                         <dt>{ figure.label }</dt>
@@ -286,10 +286,10 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                             <td class={classes!("state", format!("s-{:?}", slowpath_engine::run::timeline::SpanState::of(task.state)).to_lowercase())}>
                                 { state_word(task.state) }
                             </td>
-                            <td>{ format_duration(task.user_ns) }</td>
-                            <td>{ format_duration(task.sys_ns) }</td>
-                            <td>{ format_duration(task.runnable_ns + task.blocked_ns) }</td>
-                            <td>{ format_duration(task.sleep_ns) }</td>
+                            <td>{ format::duration(task.user_ns) }</td>
+                            <td>{ format::duration(task.sys_ns) }</td>
+                            <td>{ format::duration(task.runnable_ns + task.blocked_ns) }</td>
+                            <td>{ format::duration(task.sleep_ns) }</td>
                         </tr>
                     }) }
                 </tbody>

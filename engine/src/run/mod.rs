@@ -4,6 +4,7 @@
 
 pub mod budget;
 pub mod builder;
+pub mod format;
 pub mod hash;
 pub mod lock;
 pub mod narration;

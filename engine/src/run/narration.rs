@@ -4,7 +4,6 @@
 //! app can style each value (a task name, a lock, a duration) and the CLI can
 //! print plain text from the same record. Templates use `{0}`, `{1}`... .
 
-use crate::run::params::format_duration;
 use crate::run::world::{Layout, LockId, TaskId};
 use serde::Serialize;
 
@@ -121,7 +120,7 @@ fn render_arg(arg: Arg, layout: &Layout) -> Segment {
         Arg::Lock(lock) => Segment::Lock(layout.lock_name(lock).to_string()),
         Arg::Count(value) | Arg::AffineCount { base: value, .. } => Segment::Value(group_digits(value)),
         Arg::Signed(value) => Segment::Value(value.to_string()),
-        Arg::Ns(ns) => Segment::Value(format_duration(ns)),
+        Arg::Ns(ns) => Segment::Value(crate::run::format::duration(ns)),
         Arg::Addr(addr) | Arg::AffineAddr { base: addr, .. } => Segment::Value(format!("{addr:#x}")),
         Arg::Word(word) => Segment::Value(word.to_string()),
     }
@@ -165,7 +164,7 @@ mod tests {
         let group = layout.add_group("p");
         let task = layout.add_task("R0", group);
         let segments = render("{0} waited {1}; {7} stays", &[Arg::Task(task), Arg::Ns(1_500_000)], &layout);
-        assert_eq!(plain(&segments), "R0 waited 1.5ms; {7} stays");
+        assert_eq!(plain(&segments), "R0 waited 1.5 ms; {7} stays");
         assert_eq!(segments[0], Segment::Task("R0".into()));
         assert_eq!(group_digits(268_435_456), "268,435,456");
         assert_eq!(Arg::AffineAddr { base: 0x1000, stride: 0x1000 }.at_iteration(2), Arg::Addr(0x3000));

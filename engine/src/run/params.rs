@@ -4,6 +4,7 @@
 //! either returns a value inside the schema's range or says, naming the
 //! parameter and its range, what it changed or why it refused.
 
+use crate::run::narration::group_digits;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -98,15 +99,18 @@ impl ParamKind {
 
     /// A human description of the accepted range, used in every message.
     pub fn range_text(&self) -> String {
+        use crate::run::format;
         match *self {
-            ParamKind::Count { min, max, .. } => format!("{min}..={max}"),
+            ParamKind::Count { min, max, .. } => format!("{} to {}", group_digits(min), group_digits(max)),
             ParamKind::Duration { min_ns, max_ns, .. } => {
-                format!("{}..={}", format_duration(min_ns), format_duration(max_ns))
+                format!("{} to {}", format::duration(min_ns), format::duration(max_ns))
             }
             ParamKind::Size { min_bytes, max_bytes, .. } => {
-                format!("{}..={}", format_size(min_bytes), format_size(max_bytes))
+                format!("{} to {}", format::size(min_bytes), format::size(max_bytes))
             }
-            ParamKind::Signed { min, max, .. } => format!("{min}..={max}"),
+            ParamKind::Signed { min, max, .. } => {
+                format!("{} to {}", format::signed(min), format::signed(max))
+            }
             ParamKind::Switch { .. } => "on or off".to_string(),
             ParamKind::Choice { options, .. } => options.join(", "),
         }
@@ -533,7 +537,7 @@ mod tests {
         let (value, notice) = SIZE.parse_clamped("999999999TiB");
         assert_eq!(value, ParamValue::Unsigned(128 << 40));
         let notice = notice.expect("a notice");
-        assert!(notice.message.contains("4KiB..=128TiB"), "{}", notice.message);
+        assert!(notice.message.contains("4 KiB to 128 TiB"), "{}", notice.message);
         let (value, notice) = TIME.parse_clamped("banana");
         assert_eq!(value, ParamValue::Unsigned(50_000));
         assert!(notice.expect("a notice").message.contains("not valid"));

@@ -203,9 +203,9 @@ impl Outcome {
                 "Stopped after {} of simulated time: this setting makes too much work for one run \
                  ({} simulation steps so far; the budget of {budget} ran out). The figures cover \
                  the first {}; shorten the duration to see the rest.",
-                crate::run::params::format_duration(*at_ns),
+                crate::run::format::duration(*at_ns),
                 crate::run::narration::group_digits(*steps),
-                crate::run::params::format_duration(*at_ns),
+                crate::run::format::duration(*at_ns),
             )),
             Outcome::StepLimit { micro_ops } => Some(format!(
                 "The trace stops after {} micro-ops, the most one run stores; the figures cover \

@@ -5,8 +5,8 @@
 
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
 use slowpath_engine::cases::fifo_trigger::FifoCase;
+use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
-use slowpath_engine::run::params::format_duration;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -132,7 +132,7 @@ fn draw_chart(canvas: &web_sys::HtmlCanvasElement, case: &FifoCase, current: Opt
         pen.line_to(width - PAD_RIGHT, y);
         pen.stroke();
         pen.set_fill_style_str(&muted);
-        let _ = pen.fill_text(&format_duration(decade as u64), PAD_LEFT - 6.0, y);
+        let _ = pen.fill_text(&format::duration(decade as u64), PAD_LEFT - 6.0, y);
         decade *= 10.0;
     }
     let threshold = y_of(case.slow_ns as f64).round() + 0.5;
@@ -287,7 +287,7 @@ pub(super) fn dt_chart(props: &ChartProps) -> Html {
         "dt of each of {} writes on a log scale: {} slower than {}, in {} burst(s).{}{}",
         group_digits(case.write_dt_ns.len() as u64),
         group_digits(slow as u64),
-        format_duration(case.slow_ns),
+        format::duration(case.slow_ns),
         case.bursts.len(),
         props.current.map_or(String::new(), |k| format!(" Now at write {}.", group_digits(k as u64 + 1))),
         if props.seekable {

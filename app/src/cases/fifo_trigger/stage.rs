@@ -16,8 +16,8 @@ use slowpath_engine::cases::fifo_trigger::machine::{LISTENER, WRITER};
 use slowpath_engine::cases::fifo_trigger::pipe::PIPE_SIZE;
 use slowpath_engine::cases::fifo_trigger::FifoCase;
 use slowpath_engine::kernel::sched::o1::{CREDIT_LIMIT, MAX_BONUS, MAX_PRIO, MAX_RT_PRIO};
+use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
-use slowpath_engine::run::params::{format_duration, format_size};
 use slowpath_engine::run::trace::OpKind;
 use slowpath_engine::run::view::{TaskView, View};
 use slowpath_engine::run::world::{CounterId, TaskState};
@@ -197,7 +197,7 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
             </div>
             <figure class="fifo-charts" data-testid="dt-charts">
                 <figcaption>
-                    { "dt of every write on a log scale (x: write number). Slow writes (≥ " }{ format_duration(case.slow_ns) }
+                    { "dt of every write on a log scale (x: write number). Slow writes (≥ " }{ format::duration(case.slow_ns) }
                     { ") in red, bursts numbered above, the current write marked by a line and a dot. Click a bar to jump to that write." }
                 </figcaption>
                 <div class={classes!("fifo-chart-grid", compare.is_some().then_some("two"))}>
@@ -266,8 +266,8 @@ fn summary_list(summary: &Summary, case: &FifoCase) -> Html {
         <>
             <dl class="fifo-summary" data-testid={format!("summary-{}", case.kernel)}>
                 <dt>{ "writes" }</dt><dd>{ group_digits(summary.writes) }</dd>
-                <dt>{ format!("writes ≥ {}", format_duration(case.slow_ns)) }</dt><dd>{ group_digits(summary.slow) }</dd>
-                <dt>{ "max dt" }</dt><dd>{ format_duration(summary.max_ns) }</dd>
+                <dt>{ format!("writes ≥ {}", format::duration(case.slow_ns)) }</dt><dd>{ group_digits(summary.slow) }</dd>
+                <dt>{ "max dt" }</dt><dd>{ format::duration(summary.max_ns) }</dd>
                 <dt>{ "bursts" }</dt><dd>{ group_digits(summary.bursts) }</dd>
             </dl>
             if case.kernel == "2.4.24" {
@@ -347,7 +347,7 @@ fn gauges(case: &FifoCase, task: &TaskView, index: usize, now_ns: u64) -> Html {
                 <dt>{ "counter" }</dt>
                 <dd>
                     { bar(counter as f64 / full as f64, "slice", format!("counter {}", ticks(counter))) }
-                    <span class="fifo-value">{ format!("{} ({})", ticks(counter), format_duration(counter as u64 * case.tick_ns)) }</span>
+                    <span class="fifo-value">{ format!("{} ({})", ticks(counter), format::duration(counter as u64 * case.tick_ns)) }</span>
                 </dd>
                 <dt>{ "goodness" }</dt>
                 <dd><span class="fifo-value">{ goodness(counter, nice) }</span>
@@ -374,8 +374,8 @@ fn gauges(case: &FifoCase, task: &TaskView, index: usize, now_ns: u64) -> Html {
             <dt>{ "sleep_avg" }</dt>
             <dd>
                 { bar(sleep_avg as f64 / case.max_sleep_avg_ns.max(1) as f64, "sleep",
-                    format!("sleep_avg {} of {}", format_duration(sleep_avg), format_duration(case.max_sleep_avg_ns))) }
-                <span class="fifo-value">{ format!("{} of {}", format_duration(sleep_avg), format_duration(case.max_sleep_avg_ns)) }</span>
+                    format!("sleep_avg {} of {}", format::duration(sleep_avg), format::duration(case.max_sleep_avg_ns))) }
+                <span class="fifo-value">{ format!("{} of {}", format::duration(sleep_avg), format::duration(case.max_sleep_avg_ns)) }</span>
             </dd>
             <dt>{ "bonus" }</dt>
             <dd>
@@ -423,7 +423,7 @@ fn pipe(case: &FifoCase, view: &View) -> Html {
                         { if allocated { "allocated" } else { "freed" } }
                     </span>
                 </dd>
-                <dt>{ format!("holds (of {})", format_size(PIPE_SIZE)) }</dt>
+                <dt>{ format!("holds (of {})", format::size(PIPE_SIZE)) }</dt>
                 <dd data-testid="pipe-bytes">
                     { bar(bytes as f64 / PIPE_SIZE as f64, "bytes", format!("{bytes} of {} bytes", group_digits(PIPE_SIZE))) }
                     <span class="fifo-value">{ held }</span>
@@ -444,7 +444,7 @@ fn cpu(run: &Run, case: &FifoCase, view: &View) -> Html {
     let (what, unit) = if case.kernel == "2.4.24" { ("counter", "ticks") } else { ("timeslice", "jiffies") };
     html! {
         <figure class="fifo-cpu" data-testid="fifo-cpu">
-            <figcaption>{ format!("CPU{} · HZ {} (a tick every {})", if case.cpus > 1 { "s" } else { "" }, case.hz, format_duration(case.tick_ns)) }</figcaption>
+            <figcaption>{ format!("CPU{} · HZ {} (a tick every {})", if case.cpus > 1 { "s" } else { "" }, case.hz, format::duration(case.tick_ns)) }</figcaption>
             { for view.cpus.iter().enumerate().map(|(cpu, task)| {
                 let Some(id) = task else {
                     return html! { <p class="fifo-cpu-line"><strong>{ format!("CPU {cpu}: ") }</strong><span class="muted">{ "idle" }</span></p> };
@@ -456,7 +456,7 @@ fn cpu(run: &Run, case: &FifoCase, view: &View) -> Html {
                 html! {
                     <div class="fifo-cpu-line">
                         <p><strong>{ format!("CPU {cpu}: ") }</strong><span class="v-task">{ run.layout.task_name(*id) }</span>
-                            { format!(" · {what}: {left} of {full} {unit} left ({})", format_duration(left as u64 * case.tick_ns)) }</p>
+                            { format!(" · {what}: {left} of {full} {unit} left ({})", format::duration(left as u64 * case.tick_ns)) }</p>
                         { bar(left as f64 / full as f64, "slice", format!("{what}: {left} of {full} {unit} left")) }
                     </div>
                 }
@@ -464,7 +464,7 @@ fn cpu(run: &Run, case: &FifoCase, view: &View) -> Html {
             <p class="fifo-facts-line">
                 { "wakeup preemptions: " }<strong>{ group_digits(count(view, C_PREEMPTIONS)) }</strong>
                 { " · writes: " }<strong>{ group_digits(count(view, C_WRITES)) }</strong>
-                { format!(" · ≥ {}: ", format_duration(case.slow_ns)) }<strong>{ group_digits(count(view, C_SLOW)) }</strong>
+                { format!(" · ≥ {}: ", format::duration(case.slow_ns)) }<strong>{ group_digits(count(view, C_SLOW)) }</strong>
             </p>
         </figure>
     }

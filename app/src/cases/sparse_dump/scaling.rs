@@ -3,7 +3,8 @@
 //! the selected fix changes in the loop, line by line.
 
 use slowpath_engine::cases::sparse_dump::AddressSpace;
-use slowpath_engine::run::params::{format_duration, format_size, ParamValue, ParamValues};
+use slowpath_engine::run::format;
+use slowpath_engine::run::params::{ParamValue, ParamValues};
 use slowpath_engine::run::trace::Metric;
 use slowpath_engine::{run_checked, CaseMeta, Run};
 use std::rc::Rc;
@@ -99,13 +100,13 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                 { for [1u64 << 12, 1 << 20, 1 << 30, 1 << 40, 1 << 47].iter().map(|&size| html! {
                     <g>
                         <line x1={x(size).to_string()} x2={x(size).to_string()} y1="10" y2={(height - bottom).to_string()} class="grid" />
-                        <text x={x(size).to_string()} y={(height - bottom + 16.0).to_string()} class="tick" text-anchor="middle">{ format_size(size) }</text>
+                        <text x={x(size).to_string()} y={(height - bottom + 16.0).to_string()} class="tick" text-anchor="middle">{ format::size(size) }</text>
                     </g>
                 }) }
                 { for [1_000u64, 1_000_000, 1_000_000_000, 100_000_000_000].iter().map(|&ns| html! {
                     <g>
                         <line x1={left.to_string()} x2={(width - 10.0).to_string()} y1={y(ns).to_string()} y2={y(ns).to_string()} class="grid" />
-                        <text x={(left - 6.0).to_string()} y={(y(ns) + 4.0).to_string()} class="tick" text-anchor="end">{ format_duration(ns) }</text>
+                        <text x={(left - 6.0).to_string()} y={(y(ns) + 4.0).to_string()} class="tick" text-anchor="end">{ format::duration(ns) }</text>
                     </g>
                 }) }
                 { for data.iter().zip(colours.iter().cycle()).map(|((variant, points), colour)| {
@@ -125,7 +126,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
             </svg>
             <ul class="scaling-legend" role="list">
                 { for data.iter().zip(colours.iter().cycle()).map(|((variant, points), colour)| {
-                    let at_tib = points.iter().find(|(size, _)| *size == 1 << 40).map(|&(_, ns)| format_duration(ns)).unwrap_or_default();
+                    let at_tib = points.iter().find(|(size, _)| *size == 1 << 40).map(|&(_, ns)| format::duration(ns)).unwrap_or_default();
                     html! { <li><span class="swatch" style={format!("background: {colour}")}></span>{ format!("{variant}: {at_tib} at 1TiB") }</li> }
                 }) }
             </ul>

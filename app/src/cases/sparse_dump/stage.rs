@@ -6,8 +6,8 @@
 
 use slowpath_engine::cases::sparse_dump::AddressSpace;
 use slowpath_engine::kernel::mm::maple::Slot;
+use slowpath_engine::run::format;
 use slowpath_engine::run::narration::{group_digits, Arg};
-use slowpath_engine::run::params::{format_duration, format_size};
 use slowpath_engine::run::trace::{Granularity, Metric, OpKind};
 use slowpath_engine::run::view::View;
 use slowpath_engine::Run;
@@ -115,7 +115,7 @@ fn strip(space: &AddressSpace, address: Option<u64>) -> Html {
                     html! {
                         <div class={classes!("vma", vma.big.then_some("big"), inside.is_some().then_some("current"))}
                             style={format!("flex-grow: {weight:.2}")}
-                            title={format!("{} {:#x}–{:#x} ({}), dumps {}", vma.name, vma.start, vma.end, format_size(size), format_size(vma.dump_bytes))}>
+                            title={format!("{} {:#x}–{:#x} ({}), dumps {}", vma.name, vma.start, vma.end, format::size(size), format::size(vma.dump_bytes))}>
                             if let Some(done) = done {
                                 <div class="vma-done" style={format!("width: {done:.3}%")}></div>
                                 <div class="vma-cursor" style={format!("left: {done:.3}%")}></div>
@@ -123,14 +123,14 @@ fn strip(space: &AddressSpace, address: Option<u64>) -> Html {
                             { for vma.present.iter().take(64).map(|(s, _)| html! {
                                 <div class="vma-touched" style={format!("left: {:.3}%", (s - vma.start) as f64 / size as f64 * 100.0)}></div>
                             }) }
-                            <span class="vma-label">{ if vma.big { format_size(size) } else { String::new() } }</span>
+                            <span class="vma-label">{ if vma.big { format::size(size) } else { String::new() } }</span>
                         </div>
                     }
                 }) }
             </div>
             <figcaption>
                 { "Dumped mappings on a log scale (the big one is " }
-                { shown.iter().find(|v| v.big).map(|v| format_size(v.end - v.start)).unwrap_or_default() }
+                { shown.iter().find(|v| v.big).map(|v| format::size(v.end - v.start)).unwrap_or_default() }
                 { "); ticks mark touched pages, shading what the walk has passed." }
                 if hidden > 0 { { format!(" {hidden} mappings that are not dumped are not drawn.") } }
             </figcaption>
@@ -274,7 +274,7 @@ fn costs(space: &AddressSpace, run: &Run) -> Html {
     let profile: Vec<(String, f64)> = space.profile.iter().map(|(k, v)| (k.to_string(), *v)).collect();
     html! {
         <figure class="costs" data-testid="cost-breakdown">
-            <figcaption>{ format!("Where the {} of simulated time went, by function (whole run), beside the seed's profile.", format_duration(total)) }</figcaption>
+            <figcaption>{ format!("Where the {} of simulated time went, by function (whole run), beside the seed's profile.", format::duration(total)) }</figcaption>
             <p class="cost-label">{ "simulated" }</p>{ bar(&simulated) }
             <p class="cost-label">{ "reported profile (seed 001)" }</p>{ bar(&profile) }
         </figure>

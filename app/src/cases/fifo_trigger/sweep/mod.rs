@@ -6,8 +6,9 @@
 //! request, one run per animation frame, and memoised.
 
 use slowpath_engine::cases::fifo_trigger::pipe::PIPE_SIZE;
+use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
-use slowpath_engine::run::params::{format_duration, ParamValue, ParamValues};
+use slowpath_engine::run::params::{ParamValue, ParamValues};
 use slowpath_engine::run::trace::Metric;
 use slowpath_engine::{run_checked, CaseMeta, Run};
 use std::cell::RefCell;
@@ -102,7 +103,7 @@ impl Swept {
                 if ns % 1_000 == 0 && ns < 1_000_000 {
                     format!("{} µs", ns / 1_000)
                 } else {
-                    format_duration(ns)
+                    format::duration(ns)
                 }
             }
             Swept::ListenerNice => signed(value as i64),
