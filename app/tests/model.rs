@@ -65,3 +65,25 @@ fn playback_advances_and_stops_at_the_end() {
     // Play at the end starts over.
     assert_eq!(player.apply(Action::TogglePlay).position, 0);
 }
+
+#[test]
+fn playing_by_time_moves_the_clock_between_steps_and_stops_at_the_end() {
+    let start = playground().apply(Action::TogglePlay);
+    let end_ns = start.run.end_ns;
+    let mut player = start.clone();
+    let mut last_position = 0;
+    // A hundredth of the run per frame: the clock advances even when no step is due.
+    for _ in 0..200 {
+        player = player.apply(Action::AdvanceTime(end_ns / 100));
+        assert!(player.position >= last_position, "never backwards");
+        assert!(player.run.time_at(player.position) <= player.clock_ns, "the step shown is at or before the clock");
+        last_position = player.position;
+        if !player.playing {
+            break;
+        }
+    }
+    assert!(player.at_end() && !player.playing, "stops at the end");
+    // Any other action puts the clock back on the step shown.
+    let back = player.apply(Action::StepBack);
+    assert_eq!(back.clock_ns, back.run.time_at(back.position));
+}

@@ -28,6 +28,9 @@ pub struct CaseUi {
     pub main: fn(&StageContext) -> Html,
     /// Drawn at full width below the main grid (wide stages, plots, sweeps).
     pub wide: fn(&StageContext) -> Html,
+    /// The speed Play starts at: one that reaches the case's headline moment
+    /// within about ten seconds.
+    pub pace: crate::player::model::Pace,
 }
 
 /// Every case that has a stage of its own.
@@ -46,6 +49,31 @@ pub fn nothing(_: &StageContext) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Real seconds that playing at `pace` takes to reach simulated time `at_ns`
+    /// (None for paces that move by steps).
+    fn seconds_to_reach(pace: crate::player::model::Pace, at_ns: u64, end_ns: u64) -> Option<f64> {
+        use crate::player::model::Pace;
+        match pace {
+            Pace::Scale { sim, real } => Some(at_ns as f64 * real as f64 / sim as f64 / 1e9),
+            Pace::WholeRunIn(seconds) => Some(f64::from(seconds) * at_ns as f64 / end_ns.max(1) as f64),
+            Pace::Steps(_) | Pace::Max => None,
+        }
+    }
+
+    #[test]
+    fn play_reaches_the_first_key_moment_and_the_end_within_ten_seconds() {
+        for ui in CASE_UIS {
+            let case = slowpath_engine::find(ui.id).expect("registered");
+            let meta = case.meta();
+            let run = slowpath_engine::run_checked(case, &meta.default_params(), meta.default_variant().id, 1)
+                .expect("runs");
+            let first_notable = run.notable_ops().first().and_then(|&index| run.op(index)).map(|op| op.at_ns);
+            let first = first_notable.expect("a case with a stage has a key moment");
+            let seconds = seconds_to_reach(ui.pace, first, run.end_ns).expect("a case plays by time");
+            assert!(seconds <= 10.0, "{}: the first key moment after {seconds:.1} s of play", ui.id);
+        }
+    }
 
     #[test]
     fn every_row_names_a_registered_case_once() {

@@ -13,7 +13,7 @@ pub mod viewport;
 use crate::route::Route;
 use controls::{HelpOverlay, Notices, ParamPanel, ShareLink, Transport};
 use gloo::events::{EventListener, EventListenerOptions};
-use model::{Action, Player, SPEEDS};
+use model::{Action, Pace, Player, SPEEDS};
 use panels::{CodePanel, LockPanel, MetricsPanel, NarrationPanel};
 use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::CaseMeta;
@@ -27,6 +27,9 @@ use yew::prelude::*;
 const MAX_SPEED_FRAMES_PER_RUN: u64 = 600;
 /// Playback never does more engine steps than this in one frame.
 const UNITS_PER_FRAME_MAX: u64 = 5_000;
+/// A frame later than this (a hidden tab, a slow machine) counts as this long,
+/// so that playing by time never jumps far.
+const FRAME_MS_MAX: f64 = 100.0;
 /// While playing, the address bar is rewritten at most this often.
 const URL_WRITE_INTERVAL_MS: f64 = 250.0;
 
@@ -69,7 +72,11 @@ pub fn player_view(props: &PlayerProps) -> Html {
         let preset = props.preset.clone();
         use_reducer(move || match preset {
             Some(preset) => Player::from_preset(meta, &preset),
-            None => Player::open(meta, &query),
+            None => {
+                let speed =
+                    crate::cases::ui_for(meta.id).map_or(model::DEFAULT_SPEED, |ui| model::speed_of(ui.pace));
+                Player::open_at_speed(meta, &query, speed)
+            }
         })
     };
 
@@ -119,22 +126,40 @@ pub fn player_view(props: &PlayerProps) -> Html {
     {
         let dispatcher = player.dispatcher();
         let units_total = player.run.unit_count(player.query.granularity);
-        let speed = SPEEDS[player.speed].1;
+        let end_ns = player.run.end_ns;
+        let pace = SPEEDS[player.speed].1;
         use_effect_with((player.playing, player.speed, units_total), move |(playing, _, _)| {
             let running = Rc::new(RefCell::new(*playing));
             if *playing {
                 let handle: Rc<RefCell<Option<gloo::render::AnimationFrame>>> = Rc::new(RefCell::new(None));
-                let start = Rc::new(RefCell::new((now_ms(), 0.0f64)));
+                // (when play began, units done since, the previous frame's time)
+                let start = Rc::new(RefCell::new((now_ms(), 0.0f64, now_ms())));
                 schedule_frame(handle.clone(), running.clone(), move |_| {
-                    let (began, done) = *start.borrow();
-                    let units = match speed {
-                        Some(per_second) => {
-                            let due = (now_ms() - began) / 1000.0 * f64::from(per_second);
+                    let now = now_ms();
+                    let (began, done, previous) = *start.borrow();
+                    start.borrow_mut().2 = now;
+                    let frame_ms = (now - previous).clamp(0.0, FRAME_MS_MAX);
+                    // Simulated ns per real ms, for the time paces.
+                    let sim_per_ms = match pace {
+                        Pace::Scale { sim, real } => Some(1e6 * sim as f64 / real as f64),
+                        Pace::WholeRunIn(seconds) => Some(end_ns as f64 / (f64::from(seconds) * 1000.0)),
+                        Pace::Steps(_) | Pace::Max => None,
+                    };
+                    if let Some(sim_per_ms) = sim_per_ms {
+                        let sim_ns = (frame_ms * sim_per_ms).round() as u64;
+                        if sim_ns > 0 {
+                            dispatcher.dispatch(Action::AdvanceTime(sim_ns));
+                        }
+                        return;
+                    }
+                    let units = match pace {
+                        Pace::Steps(per_second) => {
+                            let due = (now - began) / 1000.0 * f64::from(per_second);
                             let units = (due - done).floor().max(0.0);
                             start.borrow_mut().1 += units;
                             units as u64
                         }
-                        None => (units_total / MAX_SPEED_FRAMES_PER_RUN).max(1),
+                        _ => (units_total / MAX_SPEED_FRAMES_PER_RUN).max(1),
                     };
                     if units > 0 {
                         dispatcher.dispatch(Action::Advance(units.min(UNITS_PER_FRAME_MAX)));

@@ -8,18 +8,43 @@ use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::{run_checked, CaseMeta, Run};
 use std::rc::Rc;
 
-/// Playback speeds in units per second; `None` is "as fast as frames allow".
-pub const SPEEDS: [(&str, Option<u32>); 8] = [
-    ("1/s", Some(1)),
-    ("2/s", Some(2)),
-    ("5/s", Some(5)),
-    ("10/s", Some(10)),
-    ("30/s", Some(30)),
-    ("100/s", Some(100)),
-    ("1000/s", Some(1000)),
-    ("max", None),
+/// How playback moves: by steps at the selected granularity, or by simulated
+/// time (many steps coalesced into one frame, counters moving smoothly).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// Units of the selected granularity per second.
+    Steps(u32),
+    /// `sim` ns of simulated time per `real` ns of real time (real time is 1 / 1).
+    Scale { sim: u64, real: u64 },
+    /// The whole run in this many seconds, however long it is.
+    WholeRunIn(u32),
+    /// As fast as frames allow: a fixed share of the run's units per frame.
+    Max,
+}
+
+/// The speeds offered, slowest first; `[` and `]` move along this list.
+pub const SPEEDS: [(&str, Pace); 13] = [
+    ("1 step/s", Pace::Steps(1)),
+    ("5 steps/s", Pace::Steps(5)),
+    ("30 steps/s", Pace::Steps(30)),
+    ("1,000 steps/s", Pace::Steps(1000)),
+    ("1/10,000 of real time", Pace::Scale { sim: 1, real: 10_000 }),
+    ("1/1,000 of real time", Pace::Scale { sim: 1, real: 1000 }),
+    ("1/100 of real time", Pace::Scale { sim: 1, real: 100 }),
+    ("1/10 of real time", Pace::Scale { sim: 1, real: 10 }),
+    ("real time", Pace::Scale { sim: 1, real: 1 }),
+    ("10 × real time", Pace::Scale { sim: 10, real: 1 }),
+    ("whole run in 10 s", Pace::WholeRunIn(10)),
+    ("whole run in 20 s", Pace::WholeRunIn(20)),
+    ("max", Pace::Max),
 ];
-pub const DEFAULT_SPEED: usize = 2;
+/// 5 steps a second: the speed for a case that names none.
+pub const DEFAULT_SPEED: usize = 1;
+
+/// The index of `pace` in [`SPEEDS`] (a case's default), or the default speed.
+pub fn speed_of(pace: Pace) -> usize {
+    SPEEDS.iter().position(|(_, p)| *p == pace).unwrap_or(DEFAULT_SPEED)
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -45,6 +70,9 @@ pub enum Action {
     SeekTime(u64),
     /// One playback frame: advance by this many units at the current granularity.
     Advance(u64),
+    /// One playback frame at a time pace: advance the playback clock by this much
+    /// simulated time and show the last step at or before it.
+    AdvanceTime(u64),
     SetParam {
         name: String,
         text: String,
@@ -65,6 +93,9 @@ pub struct Player {
     pub position: u64,
     pub playing: bool,
     pub speed: usize,
+    /// Simulated time of the playback clock: the time at `position`, or ahead of
+    /// it while playing by time (between two steps).
+    pub clock_ns: u64,
     pub notices: Vec<Notice>,
     pub help: bool,
 }
@@ -114,6 +145,13 @@ fn position_for(run: &Run, step: Option<(Granularity, u64)>) -> (u64, Option<Not
 }
 
 impl Player {
+    /// Opens a case from a link's query string, playing at `speed` when asked to.
+    pub fn open_at_speed(meta: &'static CaseMeta, query_text: &str, speed: usize) -> Player {
+        let mut player = Player::open(meta, query_text);
+        player.speed = speed.min(SPEEDS.len() - 1);
+        player
+    }
+
     /// Opens a case from a link's query string.
     pub fn open(meta: &'static CaseMeta, query_text: &str) -> Player {
         let (query, mut notices) = PlayerQuery::parse(meta, query_text);
@@ -129,10 +167,12 @@ impl Player {
             position,
             playing: false,
             speed: DEFAULT_SPEED,
+            clock_ns: 0,
             notices,
             help: false,
         };
         player.sync_step();
+        player.clock_ns = player.run.time_at(position);
         player
     }
 
@@ -147,6 +187,7 @@ impl Player {
             position: 0,
             playing: false,
             speed: DEFAULT_SPEED,
+            clock_ns: 0,
             notices: Vec::new(),
             help: false,
         }
@@ -184,6 +225,7 @@ impl Player {
         self.position = position;
         self.playing = false;
         self.sync_step();
+        self.clock_ns = self.run.time_at(self.position);
     }
 
     pub fn apply(&self, action: Action) -> Player {
@@ -218,6 +260,16 @@ impl Player {
             Action::SetGranularity(granularity) => next.query.granularity = granularity,
             Action::Seek(position) => next.position = position.min(run.total_ops()),
             Action::SeekTime(at_ns) => next.position = run.position_at_time(at_ns),
+            Action::AdvanceTime(ns) => {
+                next.clock_ns = self.clock_ns.saturating_add(ns);
+                next.position = run.position_at_time(next.clock_ns).max(self.position);
+                if next.at_end() {
+                    next.playing = false;
+                }
+                next.sync_step();
+                // The clock runs ahead of the last step: keep it (everything else re-reads it).
+                return next;
+            }
             Action::Advance(units) => {
                 let mut position = self.position;
                 for _ in 0..units {
@@ -264,6 +316,7 @@ impl Player {
             Action::DismissNotices => next.notices.clear(),
         }
         next.sync_step();
+        next.clock_ns = next.run.time_at(next.position);
         next
     }
 }

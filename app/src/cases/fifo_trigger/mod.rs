@@ -7,9 +7,13 @@ mod stage;
 mod sweep;
 
 use super::{nothing, CaseUi, StageContext};
+use crate::player::model::Pace;
 use yew::prelude::*;
 
-pub const UI: CaseUi = CaseUi { id: "fifo-trigger", main: nothing, wide };
+/// Real time: the first burst opens about two seconds in, and each 100 ms slice is
+/// seen as long as it is.
+pub const UI: CaseUi =
+    CaseUi { id: "fifo-trigger", main: nothing, wide, pace: Pace::Scale { sim: 1, real: 1 } };
 
 fn wide(context: &StageContext) -> Html {
     html! {

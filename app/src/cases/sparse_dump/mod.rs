@@ -5,9 +5,11 @@ mod scaling;
 mod stage;
 
 use super::{CaseUi, StageContext};
+use crate::player::model::Pace;
 use yew::prelude::*;
 
-pub const UI: CaseUi = CaseUi { id: "sparse-dump", main, wide };
+/// The whole 29 s dump in ten seconds: SIGKILL at a third of a second, the end at ten.
+pub const UI: CaseUi = CaseUi { id: "sparse-dump", main, wide, pace: Pace::WholeRunIn(10) };
 
 fn main(context: &StageContext) -> Html {
     html! { <stage::AddressSpaceStage run={context.run.clone()} view={context.view.clone()} /> }
