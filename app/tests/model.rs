@@ -76,7 +76,10 @@ fn playing_by_time_moves_the_clock_between_steps_and_stops_at_the_end() {
     for _ in 0..200 {
         player = player.apply(Action::AdvanceTime(end_ns / 100));
         assert!(player.position >= last_position, "never backwards");
-        assert!(player.run.time_at(player.position) <= player.clock_ns, "the step shown is at or before the clock");
+        assert!(
+            player.run.time_at(player.position) <= player.clock_ns,
+            "the step shown is at or before the clock"
+        );
         last_position = player.position;
         if !player.playing {
             break;

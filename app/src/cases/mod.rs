@@ -66,8 +66,9 @@ mod tests {
         for ui in CASE_UIS {
             let case = slowpath_engine::find(ui.id).expect("registered");
             let meta = case.meta();
-            let run = slowpath_engine::run_checked(case, &meta.default_params(), meta.default_variant().id, 1)
-                .expect("runs");
+            let run =
+                slowpath_engine::run_checked(case, &meta.default_params(), meta.default_variant().id, 1)
+                    .expect("runs");
             let first_notable = run.notable_ops().first().and_then(|&index| run.op(index)).map(|op| op.at_ns);
             let first = first_notable.expect("a case with a stage has a key moment");
             let seconds = seconds_to_reach(ui.pace, first, run.end_ns).expect("a case plays by time");

@@ -108,7 +108,7 @@ fn param_table(meta: &'static CaseMeta) -> Html {
         return html! { <p>{ "This case takes no parameters." }</p> };
     }
     html! {
-        <div class="table-scroll" role="region" aria-labelledby="params-title" tabindex="0">
+        <div class="table-scroll" role="region" aria-label="Parameter table" tabindex="0">
             <table class="param-table" data-testid="param-table">
                 <thead>
                     <tr>

@@ -319,7 +319,7 @@ pub fn share_link(props: &ShareProps) -> Html {
     html! {
         <div class="share">
             <h2>{ "Share this moment" }</h2>
-            <button type="button" data-testid="share-link" onclick={onclick} aria-label="Copy a link to this exact step">
+            <button type="button" data-testid="share-link" onclick={onclick} aria-label="Copy link to this exact step">
                 { if *copied { "Copied ✓" } else { "Copy link" } }
             </button>
             <input type="text" readonly=true class="share-url" data-testid="share-url" value={props.url.clone()} aria-label="Link to this step" />

@@ -128,7 +128,7 @@ pub fn code_panel(props: &ViewProps) -> Html {
                     { "real source ↗" }
                 </a>
             </h2>
-            <pre class="pseudocode" aria-label={format!("Simplified pseudocode of {}", function.name)}>
+            <pre class="pseudocode" tabindex="0" aria-label={format!("Simplified pseudocode of {}", function.name)}>
                 { for function.lines.iter().enumerate().map(|(index, line)| {
                     let current = index == usize::from(step.code.line);
                     html! {

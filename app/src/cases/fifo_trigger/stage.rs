@@ -311,7 +311,7 @@ fn program(run: &Run, case: &FifoCase, view: &View, index: usize, testid: &'stat
                 <h3 id={format!("{testid}-name")}>{ &task.name }</h3>
                 <span class={classes!("fifo-badge", state_class)} data-testid={format!("{testid}-state")}>{ state_text }</span>
             </header>
-            <pre class="pseudocode fifo-code" aria-label={format!("Code of {}", task.name)}>
+            <pre class="pseudocode fifo-code" tabindex="0" aria-label={format!("Code of {}", task.name)}>
                 { for function.lines.iter().enumerate().map(|(i, text)| {
                     let here = current == Some(i);
                     html! {

@@ -184,7 +184,7 @@ pub fn fix_diff(props: &ScalingProps) -> Html {
         html! {
             <div class="diff-side">
                 <p class="diff-title"><code>{ function.name }</code>{ " " }<a href={function.source_url} target="_blank" rel="noopener noreferrer">{ "source ↗" }</a></p>
-                <pre class="pseudocode">
+                <pre class="pseudocode" tabindex="0" aria-label={format!("{}, lines {}", function.name, if mark == "removed" { "removed by the fix" } else { "the fix adds" })}>
                     { for function.lines.iter().zip(kept).map(|(line, kept)| html! {
                         <span class={classes!("line", (!kept).then_some(mark))}>
                             <span class="diff-mark" aria-hidden="true">{ if *kept { " " } else if mark == "removed" { "−" } else { "+" } }</span>
