@@ -146,11 +146,7 @@ impl LockState {
     }
 
     pub(crate) fn enqueue(&mut self, task: TaskId, mode: LockMode, now: u64) {
-        assert!(
-            self.kind.self_blocking() || !self.holds(task),
-            "holder {} queued on its own lock",
-            task.0
-        );
+        assert!(self.kind.self_blocking() || !self.holds(task), "holder {} queued on its own lock", task.0);
         assert!(!self.queued(task), "task {} queued twice", task.0);
         self.waiters.push_back(Waiter { task, mode, since_ns: now });
     }
