@@ -1,0 +1,25 @@
+//! gVisor's thread-group scan: the task grid with the scan's cursor, the
+//! ticker's CPU meter, the clone waiting on TaskSet.mu, the defer demo's lock
+//! piles (main column); the scaling plot beside the seed's points (full width).
+
+mod defer;
+mod grid;
+mod scaling;
+
+use super::{CaseUi, StageContext};
+use yew::prelude::*;
+
+pub const UI: CaseUi = CaseUi { id: "gvisor-threadgroups", main, wide };
+
+fn main(context: &StageContext) -> Html {
+    html! {
+        <>
+            <grid::SentryStage run={context.run.clone()} view={context.view.clone()} />
+            <defer::DeferStage run={context.run.clone()} view={context.view.clone()} />
+        </>
+    }
+}
+
+fn wide(context: &StageContext) -> Html {
+    html! { <scaling::ScalingPlot run={context.run.clone()} /> }
+}
