@@ -237,3 +237,16 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn runsc_ps_is_one_more_scan_of_every_task_before_the_fix() {
+    let ns = |r: &Run| match r.metrics.get("ps_scan_ns") {
+        Some(Metric::None(Some(ns))) => *ns,
+        other => panic!("ps_scan_ns: {other:?}"),
+    };
+    let before = run("before", &[]);
+    let after = run("tgids", &[]);
+    assert!(ns(&before) > 1_000 * ns(&after), "{} vs {}", ns(&before), ns(&after));
+    let none = run("before", &[("runsc_ps", "off")]);
+    assert_eq!(none.metrics.get("ps_scan_ns"), Some(&Metric::None(None)));
+}

@@ -43,10 +43,10 @@ pub fn scan_cursor(run: &Run, view: &View, shape: &SentryShape) -> ScanCursor {
     let ticker = op.actor.map(|task| task.0) == Some(0);
     let tick = if ticker { tick_of(run, view.position) } else { None };
     match (op.kind, op.args.as_slice()) {
-        (OpKind::TreeVisit, [Arg::Count(tid), _, _, Arg::Count(ordinal), ..]) if ticker => {
+        (OpKind::TreeVisit, [Arg::Count(tid), _, _, Arg::Count(ordinal), ..]) => {
             ScanCursor { visited: *ordinal, tid: Some(*tid), tick }
         }
-        (OpKind::LockRelease, [Arg::Count(n), ..]) if ticker => {
+        (OpKind::LockRelease, [Arg::Count(n), ..]) => {
             ScanCursor { visited: *n.min(&shape.visits_per_scan), tid: None, tick }
         }
         _ => ScanCursor { visited: 0, tid: None, tick },

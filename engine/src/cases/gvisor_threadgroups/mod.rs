@@ -78,6 +78,12 @@ const PARAMS: &[ParamSpec] = &[
         description: "Goroutines calling SendContainerSignal (runsc kill) at the end of the sleep, 1 µs apart; 0: none.",
     },
     ParamSpec {
+        name: "runsc_ps",
+        label: "runsc ps after the sleep",
+        kind: ParamKind::Switch { default: true },
+        description: "A process listing (runsc ps; /proc listings, kill(-1) and kill(-pgid) go the same way) calls ThreadGroups(): one more scan, by another goroutine.",
+    },
+    ParamSpec {
         name: "matching_groups",
         label: "Matching thread groups",
         kind: ParamKind::Count { min: 0, max: 16, default: 4 },
@@ -174,6 +180,7 @@ fn config(params: &ParamValues, variant: &str, seed: u64) -> (sim::Config, bool)
         idle_stop: params.switch("ticker_idle_stop") || variant == "tgids+idle-stop",
         writer_at_ns: params.unsigned("writer_at"),
         senders: params.unsigned("senders"),
+        runsc_ps: params.switch("runsc_ps"),
         shared_sighand: params.switch("shared_sighand"),
         seed,
     };
@@ -257,6 +264,7 @@ impl Case for GvisorThreadgroups {
                 ("total".to_string(), Metric::Ns(wait_total)),
             ])),
         );
+        put("ps_scan_ns", Metric::None(totals.ps_scan_ns));
         put("sender_wait_max_ns", Metric::Ns(totals.sender_waits.iter().copied().max().unwrap_or(0)));
         put("locks_held_max", Metric::Count(totals.locks_held_max));
         put(

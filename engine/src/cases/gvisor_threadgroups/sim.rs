@@ -49,6 +49,7 @@ pub(super) struct Config {
     pub idle_stop: bool,
     pub writer_at_ns: u64,
     pub senders: u64,
+    pub runsc_ps: bool,
     pub shared_sighand: bool,
     pub seed: u64,
 }
@@ -138,6 +139,8 @@ pub(super) struct Totals {
     /// (time, tick number) of the scan where the clone waited, for the stage.
     pub writer_scan: Option<(u64, u64)>,
     pub sleep_end_ns: u64,
+    /// The `runsc ps` listing's time in ThreadGroupsAppend, if it ran.
+    pub ps_scan_ns: Option<u64>,
 }
 
 pub(super) struct Finished {
@@ -153,6 +156,7 @@ pub(super) struct Sim<'a> {
     bench: TaskId,
     writer: TaskId,
     senders: Vec<TaskId>,
+    ps: TaskId,
     taskset: LockId,
     /// The SignalHandlers.mu lock of each sidecar thread group.
     sighand: Vec<LockId>,
@@ -178,6 +182,7 @@ pub(super) fn run(cfg: &Config) -> Finished {
     let bench = layout.add_task(format!("benchmark ({} threads)", cfg.bench_tasks()), bench_group);
     let writer = layout.add_task("clone (writer)", sentry);
     let senders = (0..cfg.senders).map(|k| layout.add_task(format!("sender {}", k + 1), sentry)).collect();
+    let ps = layout.add_task("runsc ps", sentry);
     let taskset = layout.add_lock("TaskSet.mu", LockKind::GoRwMutex);
     let distinct = if cfg.shared_sighand && cfg.sidecars >= 2 { cfg.sidecars - 1 } else { cfg.sidecars };
     let locks: Vec<LockId> = (0..distinct)
@@ -212,6 +217,7 @@ pub(super) fn run(cfg: &Config) -> Finished {
         bench,
         writer,
         senders,
+        ps,
         taskset,
         sighand,
         ch_tick,
@@ -238,11 +244,13 @@ pub(super) fn run(cfg: &Config) -> Finished {
             deadlock_text: None,
             writer_scan: None,
             sleep_end_ns: 0,
+            ps_scan_ns: None,
         },
     };
     sim.prepare_visits();
     sim.setup();
     sim.sleep();
+    sim.runsc_ps();
     let outcome = sim.signal();
     Finished { builder: sim.builder, outcome, totals: sim.totals }
 }
@@ -338,6 +346,8 @@ impl Sim<'_> {
             Effect::SetState { task: ticker, state: TaskState::Sleeping { channel: self.ch_tick } },
             Effect::SetState { task: self.writer, state: TaskState::Sleeping { channel: self.ch_done } },
         ];
+        effects
+            .push(Effect::SetState { task: self.ps, state: TaskState::Sleeping { channel: self.ch_done } });
         for &sender in &self.senders {
             effects.push(Effect::SetState {
                 task: sender,
@@ -355,6 +365,9 @@ impl Sim<'_> {
                 Arg::Word(clause),
                 Arg::Ns(cfg.duration_ns),
                 Arg::Count(cfg.sidecars),
+                Arg::Ns(cfg.visit_ns),
+                Arg::Ns(cfg.hot_ns()),
+                Arg::Ns(cfg.cold_ns()),
             ],
             effects,
         });
@@ -671,6 +684,56 @@ impl Sim<'_> {
             self.builder.advance_to(resume);
         }
         next_tick
+    }
+}
+
+impl Sim<'_> {
+    /// `runsc ps` after the sleep: `ThreadGroups()`, one more scan by another goroutine.
+    fn runsc_ps(&mut self) {
+        if !self.cfg.runsc_ps {
+            return;
+        }
+        let (ps, lock) = (self.ps, self.taskset);
+        let start = self.builder.now_ns();
+        self.builder.phase(say(T::PHASE_PS.id(), &[]));
+        self.builder.iteration(say(T::ITER_PS.id(), &[]));
+        self.emit(&Owned {
+            at_ns: start,
+            actor: Some(ps),
+            kind: OpKind::LockFast,
+            code: at(self.append_fn(), 1),
+            template: T::PS_RLOCK,
+            args: vec![Arg::Lock(lock)],
+            effects: vec![
+                Effect::SetState { task: ps, state: TaskState::RunningKernel { cpu: 1 } },
+                Effect::Acquire { lock, task: ps, mode: LockMode::Read, waited_ns: 0 },
+            ],
+        });
+        let from = start + RLOCK_NS;
+        for op in self.visit_ops.clone() {
+            self.emit(&Owned { at_ns: from + op.at_ns, actor: Some(ps), ..op });
+        }
+        let end = from + self.visit_total_ns;
+        let cpu = RLOCK_NS + self.visit_total_ns + RUNLOCK_NS;
+        self.totals.ps_scan_ns = Some(cpu);
+        self.emit(&Owned {
+            at_ns: end,
+            actor: Some(ps),
+            kind: OpKind::LockRelease,
+            code: at(self.append_fn(), 2),
+            template: T::PS_DONE,
+            args: vec![
+                Arg::Count(self.visit_ops.len() as u64),
+                Arg::Count(self.cfg.groups()),
+                Arg::Ns(cpu),
+                Arg::Lock(lock),
+            ],
+            effects: vec![
+                Effect::Release { lock, task: ps },
+                Effect::SetState { task: ps, state: TaskState::Sleeping { channel: self.ch_done } },
+            ],
+        });
+        self.builder.advance_to(end + RUNLOCK_NS);
     }
 }
 
