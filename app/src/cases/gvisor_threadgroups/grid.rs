@@ -2,11 +2,11 @@
 //! cursor sweeping it under a read-lock badge, the visited count; after the fix
 //! the tgids list beside it. A CPU meter and the ticker's clock below.
 
+use super::human as format_duration;
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
 use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
 use slowpath_engine::run::lock::LockMode;
 use slowpath_engine::run::narration::{group_digits, Arg};
-use slowpath_engine::run::params::format_duration;
 use slowpath_engine::run::trace::OpKind;
 use slowpath_engine::run::view::View;
 use slowpath_engine::run::world::TaskState;
@@ -138,7 +138,7 @@ pub fn sentry_stage(props: &StageProps) -> Html {
                     { for (0..shown).map(|g| {
                         let leader = if g < shape.processes { g * shape.threads_per_process } else { shape.threads_per_process * shape.processes + g - shape.processes };
                         let touched = cursor.visited > g;
-                        html! { <li class={classes!(touched.then_some("gv-touched"))}>{ format!("thread group {} → leader tid {}", g + 1, group_digits(SentryShape::tid(leader))) }</li> }
+                        html! { <li class={classes!(touched.then_some("gv-touched"))}>{ format!("tg {} → tid {}", g + 1, group_digits(SentryShape::tid(leader))) }</li> }
                     }) }
                     if groups > shown { <li>{ format!("… {} more", group_digits(groups - shown)) }</li> }
                 </ol>
@@ -196,7 +196,7 @@ fn draw(canvas: &NodeRef, shape: &SentryShape, cursor: ScanCursor) {
     let Some(element) = canvas.cast::<web_sys::HtmlCanvasElement>() else { return };
     let width = f64::from(element.client_width().max(1));
     let n = shape.total_tasks;
-    let (cell, cols, height) = geometry(n, width, 200.0);
+    let (cell, cols, height) = geometry(n, width, 300.0);
     let Some((pen, _)) = context_2d(&element, height) else { return };
     let el: &web_sys::Element = &element;
     let sleep = css_var(el, "--gv-sleep", "#c8c8c8");

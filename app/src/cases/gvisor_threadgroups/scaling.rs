@@ -2,10 +2,10 @@
 //! model (this run's cache regime, and the band from all-hot to all-cold),
 //! before and after the fix, beside the seed's measured points with their spread.
 
+use super::human as format_duration;
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
 use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
 use slowpath_engine::run::narration::group_digits;
-use slowpath_engine::run::params::format_duration;
 use slowpath_engine::Run;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -113,7 +113,12 @@ fn draw(canvas: &NodeRef, shape: &SentryShape) {
         let ns = max_y / 4.0 * f64::from(k);
         let _ = pen.fill_text(&format!("{:.0} s", ns / 1e9), 8.0, y(ns) + 4.0);
         let n = max_x / 4.0 * f64::from(k);
-        let _ = pen.fill_text(&group_digits(n as u64), x(n) - 14.0, HEIGHT - bottom + 16.0);
+        let label = group_digits(n as u64);
+        let _ = pen.fill_text(
+            &label,
+            (x(n) - 14.0).min(width - right - 7.0 * label.len() as f64),
+            HEIGHT - bottom + 16.0,
+        );
     }
     let _ = pen.fill_text("threads", width - right - 50.0, HEIGHT - 4.0);
     // Model lines.

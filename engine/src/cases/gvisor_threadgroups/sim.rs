@@ -786,13 +786,10 @@ impl Sim<'_> {
         let (taskset, c_held, c_signals) = (self.taskset, self.c_held, self.c_signals);
         // Bounded: every action moves a sender forward or blocks it; at most
         // senders × (4 × sidecars + 4) actions, plus the handoffs.
-        loop {
-            let Some(index) = (0..senders.len())
-                .filter(|&k| senders[k].next_at.is_some())
-                .min_by_key(|&k| (senders[k].next_at, k))
-            else {
-                break;
-            };
+        while let Some(index) = (0..senders.len())
+            .filter(|&k| senders[k].next_at.is_some())
+            .min_by_key(|&k| (senders[k].next_at, k))
+        {
             let now = senders[index].next_at.expect("runnable");
             let task = senders[index].task;
             let name = Arg::Task(task);
