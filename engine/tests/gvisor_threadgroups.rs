@@ -250,3 +250,21 @@ fn runsc_ps_is_one_more_scan_of_every_task_before_the_fix() {
     let none = run("before", &[("runsc_ps", "off")]);
     assert_eq!(none.metrics.get("ps_scan_ns"), Some(&Metric::None(None)));
 }
+
+#[test]
+fn a_small_trace_reads_as_expected() {
+    let sets = [
+        ("threads_per_process", "3"),
+        ("processes", "2"),
+        ("duration", "30ms"),
+        ("writer_at", "20ms"),
+        ("visit_ns", "2us"),
+        ("senders", "2"),
+        ("matching_groups", "3"),
+        ("shared_sighand", "on"),
+    ];
+    let r = run("before", &sets);
+    let mut text: String = r.trace_lines(u64::MAX).map(|line| line.trim_end().to_string() + "\n").collect();
+    text.push_str(&format!("outcome: {:?}\n", r.outcome));
+    expect_test::expect_file!["snapshots/gvisor-small-before.txt"].assert_eq(&text);
+}
