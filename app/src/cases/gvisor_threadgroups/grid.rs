@@ -182,6 +182,12 @@ pub fn sentry_stage(props: &StageProps) -> Html {
                         format_duration(shape.tick_ns), 1_000_000_000 / shape.tick_ns.max(1), format_duration(shape.scan_ns), group_digits(shape.scans))
                 } }
             </p>
+            if !shape.idle_stop {
+                <div class="gv-tick" aria-label="one tick period: the scan, then idle">
+                    <div class="gv-tick-scan" style={format!("width:{:.2}%", (shape.scan_ns as f64 / shape.scan_period_ns.max(1) as f64 * 100.0).min(100.0))} />
+                    <span>{ format!("one tick: {} scanning, {} idle", format_duration(shape.scan_ns), format_duration(shape.scan_period_ns.saturating_sub(shape.scan_ns))) }</span>
+                </div>
+            }
             if !waiting.is_empty() {
                 <p class="gv-writer" data-testid="gv-writer">{ waiting.join("; ") }</p>
             }

@@ -1040,7 +1040,12 @@ impl Sim<'_> {
                 .iter()
                 .map(|(t, l)| format!("{} waits for {}", layout.task_name(*t), layout.lock_name(*l)))
                 .collect();
-            self.totals.deadlock_text = Some(words.join(", held by the next; "));
+            let text = if words.len() == 1 {
+                format!("{}, which it holds itself", words[0])
+            } else {
+                format!("{}, each lock held by the next", words.join("; "))
+            };
+            self.totals.deadlock_text = Some(text);
         }
         // Our reading of the code: a clone 100 µs later waits behind the stuck reader…
         let w = now + 100_000;

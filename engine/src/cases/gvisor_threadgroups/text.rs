@@ -29,7 +29,7 @@ crate::templates! {
     VISIT_SKIP = "Visit tid {0}: load t.tg, then tg.leader; not the leader, skipped. {1} load, {2}. Thread {3} of {4} in this scan.",
     VISIT_LEADER = "Visit tid {0}: t == t.tg.leader, so its thread group is appended. {1} load, {2}. Thread {3} of {4} in this scan.",
     VISIT_TGID = "tgids entry {3} of {4}: thread group led by tid {0}, appended directly, no thread visited. {1} load, {2}.",
-    RUNLOCK = "The scan is over: {0} tasks visited to find {1} thread group(s), {2} of CPU for a sentry where every benchmark thread sleeps. {3} released; the ticker sleeps until the next tick.",
+    RUNLOCK = "The scan is over: {0} map entries visited to find {1} thread group(s), {2} of CPU for a sentry where every benchmark thread sleeps. {3} released; the ticker sleeps until the next tick.",
     WRITER_ARRIVES = "A clone() (or exit) reaches the sentry at {0}: it needs {1} for writing to add the new task to tasks, tids (and tgids).",
     WRITER_WAITS = "A scan holds {0} for reading, so the clone waits; and because a writer now waits, Go's RWMutex blocks new readers too.",
     WRITER_GRANTED = "The clone gets {0} for writing after waiting {1}: the scan's length, paid by a thread that is not even part of the benchmark.",
