@@ -268,3 +268,14 @@ fn a_small_trace_reads_as_expected() {
     text.push_str(&format!("outcome: {:?}\n", r.outcome));
     expect_test::expect_file!["snapshots/gvisor-small-before.txt"].assert_eq(&text);
 }
+
+#[test]
+fn the_task_cap_is_applied_and_said() {
+    let r = run("before", &[("processes", "4096"), ("senders", "0"), ("duration", "50ms")]);
+    assert_eq!(count(&r, "task_cap_applied"), 1);
+    assert!(count(&r, "tasks") <= 65_536);
+    assert_eq!(count(&r, "threads"), 4_096 * 15);
+    let setup = r.op(0).expect("setup op");
+    let text: String = r.narrate(&setup).iter().map(|s| format!("{s:?}")).collect();
+    assert!(text.contains("caps the task set"), "{text}");
+}

@@ -183,6 +183,7 @@ fn config(params: &ParamValues, variant: &str, seed: u64) -> (sim::Config, bool)
         runsc_ps: params.switch("runsc_ps"),
         shared_sighand: params.switch("shared_sighand"),
         seed,
+        capped: threads < wanted,
     };
     (cfg, threads < wanted)
 }

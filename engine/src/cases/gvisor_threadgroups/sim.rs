@@ -52,6 +52,8 @@ pub(super) struct Config {
     pub runsc_ps: bool,
     pub shared_sighand: bool,
     pub seed: u64,
+    /// Threads per process were reduced to fit the task cap.
+    pub capped: bool,
 }
 
 impl Config {
@@ -368,6 +370,11 @@ impl Sim<'_> {
                 Arg::Ns(cfg.visit_ns),
                 Arg::Ns(cfg.hot_ns()),
                 Arg::Ns(cfg.cold_ns()),
+                Arg::Word(if cfg.capped {
+                    " The model caps the task set at 65,536 tasks: threads per process were reduced to fit."
+                } else {
+                    ""
+                }),
             ],
             effects,
         });

@@ -20,7 +20,7 @@ crate::templates! {
     ITER_WRITER = "a clone() that needs TaskSet.mu",
     ITER_SENDER = "{0}: {1}",
     ITER_STALL = "everyone waits",
-    SETUP = "{0} tasks now sit in the PID namespace's maps: tasks (tid → task) and tids (task → tid){1}. Every benchmark thread goes to sleep for {2}. Our model: the {3} sidecar processes have one thread each and tids after the benchmark's; a visit costs {4} on average (calibrated on the seed: 17,210 ms / 12,000 scans / 16,384 threads ≈ 88 ns), {5} when the task is cache-hot and {6} when cold; this run's share of cold visits comes from the seed (a model choice).",
+    SETUP = "{0} tasks now sit in the PID namespace's maps: tasks (tid → task) and tids (task → tid){1}. Every benchmark thread goes to sleep for {2}. Our model: the {3} sidecar processes have one thread each and tids after the benchmark's; a visit costs {4} on average (calibrated on the seed: 17,210 ms / 12,000 scans / 16,384 threads ≈ 88 ns), {5} when the task is cache-hot and {6} when cold; this run's share of cold visits comes from the seed (a model choice).{7}",
     TICKER_IDLE = "dd69b49 (\"Disable cpuClockTicker when app is idle\"): no task runs, so the ticker stops until one wakes. No scan while everyone sleeps. (When the clone below runs, the real ticker would restart and stop again at its next tick; we draw no scan for it: a model choice.)",
     TICK = "Tick {0}: the CPU-clock ticker fires, every {1}, on the monotonic clock, whether or not any task runs. Its Notify asks ThreadGroupsAppend for every thread group.",
     RLOCK = "ThreadGroupsAppend takes {0} for reading: readers share it, but a clone() or exit() that needs it for writing must wait until the scan is over.",
