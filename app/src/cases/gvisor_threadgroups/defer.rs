@@ -75,6 +75,7 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                                 }) }
                             </ol>
                             <p data-testid="gv-held-count">{ format!("locks held: {}", held.len()) }</p>
+                            <p class="gv-defers">{ format!("defer stack (runs at return, top first): {}", defer_stack(view, sender.id, &held, defer)) }</p>
                             if let Some(lock) = waits {
                                 <p class="gv-waits">{ format!("waits for {} (queued {})", lock.name,
                                     lock.waiters.iter().find(|w| w.task == sender.id).map(|w| format_duration(view.now_ns.saturating_sub(w.since_ns))).unwrap_or_default()) }</p>
@@ -101,5 +102,28 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                 </div>
             }
         </section>
+    }
+}
+
+/// The sender's pending defers, last pushed first: each deferred Unlock (before
+/// the fix), then `TaskSet.mu.RUnlock()` pushed at the top of the function.
+fn defer_stack(
+    view: &View,
+    sender: slowpath_engine::run::world::TaskId,
+    held: &[(u64, String)],
+    defer: bool,
+) -> String {
+    let mut stack: Vec<String> = Vec::new();
+    if defer {
+        stack.extend(held.iter().rev().map(|(_, name)| format!("{name}.Unlock()")));
+    }
+    let reads = view.locks.first().is_some_and(|lock| lock.holders.iter().any(|h| h.task == sender));
+    if reads {
+        stack.push("TaskSet.mu.RUnlock()".to_string());
+    }
+    if stack.is_empty() {
+        "empty".to_string()
+    } else {
+        stack.join(" → ")
     }
 }
