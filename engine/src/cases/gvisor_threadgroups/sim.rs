@@ -852,7 +852,12 @@ impl Sim<'_> {
                         kind: OpKind::Compute,
                         code: at(send, 4),
                         template: T::SEND_VISIT,
-                        args: vec![name, Arg::Count(cfg.processes + g + 1), Arg::Count(Config::tid(i))],
+                        args: vec![
+                            name,
+                            Arg::Count(g + 1),
+                            Arg::Count(cfg.processes + g + 1),
+                            Arg::Count(Config::tid(i)),
+                        ],
                         effects: vec![],
                     });
                     senders[index].action = Action::Lock(g);

@@ -37,7 +37,7 @@ crate::templates! {
     WRITER_DONE = "assignTIDsLocked has filed the new task; {0} released.",
     SEND_RLOCK = "{0} calls SendContainerSignal: takes {1} for reading (the only lock the package's lock order asks for before one SignalHandlers.mu).",
     SEND_WALK = "{0} ranges over {1}: {2} entries that belong to other containers, {3}.",
-    SEND_VISIT = "{0} finds thread group {1} (leader tid {2}) in the container: it matches.",
+    SEND_VISIT = "{0} finds sidecar {1} (thread group {2}, leader tid {3}) in the container: it matches.",
     SEND_LOCK = "{0} locks {1}. Locks held by this call: {2}.",
     SEND_LOCK_DEFER = "{0} locks {1} and defers its Unlock: Go runs a defer when the function returns, not at the end of the loop's iteration. Locks held by this call: {2}.",
     SEND_BLOCKED = "{0} wants {1}, held by {2}: it queues and sleeps.",
