@@ -120,7 +120,7 @@ static META: CaseMeta = CaseMeta {
     title: "17 seconds of CPU for 16,384 sleeping threads",
     year: 2019,
     system: "gVisor sentry (Go), 2019",
-    summary: "A benchmark's threads all sleep for two minutes, and gVisor spends 17 s of CPU scanning them 100 times a second.",
+    summary: "A benchmark's threads all sleep for two minutes, and gVisor spends 17\u{a0}s of CPU scanning them 100 times a second.",
     sources: &[
         Source {
             label: "gVisor commit 4968dd13 \"Cache ThreadGroups in PIDNamespace\" (the seed)",
