@@ -37,6 +37,24 @@ describe('gvisor thread groups', () => {
     });
   });
 
+  test('after the fix the cursor touches only thread-group leaders, listed in tgids', T, async () => {
+    await withPage(suite.browser, 'gvisor-tgids', async ({ page, consoleErrors, pageErrors }) => {
+      // 64 processes of 64 threads and 4 sidecars: 68 tgids entries, 71 ops per scan;
+      // tick 100's scan starts at op 1 + 99 × 71, its 38th visit is 1 + 38 ops later.
+      const op = 1 + 99 * 71 + 1 + 38;
+      await page.goto(suite.url(`#/case/gvisor-threadgroups?v=tgids&processes=64&threads_per_process=64&step=micro:${op}`));
+      await waitForApp(page);
+      await page.getByTestId('gv-visited').waitFor();
+      assert.match(await page.getByTestId('gv-visited').innerText(), /visited 38 of 68 thread groups \(tgids\)/);
+      // Thread group 38's leader: tid 37 × 64 + 1.
+      assert.match(await page.getByTestId('gv-cursor').innerText(), /tid 2,369/);
+      assert.match(await page.getByTestId('gv-tgids').innerText(), /tgids: 68 entries/);
+      assert.match(await page.getByTestId('narration').innerText(), /tgids entry 38 of 68/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test('a link to the deadlock shows the wait-for cycle', T, async () => {
     await withPage(suite.browser, 'gvisor-deadlock', async ({ page, consoleErrors, pageErrors }) => {
       // With shared_sighand the deadlock op is micro-op 196,708,406: 12,000 scans of
