@@ -19,3 +19,10 @@ fn the_fifo_default_hash_matches_native() {
     let run = slowpath_engine::run_checked(case, &case.meta().default_params(), "2.6.1", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), FIFO_DEFAULT_HASH);
 }
+
+#[wasm_bindgen_test]
+fn the_gvisor_default_hash_matches_native() {
+    let case = slowpath_engine::find("gvisor-threadgroups").expect("registered");
+    let run = slowpath_engine::run_checked(case, &case.meta().default_params(), "before", 1).expect("runs");
+    assert_eq!(format!("{:016x}", run.trace_hash), GVISOR_DEFAULT_HASH);
+}

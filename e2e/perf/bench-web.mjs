@@ -96,6 +96,8 @@ try {
   await runTimes();
   await timedRun('fifo-trigger 2.6.1, 60 simulated seconds', 'run=fifo-trigger&duration=60s');
   await timedRun('fifo-trigger 2.4.24, 60 simulated seconds', 'run=fifo-trigger&duration=60s&v=2.4.24');
+  await timedRun('gvisor-threadgroups before, 2 min of 16,384 threads', 'run=gvisor-threadgroups&v=before');
+  await timedRun('gvisor-threadgroups tgids, 2 min of 16,384 threads', 'run=gvisor-threadgroups&v=tgids');
   if (runsOnly) process.exit(0);
   await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
   await measure('fifo-trigger, the stage playing', '#/case/fifo-trigger', 5);

@@ -127,6 +127,7 @@ pub fn registry() -> &'static [&'static dyn Case] {
         &crate::cases::sparse_dump::SparseDump,
         &crate::cases::fifo_trigger::FifoTrigger,
         &crate::cases::rwsem_playground::RwsemPlayground,
+        &crate::cases::gvisor_threadgroups::GvisorThreadgroups,
     ]
 }
 

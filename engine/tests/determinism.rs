@@ -32,3 +32,10 @@ fn the_fifo_default_hash_is_the_recorded_one() {
     let run = run_checked(case, &case.meta().default_params(), "2.6.1", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::FIFO_DEFAULT_HASH);
 }
+
+#[test]
+fn the_gvisor_default_hash_is_the_recorded_one() {
+    let case = slowpath_engine::find("gvisor-threadgroups").expect("registered");
+    let run = run_checked(case, &case.meta().default_params(), "before", 1).expect("runs");
+    assert_eq!(format!("{:016x}", run.trace_hash), common::GVISOR_DEFAULT_HASH);
+}

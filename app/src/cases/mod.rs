@@ -4,6 +4,7 @@
 //! back; a case with no row still gets every generic panel.
 
 mod fifo_trigger;
+mod gvisor_threadgroups;
 mod sparse_dump;
 
 use slowpath_engine::{CaseMeta, Run, View};
@@ -34,7 +35,7 @@ pub struct CaseUi {
 }
 
 /// Every case that has a stage of its own.
-pub const CASE_UIS: &[CaseUi] = &[sparse_dump::UI, fifo_trigger::UI];
+pub const CASE_UIS: &[CaseUi] = &[sparse_dump::UI, fifo_trigger::UI, gvisor_threadgroups::UI];
 
 /// The stage of case `id`, if it has one.
 pub fn ui_for(id: &str) -> Option<&'static CaseUi> {

@@ -157,6 +157,8 @@ fn kind_word(kind: LockKind) -> &'static str {
         LockKind::RwSem => "rw_semaphore",
         LockKind::Mutex => "mutex",
         LockKind::Spinlock => "spinlock",
+        LockKind::GoRwMutex => "sync.RWMutex",
+        LockKind::GoMutex => "sync.Mutex",
     }
 }
 

@@ -16,6 +16,23 @@ pub enum LockKind {
     Mutex,
     /// A queued spinlock: exclusive, waiters spin on their CPU in FIFO order.
     Spinlock,
+    /// Go's `sync.RWMutex`: shared or exclusive; a waiting writer blocks new readers.
+    GoRwMutex,
+    /// Go's `sync.Mutex`: exclusive and not reentrant: a `Lock()` by its own holder
+    /// queues behind itself and never returns.
+    GoMutex,
+}
+
+impl LockKind {
+    /// Readers may share it.
+    pub fn shared(self) -> bool {
+        matches!(self, LockKind::RwSem | LockKind::GoRwMutex)
+    }
+
+    /// Its holder may queue on it again (and then waits forever).
+    pub fn self_blocking(self) -> bool {
+        self == LockKind::GoMutex
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -110,7 +127,7 @@ impl LockState {
         match mode {
             LockMode::Write => assert!(self.holders.is_empty(), "writer {} would share the lock", task.0),
             LockMode::Read => {
-                assert!(self.kind == LockKind::RwSem, "only an rwsem has readers");
+                assert!(self.kind.shared(), "only a reader-writer lock has readers");
                 assert!(self.writer().is_none(), "reader {} would share with a writer", task.0);
             }
         }
@@ -129,7 +146,7 @@ impl LockState {
     }
 
     pub(crate) fn enqueue(&mut self, task: TaskId, mode: LockMode, now: u64) {
-        assert!(!self.holds(task), "holder {} queued on its own lock", task.0);
+        assert!(self.kind.self_blocking() || !self.holds(task), "holder {} queued on its own lock", task.0);
         assert!(!self.queued(task), "task {} queued twice", task.0);
         self.waiters.push_back(Waiter { task, mode, since_ns: now });
     }
@@ -159,11 +176,13 @@ impl LockState {
         if self.writer().is_some() {
             assert_eq!(self.holders.len(), 1, "a writer holds the lock alone");
         }
-        if self.kind != LockKind::RwSem {
+        if !self.kind.shared() {
             assert!(self.holders.iter().all(|holder| holder.mode == LockMode::Write));
         }
-        for waiter in &self.waiters {
-            assert!(!self.holds(waiter.task), "a holder is never queued");
+        if !self.kind.self_blocking() {
+            for waiter in &self.waiters {
+                assert!(!self.holds(waiter.task), "a holder is never queued");
+            }
         }
         assert!(self.stats.contended <= self.stats.acquisitions);
     }

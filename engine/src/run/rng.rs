@@ -30,6 +30,16 @@ impl Rng {
     }
 }
 
+/// A counter-based draw: the same `(seed, counter)` always gives the same 64 bits,
+/// without drawing what comes before (SplitMix64's finaliser over a mixed key).
+/// For cases that expand element `i` of a huge repeated structure on demand.
+pub fn counter_hash(seed: u64, counter: u64) -> u64 {
+    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ counter.wrapping_add(0x632B_E59B_D9B4_E019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,129 @@
+//! The defer demo: for each sender, the SignalHandlers locks it holds (a pile
+//! that grows per matching group before the fix), its defer stack released
+//! LIFO at return, who queues on what, and the wait-for cycle when there is
+//! one (the simulator's view: the real sentry would hang silently).
+
+use super::human as format_duration;
+use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
+use slowpath_engine::run::lock::LockKind;
+use slowpath_engine::run::trace::{OpKind, Outcome};
+use slowpath_engine::run::view::View;
+use slowpath_engine::run::world::TaskState;
+use slowpath_engine::Run;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, Clone)]
+pub struct DeferProps {
+    pub run: Rc<Run>,
+    pub view: Rc<View>,
+}
+
+impl PartialEq for DeferProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
+    }
+}
+
+#[function_component(DeferStage)]
+pub fn defer_stage(props: &DeferProps) -> Html {
+    let Some(shape) = props.run.extras::<SentryShape>() else { return html! {} };
+    if shape.senders == 0 {
+        return html! {};
+    }
+    let view = &props.view;
+    let senders: Vec<_> = view.tasks.iter().filter(|t| t.name.starts_with("sender")).collect();
+    // Past the deadlock op (if any): the cycle is drawn.
+    let deadlock_at = match &props.run.outcome {
+        Outcome::Deadlock(_) => props
+            .run
+            .notable_ops()
+            .iter()
+            .copied()
+            .find(|&i| props.run.op(i).is_some_and(|op| op.kind == OpKind::Deadlock)),
+        _ => None,
+    };
+    let show_cycle = deadlock_at.is_some_and(|i| view.position > i);
+    let defer = !shape.tgids;
+    html! {
+        <section class="gv-defer" aria-label="SendContainerSignal's locks">
+            <h3>{ if defer { "SendContainerSignal: defer inside the loop (before the fix)" } else { "SendContainerSignal: unlock at the end of each iteration (the fix)" } }</h3>
+            <p class="gv-note">{ if defer {
+                "Each matching thread group's SignalHandlers.mu is locked and its Unlock deferred: the pile grows per group and is released only at return, last locked first."
+            } else {
+                "Each SignalHandlers.mu is locked and unlocked within one iteration: never more than one held."
+            } }</p>
+            <div class="gv-piles">
+                { for senders.iter().map(|sender| {
+                    let mut held: Vec<(u64, String)> = view.locks.iter()
+                        .filter(|l| l.kind == LockKind::GoMutex)
+                        .filter_map(|l| l.holders.iter().find(|h| h.task == sender.id).map(|h| (h.since_ns, l.name.clone())))
+                        .collect();
+                    held.sort();
+                    let waits = view.locks.iter().find(|l| l.waiters.iter().any(|w| w.task == sender.id));
+                    let state = match sender.state {
+                        TaskState::BlockedOnLock { .. } => "blocked",
+                        TaskState::RunningKernel { .. } => "running",
+                        _ => "idle",
+                    };
+                    html! {
+                        <div class={classes!("gv-pile", (state == "blocked").then_some("gv-blocked"))} data-testid="gv-pile">
+                            <h4>{ format!("{} ({state})", sender.name) }</h4>
+                            <ol class="gv-stack" reversed=true>
+                                { for held.iter().rev().map(|(_, name)| html! {
+                                    <li class="gv-held-lock">{ name.clone() }{ if defer { " · defer Unlock" } else { "" } }</li>
+                                }) }
+                            </ol>
+                            <p data-testid="gv-held-count">{ format!("locks held: {}", held.len()) }</p>
+                            <p class="gv-defers">{ format!("defer stack (runs at return, top first): {}", defer_stack(view, sender.id, &held, defer)) }</p>
+                            if let Some(lock) = waits {
+                                <p class="gv-waits">{ format!("waits for {} (queued {})", lock.name,
+                                    lock.waiters.iter().find(|w| w.task == sender.id).map(|w| format_duration(view.now_ns.saturating_sub(w.since_ns))).unwrap_or_default()) }</p>
+                            }
+                        </div>
+                    }
+                }) }
+            </div>
+            if show_cycle {
+                <div class="gv-cycle" data-testid="gv-deadlock">
+                    <h4>{ "Wait-for cycle (the simulator's view)" }</h4>
+                    <p>{ shape.deadlock.clone().unwrap_or_default() }</p>
+                    <svg viewBox="0 0 320 90" class="gv-cycle-svg" role="img" aria-label="a sender waits for a lock it holds">
+                        <rect x="10" y="30" width="110" height="30" rx="6" class="gv-node" />
+                        <text x="65" y="50" text-anchor="middle">{ "sender 1" }</text>
+                        <rect x="190" y="30" width="120" height="30" rx="6" class="gv-node" />
+                        <text x="250" y="50" text-anchor="middle">{ "SignalHandlers.mu" }</text>
+                        <path d="M120 38 C150 10, 170 10, 190 38" class="gv-edge" />
+                        <text x="155" y="14" text-anchor="middle">{ "waits for" }</text>
+                        <path d="M190 52 C170 80, 150 80, 120 52" class="gv-edge" />
+                        <text x="155" y="88" text-anchor="middle">{ "held by" }</text>
+                    </svg>
+                    <p class="gv-note">{ "The real sentry would hang silently: Go reports a deadlock only when every goroutine sleeps. It still holds TaskSet.mu for reading, so clones and exits queue behind it, and a queued writer blocks the ticker's next read. This is our reading of the code; the commit message does not mention the defer." }</p>
+                </div>
+            }
+        </section>
+    }
+}
+
+/// The sender's pending defers, last pushed first: each deferred Unlock (before
+/// the fix), then `TaskSet.mu.RUnlock()` pushed at the top of the function.
+fn defer_stack(
+    view: &View,
+    sender: slowpath_engine::run::world::TaskId,
+    held: &[(u64, String)],
+    defer: bool,
+) -> String {
+    let mut stack: Vec<String> = Vec::new();
+    if defer {
+        stack.extend(held.iter().rev().map(|(_, name)| format!("{name}.Unlock()")));
+    }
+    let reads = view.locks.first().is_some_and(|lock| lock.holders.iter().any(|h| h.task == sender));
+    if reads {
+        stack.push("TaskSet.mu.RUnlock()".to_string());
+    }
+    if stack.is_empty() {
+        "empty".to_string()
+    } else {
+        stack.join(" → ")
+    }
+}

@@ -1,0 +1,323 @@
+//! `gvisor-threadgroups`: gVisor's sentry scans every task to find thread
+//! groups, 100 times a second, while 16,384 benchmark threads sleep (seed 003,
+//! commit 4968dd13 "Cache ThreadGroups in PIDNamespace"); and, in the same diff,
+//! `SendContainerSignal`'s `defer Unlock()` inside a loop.
+
+mod extras;
+mod sim;
+mod text;
+
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::run::params::{ParamKind, ParamSpec, ParamValues};
+use crate::run::trace::{Metric, Run};
+use crate::run::world::{Bucket, TaskId};
+pub use extras::{ScalingPoint, SentryShape, REPORTED_AFTER, REPORTED_BEFORE};
+use std::collections::BTreeMap;
+
+pub struct GvisorThreadgroups;
+
+const MS: u64 = 1_000_000;
+const SECOND: u64 = 1_000_000_000;
+/// The model stores one scan's visits op by op (so that any visit expands), once per
+/// stretch of identical scans: the task set is capped here (the seed's largest was 16,384).
+pub const MAX_TASKS: u64 = 65_536;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "threads_per_process",
+        label: "Threads per process",
+        kind: ParamKind::Count { min: 1, max: 16_384, default: 16_384 },
+        description: "Threads the benchmark creates in each process; all of them sleep. The whole task set is capped at 65,536 tasks (threads are reduced to fit, and the run says so).",
+    },
+    ParamSpec {
+        name: "processes",
+        label: "Processes",
+        kind: ParamKind::Count { min: 1, max: 4_096, default: 1 },
+        description: "Benchmark processes (thread groups). The seed's benchmark is one process.",
+    },
+    ParamSpec {
+        name: "duration",
+        label: "Sleep",
+        kind: ParamKind::Duration { min_ns: 10 * MS, max_ns: 600 * SECOND, default_ns: 120 * SECOND },
+        description: "How long every benchmark thread sleeps (the seed: two minutes).",
+    },
+    ParamSpec {
+        name: "tick_hz",
+        label: "Ticker rate",
+        kind: ParamKind::Count { min: 1, max: 1_000, default: 100 },
+        description: "CPU-clock ticker rate: linux.ClockTick is 1 s / CLOCKS_PER_SEC (100) = 10 ms.",
+    },
+    ParamSpec {
+        name: "visit_ns",
+        label: "Cost per visit",
+        kind: ParamKind::Duration { min_ns: 1, max_ns: 10_000, default_ns: sim::VISIT_NS_DEFAULT },
+        description: "Mean cost of visiting one map entry (two dependent loads, map walking); calibrated on the seed at 16,384 threads (≈ 88 ns).",
+    },
+    ParamSpec {
+        name: "visit_spread",
+        label: "Hot/cold spread",
+        kind: ParamKind::Count { min: 0, max: 100, default: 50 },
+        description: "A cache-hot visit costs visit_ns × (1 − spread %), a cold one × (1 + spread %); the seed picks the share of cold visits for the run.",
+    },
+    ParamSpec {
+        name: "ticker_idle_stop",
+        label: "Ticker stops when idle",
+        kind: ParamKind::Switch { default: false },
+        description: "dd69b49 (October 2019): stop the CPU-clock ticker while no task runs. On in the variant tgids+idle-stop.",
+    },
+    ParamSpec {
+        name: "writer_at",
+        label: "A clone at",
+        kind: ParamKind::Duration { min_ns: 0, max_ns: 600 * SECOND, default_ns: 60 * SECOND + 10 * MS + 500_000 },
+        description: "When a clone() (a writer of TaskSet.mu) reaches the sentry during the sleep; 0 or beyond the sleep: none.",
+    },
+    ParamSpec {
+        name: "senders",
+        label: "Signal senders",
+        kind: ParamKind::Count { min: 0, max: 4, default: 2 },
+        description: "Goroutines calling SendContainerSignal (runsc kill) at the end of the sleep, 1 µs apart; 0: none.",
+    },
+    ParamSpec {
+        name: "runsc_ps",
+        label: "runsc ps after the sleep",
+        kind: ParamKind::Switch { default: true },
+        description: "A process listing (runsc ps; /proc listings, kill(-1) and kill(-pgid) go the same way) calls ThreadGroups(): one more scan, by another goroutine.",
+    },
+    ParamSpec {
+        name: "matching_groups",
+        label: "Matching thread groups",
+        kind: ParamKind::Count { min: 0, max: 16, default: 4 },
+        description: "Single-threaded sidecar processes in the container the signal targets (they live through the whole run).",
+    },
+    ParamSpec {
+        name: "shared_sighand",
+        label: "Shared SignalHandlers",
+        kind: ParamKind::Switch { default: false },
+        description: "Sidecar 2 was cloned from sidecar 1 with CLONE_VM|CLONE_SIGHAND and without CLONE_THREAD: two thread groups, one SignalHandlers.",
+    },
+];
+
+const VARIANTS: &[VariantSpec] = &[
+    VariantSpec {
+        id: "before",
+        label: "Before (as reported, 82529bec)",
+        description: "ThreadGroupsAppend ranges over every task; SendContainerSignal defers each Unlock to its return.",
+    },
+    VariantSpec {
+        id: "tgids",
+        label: "tgids (the fix, 4968dd13)",
+        description: "A tgids map per PID namespace: scans range over thread groups; the signal loop unlocks at the end of each iteration.",
+    },
+    VariantSpec {
+        id: "tgids+idle-stop",
+        label: "tgids + idle ticker stop (dd69b49)",
+        description: "The fix, and the later commit that stops the CPU-clock ticker while no task runs.",
+    },
+];
+
+static META: CaseMeta = CaseMeta {
+    id: "gvisor-threadgroups",
+    title: "17 seconds of CPU for 16,384 sleeping threads",
+    year: 2019,
+    system: "gVisor sentry (Go), 2019",
+    summary: "A benchmark's threads all sleep for two minutes, and gVisor spends 17\u{a0}s of CPU scanning them 100 times a second.",
+    sources: &[
+        Source {
+            label: "gVisor commit 4968dd13 \"Cache ThreadGroups in PIDNamespace\" (the seed)",
+            url: "https://github.com/google/gvisor/commit/4968dd1341a04e93557bdd9f4b4b83eb508e026d",
+        },
+        Source {
+            label: "threads.go at the parent (ThreadGroupsAppend, TaskSet.mu)",
+            url: "https://github.com/google/gvisor/blob/82529becaee6f5050cb3ebb4aaa7a798357c1cf1/pkg/sentry/kernel/threads.go#L250",
+        },
+        Source {
+            label: "task_sched.go at the parent (the CPU-clock ticker)",
+            url: "https://github.com/google/gvisor/blob/82529becaee6f5050cb3ebb4aaa7a798357c1cf1/pkg/sentry/kernel/task_sched.go#L343",
+        },
+        Source {
+            label: "kernel.go at the parent (SendContainerSignal's defer)",
+            url: "https://github.com/google/gvisor/blob/82529becaee6f5050cb3ebb4aaa7a798357c1cf1/pkg/sentry/kernel/kernel.go#L872",
+        },
+        Source {
+            label: "threads.go at the fix (tgids)",
+            url: "https://github.com/google/gvisor/blob/4968dd1341a04e93557bdd9f4b4b83eb508e026d/pkg/sentry/kernel/threads.go#L151",
+        },
+        Source {
+            label: "gVisor commit dd69b49e \"Disable cpuClockTicker when app is idle\"",
+            url: "https://github.com/google/gvisor/commit/dd69b49ed1103bab82a6b2ac95221b89b46f3376",
+        },
+    ],
+    params: PARAMS,
+    variants: VARIANTS,
+    reported: &[
+        ReportedFigure {
+            metric: "scan_cpu_ns",
+            label: "CPU in ThreadGroupsAppend",
+            reported: "17,210 ms at 16,384 threads over 2 min (before); 0 ms after",
+        },
+        ReportedFigure { metric: "deadlock", label: "defer in a loop", reported: "not mentioned by the commit" },
+    ],
+    headline_metric: "scan_cpu_ns",
+    headline_label: "of CPU scanning 16,384 sleeping threads in 2 minutes",
+};
+
+fn config(params: &ParamValues, variant: &str, seed: u64) -> (sim::Config, bool) {
+    let processes = params.unsigned("processes");
+    let sidecars = params.unsigned("matching_groups");
+    let wanted = params.unsigned("threads_per_process");
+    // The cap: processes ≤ 4,096 and sidecars ≤ 16, so at least 15 threads each fit.
+    let fit = (MAX_TASKS - sidecars) / processes;
+    let threads = wanted.min(fit).max(1);
+    let cfg = sim::Config {
+        variant: if variant == "before" { sim::Variant::Before } else { sim::Variant::Tgids },
+        threads_per_process: threads,
+        processes,
+        sidecars,
+        duration_ns: params.unsigned("duration"),
+        tick_ns: SECOND / params.unsigned("tick_hz"),
+        visit_ns: params.unsigned("visit_ns"),
+        spread_pct: params.unsigned("visit_spread"),
+        idle_stop: params.switch("ticker_idle_stop") || variant == "tgids+idle-stop",
+        writer_at_ns: params.unsigned("writer_at"),
+        senders: params.unsigned("senders"),
+        runsc_ps: params.switch("runsc_ps"),
+        shared_sighand: params.switch("shared_sighand"),
+        seed,
+        capped: threads < wanted,
+    };
+    (cfg, threads < wanted)
+}
+
+/// CPU time in ThreadGroupsAppend for `threads` in one process over the run's
+/// duration, in closed form: scans × (RLock + Σ visits + RUnlock).
+fn scaling_point(cfg: &sim::Config, threads: u64) -> ScalingPoint {
+    let mut at = cfg.clone();
+    at.threads_per_process = threads;
+    at.processes = 1;
+    let scans = |c: &sim::Config, scan_cpu: u64| {
+        if c.idle_stop {
+            return 0;
+        }
+        let scan_ns = sim::TICK_NS + scan_cpu;
+        let period = (scan_ns / c.tick_ns + 1) * c.tick_ns;
+        let last_tick = c.duration_ns / c.tick_ns;
+        if last_tick == 0 {
+            0
+        } else {
+            (last_tick - 1) / (period / c.tick_ns) + 1
+        }
+    };
+    let cpu = |c: &sim::Config, per_visit: &dyn Fn(u64) -> u64| {
+        let sum: u64 = c.visits().map(per_visit).sum();
+        let scan_cpu = sim::RLOCK_NS + sum + sim::RUNLOCK_NS;
+        scans(c, scan_cpu) * scan_cpu
+    };
+    let mut before = at.clone();
+    before.variant = sim::Variant::Before;
+    let mut after = at.clone();
+    after.variant = sim::Variant::Tgids;
+    let (hot, cold) = (at.hot_ns(), at.cold_ns());
+    ScalingPoint {
+        threads,
+        before_ns: cpu(&before, &|i| before.visit_cost(i)),
+        tgids_ns: cpu(&after, &|i| after.visit_cost(i)),
+        before_hot_ns: cpu(&before, &|_| hot),
+        before_cold_ns: cpu(&before, &|_| cold),
+    }
+}
+
+pub(crate) const SCALING_THREADS: &[u64] = &[1, 1_024, 2_048, 4_096, 8_192, 12_288, 16_384];
+
+impl Case for GvisorThreadgroups {
+    fn meta(&self) -> &'static CaseMeta {
+        &META
+    }
+
+    fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
+        let (cfg, capped) = config(params, variant, seed);
+        let finished = sim::run(&cfg);
+        let totals = &finished.totals;
+        let world = finished.builder.world();
+        let ticker_sys = world.task_times(TaskId(0))[Bucket::Sys as usize];
+        let mut metrics = BTreeMap::new();
+        let mut put = |key: &str, value: Metric| {
+            metrics.insert(key.to_string(), value);
+        };
+        put("threads", Metric::Count(cfg.bench_tasks()));
+        put("thread_groups", Metric::Count(cfg.groups()));
+        put("tasks", Metric::Count(cfg.total_tasks()));
+        put("task_cap_applied", Metric::Count(u64::from(capped)));
+        put("scans", Metric::Count(totals.scans));
+        put("tasks_visited", Metric::Count(totals.tasks_visited));
+        put("visits_per_scan", Metric::Count(cfg.visits().count() as u64));
+        put("scan_ns", Metric::Ns(totals.scan_ns));
+        put("scan_cpu_ns", Metric::Ns(totals.scan_cpu_ns));
+        put("ticker_cpu_ns", Metric::Ns(ticker_sys));
+        put("cpu_share", Metric::Ratio(ticker_sys as f64 / totals.sleep_end_ns.max(1) as f64));
+        let wait_max = totals.writer_waits.iter().copied().max().unwrap_or(0);
+        let wait_total: u64 = totals.writer_waits.iter().sum();
+        put("writer_wait_max_ns", Metric::Ns(wait_max));
+        put("writer_wait_total_ns", Metric::Ns(wait_total));
+        put(
+            "writer_wait_ns",
+            Metric::Object(BTreeMap::from([
+                ("max".to_string(), Metric::Ns(wait_max)),
+                ("total".to_string(), Metric::Ns(wait_total)),
+            ])),
+        );
+        put("ps_scan_ns", Metric::None(totals.ps_scan_ns));
+        put("sender_wait_max_ns", Metric::Ns(totals.sender_waits.iter().copied().max().unwrap_or(0)));
+        put("locks_held_max", Metric::Count(totals.locks_held_max));
+        put(
+            "locks_held_at_return",
+            Metric::List(totals.locks_held_at_return.iter().map(|&n| Metric::Count(n)).collect()),
+        );
+        put(
+            "deadlock",
+            match &totals.deadlock_text {
+                Some(text) => Metric::Text(text.clone()),
+                None => Metric::None(None),
+            },
+        );
+        let scaling = SCALING_THREADS.iter().map(|&n| scaling_point(&cfg, n)).collect();
+        let shape = SentryShape {
+            tgids: cfg.variant == sim::Variant::Tgids,
+            idle_stop: cfg.idle_stop,
+            threads_per_process: cfg.threads_per_process,
+            processes: cfg.processes,
+            sidecars: cfg.sidecars,
+            total_tasks: cfg.total_tasks(),
+            visits_per_scan: cfg.visits().count() as u64,
+            tick_ns: cfg.tick_ns,
+            duration_ns: cfg.duration_ns,
+            seed,
+            visit_ns: cfg.visit_ns,
+            hot_ns: cfg.hot_ns(),
+            cold_ns: cfg.cold_ns(),
+            cold_ppm: cfg.cold_ppm(),
+            scan_ns: totals.scan_ns,
+            scan_period_ns: totals.scan_period_ns,
+            scans: totals.scans,
+            shared_sighand: cfg.shared_sighand && cfg.sidecars >= 2,
+            senders: cfg.senders,
+            writer_scan: totals.writer_scan,
+            writer_wait_ns: totals.writer_waits.first().copied(),
+            scaling,
+            reported_before: REPORTED_BEFORE,
+            reported_after: REPORTED_AFTER,
+            append_fn: if cfg.variant == sim::Variant::Before {
+                text::APPEND_BEFORE
+            } else {
+                text::APPEND_AFTER
+            },
+            send_fn: if cfg.variant == sim::Variant::Before { text::SEND_BEFORE } else { text::SEND_AFTER },
+            ticker_fn: text::TICKER,
+            clone_fn: text::CLONE,
+            deadlock: totals.deadlock_text.clone(),
+        };
+        let mut run =
+            finished.builder.finish(META.id, variant, seed, params.clone(), finished.outcome, metrics);
+        run.set_extras(shape);
+        run
+    }
+}
