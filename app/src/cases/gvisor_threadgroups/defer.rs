@@ -3,8 +3,8 @@
 //! LIFO at return, who queues on what, and the wait-for cycle when there is
 //! one (the simulator's view: the real sentry would hang silently).
 
-use super::human as format_duration;
 use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
+use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::lock::LockKind;
 use slowpath_engine::run::trace::{OpKind, Outcome};
 use slowpath_engine::run::view::View;

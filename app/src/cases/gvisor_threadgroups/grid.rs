@@ -2,9 +2,9 @@
 //! cursor sweeping it under a read-lock badge, the visited count; after the fix
 //! the tgids list beside it. A CPU meter and the ticker's clock below.
 
-use super::human as format_duration;
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
 use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
+use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::lock::LockMode;
 use slowpath_engine::run::narration::{group_digits, Arg};
 use slowpath_engine::run::trace::OpKind;

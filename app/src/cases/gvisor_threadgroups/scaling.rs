@@ -2,9 +2,9 @@
 //! model (this run's cache regime, and the band from all-hot to all-cold),
 //! before and after the fix, beside the seed's measured points with their spread.
 
-use super::human as format_duration;
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
 use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
+use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::Run;
 use std::rc::Rc;
