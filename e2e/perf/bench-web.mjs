@@ -4,6 +4,7 @@
 // time per frame (the seek + view of each render, recorded by the app).
 
 import { chromium } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
 import { CHROMIUM_ARGS } from '../browser.mjs';
 
 const base = process.env.SLOWPATH_BASE_URL;
@@ -88,6 +89,41 @@ async function timedRun(label, query) {
   console.log(`${label} in wasm, 10 runs: first ${repeats[0]?.toFixed(1)} ms, then median ${percentile(repeats.slice(1), 50).toFixed(1)} ms`);
 }
 
+/** The worst settings (engine/benches/worst-settings.txt): [case, variant, 'k=v&…']. */
+async function worstSettings() {
+  const text = await readFile(new URL('../../engine/benches/worst-settings.txt', import.meta.url), 'utf8');
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => {
+      const [id, variant, ...pairs] = line.split(/\s+/);
+      return [id, variant, pairs.join('&')];
+    });
+}
+
+/**
+ * The longest main-thread task (Long Tasks API) from navigation until the player
+ * is interactive: the page must never freeze, so this is the figure to watch.
+ */
+async function longestTask(label, hash) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__slowpathLongTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__slowpathLongTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(new URL(hash, base).href);
+  await page.getByTestId('step-index').waitFor({ timeout: 120_000 });
+  await page.waitForTimeout(300);
+  const tasks = await page.evaluate(() => window.__slowpathLongTasks);
+  await context.close();
+  const longest = tasks.length ? Math.max(...tasks) : 0;
+  console.log(`longest main-thread task opening ${label}: ${longest.toFixed(0)} ms (${tasks.length} tasks over 50 ms)`);
+}
+
 // `node bench-web.mjs runs`: only the engine's run times in wasm (what `cargo xtask bench` adds
 // to the native benchmarks); without an argument, frame times as well.
 const runsOnly = process.argv[2] === 'runs';
@@ -98,7 +134,16 @@ try {
   await timedRun('fifo-trigger 2.4.24, 60 simulated seconds', 'run=fifo-trigger&duration=60s&v=2.4.24');
   await timedRun('gvisor-threadgroups before, 2 min of 16,384 threads', 'run=gvisor-threadgroups&v=before');
   await timedRun('gvisor-threadgroups tgids, 2 min of 16,384 threads', 'run=gvisor-threadgroups&v=tgids');
+  for (const [id, variant, pairs] of await worstSettings()) {
+    await timedRun(`worst setting: ${id} ${variant} ${pairs}`, `run=${id}&v=${variant}${pairs ? `&${pairs}` : ''}`);
+  }
   if (runsOnly) process.exit(0);
+  for (const id of (process.env.SLOWPATH_CASE_IDS ?? '').split(',').filter(Boolean)) {
+    await longestTask(`#/case/${id}`, `#/case/${id}`);
+  }
+  for (const [id, variant, pairs] of await worstSettings()) {
+    await longestTask(`the worst link ${id} ${variant} ${pairs}`, `#/case/${id}?v=${variant}${pairs ? `&${pairs}` : ''}`);
+  }
   await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
   await measure('fifo-trigger, the stage playing', '#/case/fifo-trigger', 5);
   await measure('synthetic, 16,384 tasks', '#/__perf?tasks=16384', 5);

@@ -126,3 +126,21 @@ fn gvisor(variant: &str) -> Run {
     let case = find("gvisor-threadgroups").expect("registered");
     run_checked(case, &case.meta().default_params(), variant, 1).expect("runs")
 }
+
+/// The worst settings found by the worst-setting search (`examples/worst.rs`), one
+/// benchmark each: every one must end within the work budget's targets.
+const WORST_SETTINGS: &str = include_str!("worst-settings.txt");
+
+fn worst_settings() -> impl Iterator<Item = &'static str> {
+    WORST_SETTINGS.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'))
+}
+
+#[divan::bench(args = worst_settings())]
+fn worst_setting(line: &str) -> Run {
+    let mut words = line.split_whitespace();
+    let case = find(words.next().expect("a case")).expect("registered");
+    let variant = words.next().expect("a variant");
+    let pairs: Vec<(&str, &str)> = words.map(|pair| pair.split_once('=').expect("key=value")).collect();
+    let params = slowpath_engine::ParamValues::from_pairs_exact(case.meta().params, pairs).expect("valid");
+    run_checked(case, &params, variant, 1).expect("runs")
+}

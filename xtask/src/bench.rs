@@ -30,6 +30,7 @@ fn browser(tools: &Tools, args: &[&str]) -> Outcome {
             .arg("e2e/perf/bench-web.mjs")
             .args(args)
             .env("SLOWPATH_BASE_URL", &base_url)
+            .env("SLOWPATH_CASE_IDS", crate::test::case_ids()?)
             .env("CHROMIUM_PATH", &tools.chromium),
     );
     drop(server);

@@ -65,19 +65,7 @@ fn browser_tests(tools: &Tools) -> Outcome {
         .map_err(|error| Failure::Failed(format!("browser tests: cannot serve dist/: {error}")))?;
     let base_url = format!("http://127.0.0.1:{}/", server.port);
     // The landing test checks that exactly the registry's cases are listed.
-    let case_ids = cmd::output(Command::new("cargo").args([
-        "run",
-        "--quiet",
-        "--package",
-        "slowpath-cli",
-        "--",
-        "list",
-    ]))
-    .ok_or_else(|| Failure::Failed("browser tests: `slowpath-cli list` failed".to_string()))?
-    .lines()
-    .filter_map(|line| line.split('\t').next())
-    .collect::<Vec<_>>()
-    .join(",");
+    let case_ids = case_ids()?;
     let mut node = cmd::tool(tools, "node");
     node.args(["--test", "--test-concurrency=1"])
         .args(e2e_files()?)
@@ -134,4 +122,15 @@ fn gzip_len(bytes: &[u8]) -> usize {
     let mut compressed = Vec::new();
     encoder.read_to_end(&mut compressed).expect("gzip into memory cannot fail");
     compressed.len()
+}
+
+/// The registry's case ids, comma-separated, from `slowpath-cli list`: what the
+/// browser tests and benchmarks iterate.
+pub fn case_ids() -> Result<String, Failure> {
+    Ok(cmd::output(Command::new("cargo").args(["run", "--quiet", "--package", "slowpath-cli", "--", "list"]))
+        .ok_or_else(|| Failure::Failed("`slowpath-cli list` failed".to_string()))?
+        .lines()
+        .filter_map(|line| line.split('\t').next())
+        .collect::<Vec<_>>()
+        .join(","))
 }
