@@ -135,7 +135,7 @@ fn worst_settings() -> impl Iterator<Item = &'static str> {
     WORST_SETTINGS.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'))
 }
 
-#[divan::bench(args = worst_settings())]
+#[divan::bench(args = worst_settings(), sample_count = 5, sample_size = 1)]
 fn worst_setting(line: &str) -> Run {
     let mut words = line.split_whitespace();
     let case = find(words.next().expect("a case")).expect("registered");

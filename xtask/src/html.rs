@@ -1,6 +1,9 @@
 //! `cargo xtask harden-html`: Trunk's post-build hook (Trunk.toml). It moves
 //! Trunk's inline start-up script into a file of its own and, in release
-//! builds, adds the Content-Security-Policy, so that no inline script runs.
+//! builds, adds the Content-Security-Policy, so that no inline script runs, and
+//! writes the service worker that precaches this build (`sw.js`: after one
+//! visit the site works offline; `static/sw-register.js` registers it and offers
+//! a reload when a new build is deployed).
 //!
 //! Why a file and not a hash in the policy: the script names the hashed bundle,
 //! so its hash changes with every build, and a file needs no policy update.
@@ -32,6 +35,14 @@ fn harden(staging: &Path, release: bool) -> Outcome {
     if let Some((name, script)) = boot {
         std::fs::write(staging.join(&name), script).map_err(|e| fail(&format!("cannot write {name}"), e))?;
     }
+    if release {
+        let worker = service_worker(staging).map_err(|e| fail("cannot list the build for sw.js", e))?;
+        std::fs::write(staging.join("sw.js"), worker).map_err(|e| fail("cannot write sw.js", e))?;
+        if !html.contains("slowpath-service-worker") {
+            let at = html.find("<meta charset").unwrap_or(0);
+            html.insert_str(at, "<meta name=\"slowpath-service-worker\" content=\"./sw.js\">");
+        }
+    }
     if release && !html.contains("Content-Security-Policy") {
         let meta =
             format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{CONTENT_SECURITY_POLICY}\">");
@@ -47,6 +58,73 @@ fn harden(staging: &Path, release: bool) -> Outcome {
     println!("xtask: harden-html: start-up script in a file{}", if release { ", CSP added" } else { "" });
     Ok(())
 }
+
+/// The service worker for the build in `staging`: every file of it precached
+/// under a cache named by a fingerprint of their contents, so that a new
+/// deployment is a new worker (browsers compare the script byte by byte).
+fn service_worker(staging: &Path) -> std::io::Result<String> {
+    let mut files = Vec::new();
+    let mut pending = vec![staging.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Ok(relative) = path.strip_prefix(staging) {
+                let name = relative.to_string_lossy().replace('\\', "/");
+                if name != "sw.js" {
+                    files.push((name, std::fs::read(&path)?));
+                }
+            }
+        }
+    }
+    files.sort();
+    let mut fingerprint = Vec::new();
+    for (name, bytes) in &files {
+        fingerprint.extend_from_slice(name.as_bytes());
+        fingerprint.extend_from_slice(&crate::setup::fnv1a(bytes).to_le_bytes());
+    }
+    let version = format!("{:016x}", crate::setup::fnv1a(&fingerprint));
+    let assets: Vec<String> =
+        std::iter::once("./".to_string()).chain(files.iter().map(|(name, _)| format!("./{name}"))).collect();
+    Ok(SERVICE_WORKER.replace("__VERSION__", &version).replace("__ASSETS__", &format!("{:?}", assets)))
+}
+
+/// The worker's code: cache first for this build's files, the network for anything
+/// else; a new build waits until the page asks it to take over (the reload banner).
+const SERVICE_WORKER: &str = r#"// slowpath's service worker, written by `cargo xtask harden-html` for one build.
+const CACHE = 'slowpath-__VERSION__';
+const ASSETS = __ASSETS__;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((key) => key.startsWith('slowpath-') && key !== CACHE).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') self.skipWaiting();
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(
+    caches.open(CACHE).then(async (cache) => {
+      const hit = (await cache.match(request, { ignoreSearch: true }))
+        ?? (request.mode === 'navigate' ? await cache.match('./') : undefined);
+      return hit ?? fetch(request);
+    }),
+  );
+});
+"#;
 
 /// Replaces the first inline `<script type=module>…</script>` with one that
 /// loads the same text from `boot-<hash>.js`; returns the new HTML and the file.
