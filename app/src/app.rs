@@ -75,6 +75,15 @@ pub fn app() -> Html {
         Route::NotFound { path } => html! { <NotFoundPage path={path.clone()} /> },
     };
 
+    // Framed in another page: the case alone, sized to its frame.
+    if route.embedded() {
+        return html! {
+            <main id="main" class="embed" tabindex="-1" ref={main_ref}>
+                { page }
+            </main>
+        };
+    }
+
     html! {
         <>
             <button type="button" class="skip-link" onclick={skip_to_content}>{ "Skip to content" }</button>

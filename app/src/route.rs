@@ -12,7 +12,8 @@ pub enum Route {
     Landing,
     /// `#/about`.
     About,
-    /// `#/case/<id>`, with the query part of the hash (without the `?`), if any.
+    /// `#/case/<id>`, with the query part of the hash (without the `?`), if any;
+    /// `embed` in the query frames the player alone (see `embedded`).
     ///
     /// The id is kept as written; whether a case with that id exists is the
     /// page's business, not the parser's.
@@ -31,6 +32,12 @@ pub const CRASH_SEGMENT: &str = "__crash";
 pub const PERF_SEGMENT: &str = "__perf";
 
 impl Route {
+    /// A case framed in another page (`embed` in its query): no site header or footer.
+    pub fn embedded(&self) -> bool {
+        matches!(self, Route::Case { query, .. }
+            if form_urlencoded::parse(query.as_bytes()).any(|(key, _)| key == "embed"))
+    }
+
     /// Parses `location.hash` (with or without the leading `#`).
     ///
     /// Lenient about what people type: a missing leading slash, a trailing

@@ -75,8 +75,8 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
         })
         .collect();
     let step = proptest::option::of((0usize..3, any::<u64>()));
-    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step).prop_map(
-        move |(pairs, variant, seed, granularity, step)| {
+    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step, any::<bool>()).prop_map(
+        move |(pairs, variant, seed, granularity, step, embed)| {
             let (params, _) = ParamValues::from_pairs_clamped(
                 meta.params,
                 pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
@@ -87,6 +87,7 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
                 seed,
                 granularity: Granularity::ALL[granularity],
                 step: step.map(|(g, index)| (Granularity::ALL[g], index)),
+                embed,
             }
         },
     )
@@ -107,4 +108,18 @@ proptest! {
         let (query, _) = PlayerQuery::parse(meta, &text);
         prop_assert!(query.params.check(meta.params).is_ok());
     }
+}
+
+#[test]
+fn an_embed_keeps_its_flag_and_links_back_without_it() {
+    let meta = playground();
+    let (query, notices) = PlayerQuery::parse(meta, "readers=8&embed");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert!(query.embed);
+    assert_eq!(query.to_query(meta), "readers=8&embed");
+    assert_eq!(query.unembedded().to_query(meta), "readers=8");
+    let (bare, _) = PlayerQuery::parse(meta, "embed");
+    assert_eq!(bare.to_query(meta), "embed");
+    assert!(slowpath_app::route::Route::parse("#/case/rwsem-playground?embed").embedded());
+    assert!(!slowpath_app::route::Route::parse("#/case/rwsem-playground?readers=8").embedded());
 }

@@ -35,6 +35,15 @@ struct CaseDetailsProps {
 #[function_component(CaseDetails)]
 fn case_details(props: &CaseDetailsProps) -> Html {
     let meta = props.meta.0;
+    let route = Route::Case { id: meta.id.to_string(), query: props.query.to_string() };
+    if route.embedded() {
+        // An embed: the player alone (it links back to this page itself).
+        return html! {
+            <article class="case case-embed" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
+                <PlayerView key={props.query.to_string()} meta={meta} query={props.query.clone()} />
+            </article>
+        };
+    }
     html! {
         <article class="case" data-testid="case-page" data-case-id={meta.id} aria-labelledby="case-title">
             <nav class="breadcrumb" aria-label="Breadcrumb">

@@ -300,6 +300,19 @@ pub fn param_panel(props: &ParamProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct ShareProps {
     pub url: String,
+    /// The same moment with `embed`, for the `<iframe>` snippet.
+    pub embed_url: String,
+    pub title: &'static str,
+}
+
+/// The snippet that embeds `url` in a page: sized for a stage, lazy, titled.
+pub fn embed_code(url: &str, title: &str) -> String {
+    let escape = |text: &str| text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+    format!(
+        "<iframe src=\"{}\" title=\"slowpath: {}\" width=\"960\" height=\"640\" loading=\"lazy\" allow=\"fullscreen; clipboard-write\" style=\"border: 0; max-width: 100%\"></iframe>",
+        escape(url),
+        escape(title)
+    )
 }
 
 /// The current moment as a link: shown, and copied on click.
@@ -316,6 +329,18 @@ pub fn share_link(props: &ShareProps) -> Html {
             }
         })
     };
+    let code = embed_code(&props.embed_url, props.title);
+    let copied_code = use_state(|| false);
+    let on_copy_code = {
+        let code = code.clone();
+        let copied_code = copied_code.clone();
+        Callback::from(move |_| {
+            if let Some(window) = web_sys::window() {
+                let _ = window.navigator().clipboard().write_text(&code);
+                copied_code.set(true);
+            }
+        })
+    };
     html! {
         <div class="share">
             <h2>{ "Share this moment" }</h2>
@@ -323,6 +348,10 @@ pub fn share_link(props: &ShareProps) -> Html {
                 { if *copied { "Copied ✓" } else { "Copy link" } }
             </button>
             <input type="text" readonly=true class="share-url" data-testid="share-url" value={props.url.clone()} aria-label="Link to this step" />
+            <button type="button" data-testid="copy-embed" onclick={on_copy_code}>
+                { if *copied_code { "Embed code copied ✓" } else { "Copy embed code" } }
+            </button>
+            <input type="text" readonly=true class="share-url" data-testid="embed-code" value={code} aria-label="Embed code: an iframe of this step" />
         </div>
     }
 }

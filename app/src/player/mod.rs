@@ -190,14 +190,15 @@ pub fn player_view(props: &PlayerProps) -> Html {
     let started = now_ms();
     let view = Rc::new(player.run.view(player.position));
     record_engine_ms(now_ms() - started);
-    let share_url = {
-        let route = Route::Case { id: meta.id.to_string(), query: player.query.to_query(meta) };
-        let base = web_sys::window()
-            .and_then(|window| window.location().href().ok())
-            .map(|href| href.split('#').next().unwrap_or("").to_string())
-            .unwrap_or_default();
-        format!("{base}{}", route.to_hash())
+    let base = web_sys::window()
+        .and_then(|window| window.location().href().ok())
+        .map(|href| href.split('#').next().unwrap_or("").to_string())
+        .unwrap_or_default();
+    let link = |query: &url::PlayerQuery| {
+        format!("{base}{}", Route::Case { id: meta.id.to_string(), query: query.to_query(meta) }.to_hash())
     };
+    let share_url = link(&player.query.unembedded());
+    let embed_url = link(&url::PlayerQuery { embed: true, ..player.query.clone() });
 
     // The case's own stage, from the case table; the generic panels whatever it is.
     let case_ui = crate::cases::ui_for(meta.id);
@@ -207,6 +208,30 @@ pub fn player_view(props: &PlayerProps) -> Html {
         view: view.clone(),
         on_seek_time: on_seek_time.clone(),
     };
+    if player.query.embed {
+        // Framed in another page: the transport and the stage (or, for a case without one,
+        // the narration), and a way out to the whole case.
+        return html! {
+            <section class="player player-embed" aria-label={format!("Player: {}", meta.title)} data-testid="player">
+                <div class="embed-bar">
+                    <h1 class="embed-title">{ meta.title }</h1>
+                    <a href={share_url} target="_blank" rel="noopener" data-testid="open-full">{ "Open in slowpath ↗" }</a>
+                </div>
+                <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                if let Some(case_ui) = case_ui {
+                    { (case_ui.main)(&context) }
+                    { (case_ui.wide)(&context) }
+                } else {
+                    <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
+                        earlier={Rc::new(Vec::new())} />
+                }
+                if player.help {
+                    <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
+                }
+            </section>
+        };
+    }
+
     html! {
         <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
             <Notices notices={player.notices.clone()} on_dismiss={dispatch(Action::DismissNotices)} />
@@ -236,7 +261,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
             <div class="player-bottom">
                 <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
                     seed={player.query.seed} on_action={on_action.clone()} />
-                <ShareLink url={share_url} />
+                <ShareLink url={share_url} embed_url={embed_url} title={meta.title} />
             </div>
             if player.help {
                 <HelpOverlay on_close={dispatch(Action::CloseHelp)} />

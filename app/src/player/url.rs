@@ -26,6 +26,9 @@ pub struct PlayerQuery {
     /// None is the initial state. Written at the selected granularity when the
     /// position is on one of its boundaries, else at micro-op granularity.
     pub step: Option<(Granularity, u64)>,
+    /// `embed`: the page is framed in someone else's page: the stage and the
+    /// transport only, with a link to open the whole case.
+    pub embed: bool,
 }
 
 impl PlayerQuery {
@@ -36,6 +39,7 @@ impl PlayerQuery {
             seed: DEFAULT_SEED,
             granularity: DEFAULT_GRANULARITY,
             step: None,
+            embed: false,
         }
     }
 
@@ -51,6 +55,7 @@ impl PlayerQuery {
         let mut granularity = None;
         for (key, value) in &pairs {
             match key.as_str() {
+                "embed" => parsed.embed = true,
                 "v" => match meta.variant(value) {
                     Some(variant) => parsed.variant = variant.id,
                     None => notices.push(notice(
@@ -114,7 +119,17 @@ impl PlayerQuery {
             out.append_pair("g", self.granularity.key());
         }
         // `:` is legal in a query and reads better than `%3A` in `step=iter:120`.
-        out.finish().replace("%3A", ":")
+        let query = out.finish().replace("%3A", ":");
+        match (self.embed, query.is_empty()) {
+            (false, _) => query,
+            (true, true) => "embed".to_string(),
+            (true, false) => format!("{query}&embed"),
+        }
+    }
+
+    /// The same moment as a link to the whole case page (an embed's "open in slowpath").
+    pub fn unembedded(&self) -> PlayerQuery {
+        PlayerQuery { embed: false, ..self.clone() }
     }
 }
 
