@@ -32,7 +32,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   const ids = (process.env.SLOWPATH_CASE_IDS ?? 'sparse-dump,fifo-trigger,rwsem-playground').split(',').filter(Boolean);
-  const pages = ['#/', '#/about', '#/nowhere', ...ids.map((id) => `#/case/${id}`), `#/case/${ids[0]}?embed`];
+  const pages = ['#/', '#/about', '#/nowhere', ...ids.map((id) => `#/case/${id}`), `#/case/${ids[0]}?embed`, `#/case/${ids[0]}?present`];
   for (const hash of pages) {
     for (const colorScheme of ['light', 'dark']) {
       test(`${hash} (${colorScheme}) has no violation`, T, async () => {

@@ -141,8 +141,8 @@ export async function withPage(browser, name, body, options = {}) {
   }
 }
 
-/** Waits until the Yew app has drawn its shell (header and main; an embed has only main). */
+/** Waits until the Yew app has drawn its shell (header and main; an embed or the presenter view has only main). */
 export async function waitForApp(page) {
-  await page.locator('header.site-header, main.embed').first().waitFor();
+  await page.locator('header.site-header, main.embed, main.present').first().waitFor();
   await page.locator('main#main').waitFor();
 }

@@ -43,7 +43,7 @@ describe('content security policy', () => {
   });
 
   const ids = (process.env.SLOWPATH_CASE_IDS ?? 'sparse-dump,fifo-trigger,rwsem-playground').split(',').filter(Boolean);
-  const pages = ['#/', '#/about', '#/nowhere', ...ids.map((id) => `#/case/${id}`), `#/case/${ids[0]}?embed`];
+  const pages = ['#/', '#/about', '#/nowhere', ...ids.map((id) => `#/case/${id}`), `#/case/${ids[0]}?embed`, `#/case/${ids[0]}?present`];
   for (const hash of pages) {
     test(`${hash} runs with no policy violation`, T, async () => {
       await withPage(suite.browser, `csp-${hash}`, async ({ page, consoleErrors, pageErrors }) => {

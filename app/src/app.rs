@@ -75,10 +75,11 @@ pub fn app() -> Html {
         Route::NotFound { path } => html! { <NotFoundPage path={path.clone()} /> },
     };
 
-    // Framed in another page: the case alone, sized to its frame.
-    if route.embedded() {
+    // Framed in another page, or on a projector: the case alone.
+    if route.embedded() || route.presenting() {
+        let class = if route.embedded() { "embed" } else { "present" };
         return html! {
-            <main id="main" class="embed" tabindex="-1" ref={main_ref}>
+            <main id="main" {class} tabindex="-1" ref={main_ref}>
                 { page }
             </main>
         };

@@ -34,8 +34,33 @@ pub const PERF_SEGMENT: &str = "__perf";
 impl Route {
     /// A case framed in another page (`embed` in its query): no site header or footer.
     pub fn embedded(&self) -> bool {
+        self.has_flag("embed")
+    }
+
+    /// A case in the presenter view (`present` in its query): no site header or footer.
+    pub fn presenting(&self) -> bool {
+        self.has_flag("present")
+    }
+
+    /// The same route with `flag` (a query key without a value) added or removed:
+    /// how the presenter view is entered and left.
+    pub fn with_flag_toggled(&self, flag: &str) -> Route {
+        let Route::Case { id, query } = self else { return self.clone() };
+        let had = self.has_flag(flag);
+        let mut kept: Vec<String> = query
+            .split('&')
+            .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some(flag))
+            .map(str::to_string)
+            .collect();
+        if !had {
+            kept.push(flag.to_string());
+        }
+        Route::Case { id: id.clone(), query: kept.join("&") }
+    }
+
+    fn has_flag(&self, flag: &str) -> bool {
         matches!(self, Route::Case { query, .. }
-            if form_urlencoded::parse(query.as_bytes()).any(|(key, _)| key == "embed"))
+            if form_urlencoded::parse(query.as_bytes()).any(|(key, _)| key == flag))
     }
 
     /// Parses `location.hash` (with or without the leading `#`).

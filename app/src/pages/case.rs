@@ -36,8 +36,8 @@ struct CaseDetailsProps {
 fn case_details(props: &CaseDetailsProps) -> Html {
     let meta = props.meta.0;
     let route = Route::Case { id: meta.id.to_string(), query: props.query.to_string() };
-    if route.embedded() {
-        // An embed: the player alone (it links back to this page itself).
+    if route.embedded() || route.presenting() {
+        // An embed or the presenter view: the player alone (it links back to this page itself).
         return html! {
             <article class="case case-embed" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
                 <PlayerView key={props.query.to_string()} meta={meta} query={props.query.clone()} />

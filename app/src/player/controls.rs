@@ -303,6 +303,8 @@ pub struct ShareProps {
     /// The same moment with `embed`, for the `<iframe>` snippet.
     pub embed_url: String,
     pub title: &'static str,
+    /// This moment in the presenter view (a projector, a QR code for the room).
+    pub present_hash: String,
 }
 
 /// The snippet that embeds `url` in a page: sized for a stage, lazy, titled.
@@ -344,6 +346,7 @@ pub fn share_link(props: &ShareProps) -> Html {
     html! {
         <div class="share">
             <h2>{ "Share this moment" }</h2>
+            <a class="button" href={props.present_hash.clone()} data-testid="present">{ "Presenter view (v)" }</a>
             <button type="button" data-testid="share-link" onclick={onclick} aria-label="Copy link to this exact step">
                 { if *copied { "Copied ✓" } else { "Copy link" } }
             </button>

@@ -30,6 +30,8 @@ const UNITS_PER_FRAME_MAX: u64 = 5_000;
 /// A frame later than this (a hidden tab, a slow machine) counts as this long,
 /// so that playing by time never jumps far.
 const FRAME_MS_MAX: f64 = 100.0;
+/// The presenter view hides the pointer after this long without a move.
+const POINTER_IDLE_MS: u32 = 2_500;
 /// While playing, the address bar is rewritten at most this often.
 const URL_WRITE_INTERVAL_MS: f64 = 250.0;
 
@@ -95,6 +97,32 @@ pub fn player_view(props: &PlayerProps) -> Html {
         });
     }
 
+    // The presenter view hides the pointer after a moment without a move (a
+    // projector shows it large); any move brings it back.
+    let pointer_idle = use_state(|| false);
+    {
+        let pointer_idle = pointer_idle.clone();
+        use_effect_with(player.query.present, move |present| {
+            let mut listener = None;
+            if *present {
+                let timer: Rc<RefCell<Option<gloo::timers::callback::Timeout>>> = Rc::new(RefCell::new(None));
+                let arm = {
+                    let pointer_idle = pointer_idle.clone();
+                    move || {
+                        let pointer_idle = pointer_idle.clone();
+                        gloo::timers::callback::Timeout::new(POINTER_IDLE_MS, move || pointer_idle.set(true))
+                    }
+                };
+                *timer.borrow_mut() = Some(arm());
+                listener = Some(EventListener::new(&gloo::utils::document(), "mousemove", move |_| {
+                    pointer_idle.set(false);
+                    *timer.borrow_mut() = Some(arm());
+                }));
+            }
+            move || drop(listener)
+        });
+    }
+
     // Keyboard shortcuts, on the document, ignored while typing in a field.
     {
         let dispatcher = player.dispatcher();
@@ -112,6 +140,20 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     );
                 if typing {
                     return;
+                }
+                // Keys that act on the page rather than the player's state.
+                match event.key().as_str() {
+                    "v" => {
+                        event.prevent_default();
+                        toggle_presenter_view();
+                        return;
+                    }
+                    "f" => {
+                        event.prevent_default();
+                        toggle_fullscreen();
+                        return;
+                    }
+                    _ => {}
                 }
                 if let Some(action) = shortcut(&event.key(), event.shift_key()) {
                     event.prevent_default();
@@ -199,6 +241,11 @@ pub fn player_view(props: &PlayerProps) -> Html {
     };
     let share_url = link(&player.query.unembedded());
     let embed_url = link(&url::PlayerQuery { embed: true, ..player.query.clone() });
+    let present_hash = Route::Case {
+        id: meta.id.to_string(),
+        query: url::PlayerQuery { present: true, ..player.query.plain() }.to_query(meta),
+    }
+    .to_hash();
 
     // The case's own stage, from the case table; the generic panels whatever it is.
     let case_ui = crate::cases::ui_for(meta.id);
@@ -208,6 +255,44 @@ pub fn player_view(props: &PlayerProps) -> Html {
         view: view.clone(),
         on_seek_time: on_seek_time.clone(),
     };
+    if player.query.present {
+        // The presenter view: what a room needs to see, large; a QR code so that
+        // students follow on their phones; everything else is one key away (`v`).
+        let student_url = link(&player.query.plain());
+        let qr = if player.qr { qr_svg(&student_url) } else { None };
+        return html! {
+            <section class={classes!("player", "player-present", (*pointer_idle).then_some("pointer-idle"))} aria-label={format!("Presenter view: {}", meta.title)} data-testid="player">
+                <div class="present-bar">
+                    <h1 class="present-title">{ meta.title }</h1>
+                    <span class="present-keys">{ "v: leave · f: fullscreen · q: QR code" }</span>
+                    <a href={Route::Case { id: meta.id.to_string(), query: player.query.plain().to_query(meta) }.to_hash()}
+                        data-testid="leave-present">{ "Leave presenter view" }</a>
+                </div>
+                <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                <div class="present-grid">
+                    <div class="present-words">
+                        <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
+                            earlier={Rc::new(Vec::new())} />
+                        <CodePanel run={player.run.clone()} view={view.clone()} />
+                    </div>
+                    if let Some(svg) = qr {
+                        <figure class="present-qr" data-testid="qr">
+                            { Html::from_html_unchecked(AttrValue::from(svg)) }
+                            <figcaption>{ "Follow on your phone: this moment, as a link" }</figcaption>
+                        </figure>
+                    }
+                </div>
+                if let Some(case_ui) = case_ui {
+                    { (case_ui.main)(&context) }
+                    { (case_ui.wide)(&context) }
+                }
+                if player.help {
+                    <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
+                }
+            </section>
+        };
+    }
+
     if player.query.embed {
         // Framed in another page: the transport and the stage (or, for a case without one,
         // the narration), and a way out to the whole case.
@@ -261,13 +346,47 @@ pub fn player_view(props: &PlayerProps) -> Html {
             <div class="player-bottom">
                 <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
                     seed={player.query.seed} on_action={on_action.clone()} />
-                <ShareLink url={share_url} embed_url={embed_url} title={meta.title} />
+                <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
             </div>
             if player.help {
                 <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
             }
         </section>
     }
+}
+
+/// `v`: into or out of the presenter view, by navigating to the same moment with
+/// or without `present` (the shell drops its header and footer for it).
+fn toggle_presenter_view() {
+    let location = gloo::utils::window().location();
+    let route = Route::parse(&location.hash().unwrap_or_default());
+    if matches!(route, Route::Case { .. }) {
+        let _ = location.set_hash(&route.with_flag_toggled("present").to_hash());
+    }
+}
+
+/// `f`: the whole page fullscreen, or back.
+fn toggle_fullscreen() {
+    let document = gloo::utils::document();
+    if document.fullscreen_element().is_some() {
+        document.exit_fullscreen();
+    } else if let Some(root) = document.document_element() {
+        let _ = root.request_fullscreen();
+    }
+}
+
+/// The presenter view's QR code of `url`, as SVG markup from the `qrcode` crate
+/// (the URL is encoded as modules, never as markup).
+fn qr_svg(url: &str) -> Option<String> {
+    let code = qrcode::QrCode::with_error_correction_level(url.as_bytes(), qrcode::EcLevel::M).ok()?;
+    Some(
+        code.render::<qrcode::render::svg::Color<'_>>()
+            .min_dimensions(240, 240)
+            .dark_color(qrcode::render::svg::Color("#000000"))
+            .light_color(qrcode::render::svg::Color("#ffffff"))
+            .quiet_zone(true)
+            .build(),
+    )
 }
 
 /// Appends the engine time of this render (the seek and view) to
@@ -332,6 +451,7 @@ pub fn shortcut(key: &str, shift: bool) -> Option<Action> {
         ("n", _) => Action::NextNotable,
         ("N", _) | ("p", _) => Action::PreviousNotable,
         ("?", _) => Action::ToggleHelp,
+        ("q", _) => Action::ToggleQr,
         ("Escape", _) => Action::CloseHelp,
         _ => return None,
     })
@@ -346,6 +466,9 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("n / p", "next / previous notable event"),
     ("] / [", "faster / slower"),
     ("g", "cycle granularity: phase, iteration, micro-op"),
+    ("v", "presenter view: projector theme, large text, a QR code of the link"),
+    ("f", "fullscreen"),
+    ("q", "presenter view: show / hide the QR code"),
     ("?", "show / hide this list"),
     ("Esc", "close this list"),
 ];

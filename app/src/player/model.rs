@@ -81,6 +81,8 @@ pub enum Action {
     SetSeed(u64),
     ToggleHelp,
     CloseHelp,
+    /// The presenter view's QR code of the link, shown or hidden.
+    ToggleQr,
     DismissNotices,
 }
 
@@ -98,6 +100,8 @@ pub struct Player {
     pub clock_ns: u64,
     pub notices: Vec<Notice>,
     pub help: bool,
+    /// The presenter view shows the link's QR code (toggled with `q`).
+    pub qr: bool,
 }
 
 impl PartialEq for Player {
@@ -109,6 +113,7 @@ impl PartialEq for Player {
             && self.speed == other.speed
             && self.notices == other.notices
             && self.help == other.help
+            && self.qr == other.qr
     }
 }
 
@@ -170,6 +175,7 @@ impl Player {
             clock_ns: 0,
             notices,
             help: false,
+            qr: true,
         };
         player.sync_step();
         player.clock_ns = player.run.time_at(position);
@@ -190,6 +196,7 @@ impl Player {
             clock_ns: 0,
             notices: Vec::new(),
             help: false,
+            qr: true,
         }
     }
 
@@ -312,6 +319,7 @@ impl Player {
                 return next;
             }
             Action::ToggleHelp => next.help = !self.help,
+            Action::ToggleQr => next.qr = !self.qr,
             Action::CloseHelp => next.help = false,
             Action::DismissNotices => next.notices.clear(),
         }

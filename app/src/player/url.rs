@@ -29,6 +29,9 @@ pub struct PlayerQuery {
     /// `embed`: the page is framed in someone else's page: the stage and the
     /// transport only, with a link to open the whole case.
     pub embed: bool,
+    /// `present`: the presenter view (projector theme, large narration, a QR code
+    /// of the link, secondary panels hidden).
+    pub present: bool,
 }
 
 impl PlayerQuery {
@@ -40,6 +43,7 @@ impl PlayerQuery {
             granularity: DEFAULT_GRANULARITY,
             step: None,
             embed: false,
+            present: false,
         }
     }
 
@@ -56,6 +60,7 @@ impl PlayerQuery {
         for (key, value) in &pairs {
             match key.as_str() {
                 "embed" => parsed.embed = true,
+                "present" => parsed.present = true,
                 "v" => match meta.variant(value) {
                     Some(variant) => parsed.variant = variant.id,
                     None => notices.push(notice(
@@ -119,17 +124,27 @@ impl PlayerQuery {
             out.append_pair("g", self.granularity.key());
         }
         // `:` is legal in a query and reads better than `%3A` in `step=iter:120`.
-        let query = out.finish().replace("%3A", ":");
-        match (self.embed, query.is_empty()) {
-            (false, _) => query,
-            (true, true) => "embed".to_string(),
-            (true, false) => format!("{query}&embed"),
+        let mut query = out.finish().replace("%3A", ":");
+        // Flags without a value, last: they say how the page shows, not what.
+        for (on, flag) in [(self.present, "present"), (self.embed, "embed")] {
+            if on {
+                if !query.is_empty() {
+                    query.push('&');
+                }
+                query.push_str(flag);
+            }
         }
+        query
     }
 
     /// The same moment as a link to the whole case page (an embed's "open in slowpath").
     pub fn unembedded(&self) -> PlayerQuery {
         PlayerQuery { embed: false, ..self.clone() }
+    }
+
+    /// The same moment as a student opens it: no embed, no presenter view.
+    pub fn plain(&self) -> PlayerQuery {
+        PlayerQuery { embed: false, present: false, ..self.clone() }
     }
 }
 
