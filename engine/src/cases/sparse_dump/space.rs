@@ -116,10 +116,21 @@ impl PageTables {
     }
 
     /// Splits `[start, end)` into maximal runs of pages with the same walk.
+    ///
+    /// The depth at an address follows from the populated pages of the whole
+    /// address space, not only of the range: a page of another VMA that shares a
+    /// table with part of the range makes the walk go deeper there. The nearest
+    /// populated range on either side is enough: any other one outside the range
+    /// shares fewer tables with it than the nearest does.
     pub fn segments(&self, start: u64, end: u64) -> Vec<(u64, u64, Walk)> {
         let mut cuts = vec![start, end];
         let first = self.present.partition_point(|&(_, e)| e <= start);
-        for &(s, e) in self.present[first..].iter().take_while(|&&(s, _)| s < end) {
+        let inside = self.present[first..].iter().take_while(|&&(s, _)| s < end).count();
+        let before = first.checked_sub(1).map(|i| self.present[i]);
+        let after = self.present.get(first + inside).copied();
+        let relevant =
+            before.into_iter().chain(self.present[first..first + inside].iter().copied()).chain(after);
+        for (s, e) in relevant {
             for &shift in self.geometry.shifts {
                 let size = 1u64 << shift;
                 for point in [s >> shift << shift, (e - 1) >> shift << shift] {

@@ -282,7 +282,16 @@ impl Sim<'_> {
         }
         self.builder.advance_to(at_ns);
         let big = self.space.vmas[self.space.big].start == start;
+        // A hole is everything between two populated pages, whatever depth its parts
+        // stop at: one skip, scanning the entries of every level it passes.
+        let mut runs: Vec<(u64, u64, bool)> = Vec::new();
         for (seg_start, seg_end, walk) in self.tables.segments(start, end) {
+            match runs.last_mut() {
+                Some(last) if !walk.present && !last.2 => last.1 = seg_end,
+                _ => runs.push((seg_start, seg_end, walk.present)),
+            }
+        }
+        for (seg_start, seg_end, present) in runs {
             if self.aborted_at.is_some() {
                 break;
             }
@@ -295,7 +304,7 @@ impl Sim<'_> {
                     break;
                 }
             }
-            if walk.present {
+            if present {
                 let effects = [self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)];
                 let specs = [OpSpec {
                     at_ns: 0,
