@@ -204,8 +204,203 @@ fn run_tree_walk() -> Run {
 }
 
 fn run_texts_containing(run: &Run, needle: &str) -> Vec<String> {
-    (0..run.total_ops().min(10_000))
+    let total = run.total_ops();
+    (0..total.min(10_000))
+        .chain(total.saturating_sub(10_000).max(10_000)..total)
         .map(|index| slowpath_engine::run::narration::plain(&run.narrate(&run.op(index).expect("op"))))
         .filter(|text| text.contains(needle))
         .collect()
+}
+
+/// What the highlighted pseudocode line must name for each narration template
+/// (matched by the template's first words).
+const LINE_NAMES: &[(&str, &str)] = &[
+    ("dump_vma_snapshot takes", "mmap_write_lock_killable"),
+    ("dump_vma_snapshot drops", "mmap_write_unlock"),
+    ("v6.13 sorts the VMAs", "sort"),
+    ("get_dump_page calls __get_user_pages_locked", "mmap_read_lock_killable"),
+    ("v6.15 takes", "mmap_read_lock_killable"),
+    ("find_vma(", "find_vma"),
+    ("Maple node", "pivot"),
+    ("check_vma_flags", "check_vma_flags"),
+    ("__get_user_pages sees the pending SIGKILL", "fatal_signal_pending"),
+    ("Page-table walk for {0}: {1} levels, and the pte maps", "return the page"),
+    ("__get_user_pages_locked releases", "mmap_read_unlock"),
+    ("v6.15 drops {0} before writing", "mmap_read_unlock"),
+    ("v6.15 drops {0} at the end", "mmap_read_unlock"),
+    ("NULL means a hole", "dump_skip"),
+    ("dump_emit_page checks", "dump_emit_page"),
+    ("dump_interrupted() is true", "dump_interrupted"),
+    ("The next dump_emit writes out to_skip: __dump_skip", "vfs_llseek"),
+    ("The next dump_emit writes out to_skip; a pipe", "zeroes"),
+    ("The next dump_emit writes out to_skip as zero", "zeroes"),
+    ("{0} skipped pages are still in to_skip", "dump_interrupted"),
+    ("SIGKILL is sent", "SIGKILL"),
+    ("v6.13: the pending SIGKILL changes nothing", "dump_skip"),
+    ("Hypothetical tree walk: takes {0}", "find_vma"),
+    ("Hypothetical tree walk: one walk of the page tables", "skip"),
+    ("Hypothetical tree walk: takes a reference", "mmap_read_unlock"),
+    ("Hypothetical tree walk: retakes", "mmap_read_lock_killable"),
+    ("Hypothetical tree walk: the range is done", "mmap_read_unlock"),
+    ("The dump is over", "dump_user_range"),
+    ("The process now dies", "dump_user_range"),
+    ("No SIGKILL was sent", "dump_user_range"),
+];
+
+/// Every op's highlighted line names what the op's narration names.
+fn assert_lines_match(run: &Run, label: &str, ops: impl Iterator<Item = u64>) -> usize {
+    let mut checked = 0;
+    for index in ops {
+        let op = run.op(index).expect("op");
+        let template = run.templates[usize::from(op.template)];
+        let line = run.code[usize::from(op.code.function)].lines[usize::from(op.code.line)];
+        if template.starts_with("Page-table walk for {0}: the {1} entry is empty") {
+            // The level the walk stops at, as the pseudocode names it (pgd/p4d: pgd).
+            let Some(slowpath_engine::run::narration::Arg::Word(level)) = op.args.get(1) else {
+                panic!("level")
+            };
+            let level = level.split('/').next().expect("a name");
+            assert!(
+                line.contains(&format!("{level}_none")) || line.contains(&format!("{level}_present")),
+                "{label}: {level} on {line:?}"
+            );
+        } else {
+            let (_, name) = LINE_NAMES
+                .iter()
+                .find(|(start, _)| template.starts_with(start))
+                .unwrap_or_else(|| panic!("{label}: no expected line for {template:?}"));
+            assert!(
+                line.contains(name),
+                "{label}: {template:?} highlights {line:?}, which does not name {name}"
+            );
+        }
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn every_op_highlights_the_line_it_names() {
+    let mut kinds = std::collections::BTreeSet::new();
+    for variant in ["v6.13", "interruptible", "v6.15", "tree-walk"] {
+        for (page, target, sigkill) in [
+            ("4KiB", "file", "300us"),
+            ("4KiB", "pipe", "0"),
+            ("64KiB", "pipe", "1ms"),
+            ("16KiB", "file", "0"),
+            ("4KiB", "pipe", "1ms"),
+        ] {
+            let sets = [
+                ("size", "64MiB"),
+                ("touched", "5"),
+                ("touch_pattern", "spread"),
+                ("page_size", page),
+                ("target", target),
+                ("sigkill_at", sigkill),
+            ];
+            let run = run(variant, &sets);
+            let label = format!("{variant} {sets:?}");
+            assert_lines_match(&run, &label, 0..run.total_ops());
+            for index in 0..run.total_ops() {
+                kinds.insert((variant, run.op(index).expect("op").kind.key()));
+            }
+        }
+    }
+    // 5-level paging (above 128 TiB): every stored op, sampled pages of the repeats.
+    let run = run("v6.13", &[("size", "100TiB"), ("sigkill_at", "0")]);
+    let step = run.total_ops() / 5_000;
+    assert!(assert_lines_match(&run, "5-level", (0..run.total_ops()).step_by(step as usize)) > 1_000);
+    // Every op kind of every variant was seen.
+    for variant in ["v6.13", "interruptible", "v6.15"] {
+        for kind in ["lock.fast", "lock.release", "tree.visit", "page.walk", "emit", "skip", "signal"] {
+            assert!(kinds.contains(&(variant, kind)), "{variant} {kind}");
+        }
+    }
+}
+
+#[test]
+fn the_acquisition_count_is_exact_inside_repeats() {
+    let run = run("v6.13", &[]);
+    for iteration in [150_000_000u64, 150_000_001, 200_000_000] {
+        let (first, end) = run.unit_ops(Granularity::Iteration, iteration).expect("exists");
+        let lock_text = (first..end)
+            .map(|index| slowpath_engine::run::narration::plain(&run.narrate(&run.op(index).expect("op"))))
+            .find(|text| text.contains("acquisitions so far"))
+            .expect("the lock op");
+        // The narration's count is the counter's value once the op has run.
+        let lock_op = (first..end)
+            .find(|&index| run.templates[usize::from(run.op(index).expect("op").template)].contains("so far"))
+            .expect("lock op");
+        let view = run.view(lock_op + 1);
+        let counted = view.counters.iter().find(|(name, _)| name == "lock_acquisitions").expect("counter").1;
+        let shown = slowpath_engine::run::narration::group_digits(counted);
+        assert!(lock_text.contains(&format!("{shown} acquisitions so far")), "{lock_text} vs {shown}");
+        assert!(counted > 100_000_000, "{counted}");
+    }
+}
+
+#[test]
+fn a_killed_run_says_it_was_killed_and_when() {
+    for variant in ["v6.13", "interruptible", "v6.15"] {
+        let run = run(variant, &[]);
+        let dump = count(&run, "dump_ns");
+        assert_eq!(
+            run.outcome,
+            slowpath_engine::Outcome::Killed { signal: "SIGKILL", sent_at_ns: SECOND, at_ns: dump },
+            "{variant}"
+        );
+        let json = serde_json::to_value(&run.outcome).expect("serialises");
+        assert_eq!(json["outcome"], "killed");
+        assert_eq!(json["sent_at_ns"], SECOND);
+    }
+    assert_eq!(run("v6.13", &[("sigkill_at", "0")]).outcome, slowpath_engine::Outcome::Completed);
+    // The tree walk ends before the SIGKILL at 1 s: it completes.
+    assert_eq!(run("tree-walk", &[]).outcome, slowpath_engine::Outcome::Completed);
+}
+
+#[test]
+fn after_a_sigkill_no_hole_is_written() {
+    // v6.13: the holes wait in to_skip; the final dump_emit's __dump_skip sees the signal.
+    for target in ["file", "pipe"] {
+        let run = run("v6.13", &[("target", target)]);
+        let texts = run_texts_containing(&run, "to_skip");
+        assert!(
+            texts.iter().any(|t| t.contains("no lseek and no zero page is written")),
+            "{target}: {texts:?}"
+        );
+        let Some(Metric::Object(costs)) = run.metrics.get("cost_by_function_ns") else { panic!("costs") };
+        let holes = match costs.get("holes (lseek or zero pages)") {
+            Some(Metric::Ns(ns)) => *ns,
+            _ => 0,
+        };
+        // Only the small VMAs' holes before the signal (a few lseeks or zero pages), none after.
+        assert!(holes < 100_000, "{target}: {holes} ns of holes");
+        // The pipe no longer writes 268 million zero pages after the signal.
+        assert!(count(&run, "dump_ns") < 31 * SECOND, "{target}");
+    }
+    // A SIGKILL during a pipe's zero pages stops them at the next page.
+    let run = run(
+        "v6.13",
+        &[("target", "pipe"), ("touched", "2"), ("touch_pattern", "spread"), ("sigkill_at", "20s")],
+    );
+    let texts = run_texts_containing(&run, "of 134,217,727 pages");
+    assert!(texts.iter().any(|t| t.contains("stops the writes after")), "{texts:?}");
+    assert!(latency(&run).expect("sent") <= 500, "{:?}", latency(&run));
+}
+
+#[test]
+fn the_tree_walk_never_writes_under_mmap_lock() {
+    let run = run("tree-walk", &[("touched", "40"), ("touch_pattern", "spread"), ("sigkill_at", "0")]);
+    let mut emits = 0;
+    for index in 0..run.total_ops() {
+        let op = run.op(index).expect("op");
+        if op.kind == slowpath_engine::run::trace::OpKind::Emit {
+            let locks = run.view(index).locks;
+            assert!(locks.iter().all(|lock| lock.holders.is_empty()), "op {index} writes under a lock");
+            emits += 1;
+        }
+    }
+    assert!(emits >= 40, "{emits}");
+    // One acquisition to start, then one per written page (the lock is retaken after each).
+    assert_eq!(count(&run, "lock_acquisitions"), 1 + 40);
 }

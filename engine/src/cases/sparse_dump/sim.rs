@@ -121,6 +121,8 @@ pub(super) struct Sim<'a> {
     pub locked: bool,
     pub signal_pending: bool,
     pub aborted_at: Option<u64>,
+    /// `cprm->to_skip` in pages: skipped pages not yet turned into an lseek or zero pages.
+    pub to_skip: u64,
 }
 
 pub(super) const C_ITERATIONS: usize = 0;
@@ -163,9 +165,17 @@ pub(super) fn run(config: &Config, space: &Space, tables: PageTables) -> Finishe
         locked: false,
         signal_pending: false,
         aborted_at: None,
+        to_skip: 0,
     };
     sim.simulate();
-    let outcome = Outcome::Completed;
+    // A SIGKILL that arrived kills the process: at once with the fixes, after the
+    // whole dump in v6.13.
+    let outcome = match sim.config.sigkill_at_ns {
+        Some(sent_at_ns) if sim.signal_pending => {
+            Outcome::Killed { signal: "SIGKILL", sent_at_ns, at_ns: sim.builder.now_ns() }
+        }
+        _ => Outcome::Completed,
+    };
     let metrics = sim.metrics();
     Finished { builder: sim.builder, outcome, metrics }
 }
@@ -204,24 +214,22 @@ impl Sim<'_> {
         let snapshot_ns = SNAPSHOT_PER_VMA_NS * self.space.vmas.len() as u64;
         self.costs[Cost::Snapshot as usize] += snapshot_ns;
         let sorted = self.config.variant == Variant::V613 || self.config.variant == Variant::Interruptible;
-        let release_template = if sorted { T::SNAPSHOT_ORDER } else { T::FLAGS };
+        self.builder.op(OpSpec {
+            at_ns: snapshot_ns,
+            actor: Some(task),
+            kind: OpKind::LockRelease,
+            code: at(text::SNAPSHOT, 3),
+            text: say(T::SNAPSHOT_UNLOCK.id(), &[Arg::Lock(lock)]),
+            effects: &[Effect::Release { lock, task }],
+        });
         if sorted {
             self.builder.op(OpSpec {
                 at_ns: snapshot_ns,
                 actor: Some(task),
-                kind: OpKind::LockRelease,
+                kind: OpKind::Note,
                 code: at(text::SNAPSHOT, 4),
-                text: say(release_template.id(), &[]),
-                effects: &[Effect::Release { lock, task }],
-            });
-        } else {
-            self.builder.op(OpSpec {
-                at_ns: snapshot_ns,
-                actor: Some(task),
-                kind: OpKind::LockRelease,
-                code: at(text::SNAPSHOT, 3),
-                text: say(T::UNLOCK.id(), &[Arg::Lock(lock)]),
-                effects: &[Effect::Release { lock, task }],
+                text: say(T::SNAPSHOT_ORDER.id(), &[]),
+                effects: &[],
             });
         }
         for index in dumped {
@@ -259,22 +267,18 @@ impl Sim<'_> {
             return;
         }
         let segments = self.tables.segments(start, end);
-        let mut hole_pages = 0u64;
         for (seg_start, seg_end, walk) in segments {
             if self.aborted_at.is_some() {
                 return;
             }
             let pages = (seg_end - seg_start) / page;
+            // Skipped pages wait in cprm->to_skip until the next dump_emit writes them.
             if walk.present && !self.signal_pending {
-                self.flush_hole(&mut hole_pages);
+                self.flush_hole();
             }
-            let done = self.run_pages(index, seg_start, pages, walk, &path);
-            if !walk.present || self.signal_pending {
-                hole_pages += done;
-            }
-        }
-        if self.aborted_at.is_none() {
-            self.flush_hole(&mut hole_pages);
+            let skipped = self.all.skipped;
+            self.run_pages(index, seg_start, pages, walk, &path);
+            self.to_skip += self.all.skipped - skipped;
         }
         if self.locked {
             // v6.15 drops the lock at the end of the range.
@@ -322,7 +326,7 @@ impl Sim<'_> {
             }
             if let (Some(at), false) = (self.config.sigkill_at_ns, self.signal_pending) {
                 if self.builder.now_ns() >= at || count == 0 {
-                    self.sigkill(at, first + done.min(pages.saturating_sub(1)) * page);
+                    self.sigkill(at, Some(first + done.min(pages.saturating_sub(1)) * page));
                 }
             }
         }
@@ -330,15 +334,18 @@ impl Sim<'_> {
     }
 
     fn ends_dump(&self, steps: &[Step]) -> bool {
-        steps.iter().any(|step| step.template == T::ABORT || step.template == T::EMIT_ABORT)
+        steps.iter().any(|step| step.template == T::ABORT)
     }
 
     fn record(&mut self, vma: usize, addr: u64, count: u64, period: u64, steps: &[Step]) {
         let page = self.config.page;
         let start = self.builder.now_ns();
         let big = self.space.vmas[vma].big;
-        let affine = |arg: &Arg| match *arg {
+        // In a repeat, the page address and the running acquisition count advance
+        // with the iteration, so every page of the block reads exactly.
+        let affine = |template: T, arg: &Arg| match *arg {
             Arg::Addr(a) if a == addr && count > 1 => Arg::AffineAddr { base: addr, stride: page },
+            Arg::Count(n) if count > 1 && (template == T::LOCK) => Arg::AffineCount { base: n, stride: 1 },
             other => other,
         };
         let owned: Vec<(u64, Vec<Arg>, &Step)> = {
@@ -348,7 +355,7 @@ impl Sim<'_> {
                 .map(|step| {
                     let at = offset;
                     offset += step_ns(step);
-                    (at, step.args.iter().map(affine).collect(), step)
+                    (at, step.args.iter().map(|arg| affine(step.template, arg)).collect(), step)
                 })
                 .collect()
         };

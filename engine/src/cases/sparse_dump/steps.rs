@@ -70,12 +70,17 @@ impl Sim<'_> {
         let task = self.task;
         let variant = self.config.variant;
         let mut steps = Vec::new();
+        let dump = self.dump_fn();
         let per_page_lock = variant != Variant::V615;
         if per_page_lock || take_lock {
-            let template = if per_page_lock { T::LOCK } else { T::LOCK_TAKE_615 };
+            let (template, code) = if per_page_lock {
+                (T::LOCK, at(text::GUP_LOCKED, 1))
+            } else {
+                (T::LOCK_TAKE_615, at(dump, 3))
+            };
             steps.push(Step {
                 kind: OpKind::LockFast,
-                code: at(text::GET_DUMP_PAGE, 1),
+                code,
                 template,
                 args: vec![Arg::Lock(lock), Arg::Count(self.all.lock_acquisitions + 1)],
                 effects: vec![
@@ -117,7 +122,7 @@ impl Sim<'_> {
             };
             steps.push(Step {
                 kind: OpKind::PageWalk,
-                code: at(text::FOLLOW, walk.levels.min(5) as u16),
+                code: at(text::FOLLOW, follow_line(names, walk)),
                 template,
                 args,
                 effects: vec![],
@@ -128,20 +133,25 @@ impl Sim<'_> {
             });
         }
         if per_page_lock || present {
+            let (template, code) = if per_page_lock {
+                (T::UNLOCK, at(text::GUP_LOCKED, 3))
+            } else {
+                (T::UNLOCK_615_EMIT, at(dump, 6))
+            };
             steps.push(Step {
                 kind: OpKind::LockRelease,
-                code: at(text::GET_DUMP_PAGE, 3),
-                template: T::UNLOCK,
+                code,
+                template,
                 args: vec![Arg::Lock(lock)],
                 effects: vec![Effect::Release { lock, task }],
                 cost: vec![(Cost::UpRead, UP_READ_NS)],
             });
         }
-        let dump = self.dump_fn();
+        let v615 = variant == Variant::V615;
         if present {
             steps.push(Step {
                 kind: OpKind::Emit,
-                code: at(dump, 4),
+                code: at(dump, if v615 { 7 } else { 4 }),
                 template: T::EMIT,
                 args: vec![Arg::Word(if self.config.page == 4096 { "4 KiB" } else { "one" })],
                 effects: vec![self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)],
@@ -156,7 +166,7 @@ impl Sim<'_> {
         };
         steps.push(Step {
             kind: OpKind::Skip,
-            code: at(dump, 7),
+            code: at(dump, if v615 { 10 } else { 7 }),
             template,
             args: vec![],
             effects: vec![self.count(C_SKIPPED, 1), self.count(C_ITERATIONS, 1)],
@@ -165,7 +175,7 @@ impl Sim<'_> {
         if self.signal_pending && variant != Variant::V613 {
             steps.push(Step {
                 kind: OpKind::Signal,
-                code: at(dump, if variant == Variant::Interruptible { 8 } else { 11 }),
+                code: at(dump, if v615 { 12 } else { 8 }),
                 template: T::ABORT,
                 args: vec![],
                 effects: vec![],
@@ -182,52 +192,85 @@ impl Sim<'_> {
             at_ns: now,
             actor: Some(task),
             kind: OpKind::LockRelease,
-            code: at(text::DUMP_615, 6),
-            text: say(T::UNLOCK.id(), &[Arg::Lock(lock)]),
+            code: at(text::DUMP_615, 15),
+            text: say(T::UNLOCK_615_END.id(), &[Arg::Lock(lock)]),
             effects: &[Effect::Release { lock, task }],
         });
         self.locked = false;
     }
 
-    /// Skipped pages become one lseek (file) or zero-filled page writes (pipe).
-    pub(super) fn flush_hole(&mut self, pages: &mut u64) {
-        if *pages == 0 {
+    /// `cprm->to_skip` is written out by the next `dump_emit` (before a present
+    /// page, or do_coredump's final one): one lseek for a file, zero-filled pages for
+    /// a pipe. `__dump_skip` checks `dump_interrupted()` first, and a pipe's zero
+    /// pages go through `__dump_emit` one by one, each checking it: after a SIGKILL
+    /// nothing more is written.
+    pub(super) fn flush_hole(&mut self) {
+        let pages = self.to_skip;
+        if pages == 0 {
             return;
         }
+        self.to_skip = 0;
         let now = self.builder.now_ns();
-        let (template, ns) =
-            if self.config.pipe { (T::HOLE_PIPE, *pages * ZERO_PAGE_NS) } else { (T::HOLE_FILE, LSEEK_NS) };
+        let task = self.task;
+        self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Count(0), Arg::Count(pages)]));
+        let (template, code, args, ns, stops) = if self.signal_pending {
+            (T::HOLE_DROPPED, at(text::HOLES, 4), vec![Arg::Count(pages)], INTERRUPT_CHECK_NS, true)
+        } else if self.config.pipe {
+            // Zero pages until the SIGKILL lands, if it lands during them.
+            let written = match self.config.sigkill_at_ns {
+                Some(sent) if sent >= now && sent < now + pages * ZERO_PAGE_NS => {
+                    ((sent - now) / ZERO_PAGE_NS + 1).min(pages)
+                }
+                _ => pages,
+            };
+            if written < pages {
+                let args = vec![Arg::Count(written), Arg::Count(pages)];
+                (T::HOLE_PIPE_CUT, at(text::HOLES, 5), args, written * ZERO_PAGE_NS, true)
+            } else {
+                (T::HOLE_PIPE, at(text::HOLES, 5), vec![Arg::Count(pages)], pages * ZERO_PAGE_NS, false)
+            }
+        } else {
+            (T::HOLE_FILE, at(text::HOLES, 4), vec![Arg::Count(pages)], LSEEK_NS, false)
+        };
         self.costs[Cost::Holes as usize] += ns;
-        self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Count(0), Arg::Count(*pages)]));
         self.builder.op(OpSpec {
             at_ns: now,
-            actor: Some(self.task),
+            actor: Some(task),
             kind: OpKind::Emit,
-            code: at(self.dump_fn(), 4),
-            text: say(template.id(), &[Arg::Count(*pages)]),
+            code,
+            text: say(template.id(), &args),
             effects: &[],
         });
         self.builder.advance_to(now + ns);
-        // A pipe write goes through dump_emit, which checks dump_interrupted().
-        if self.config.pipe && self.signal_pending {
+        if template == T::HOLE_PIPE_CUT {
+            let sent = self.config.sigkill_at_ns.unwrap_or(now);
+            self.sigkill(sent, None);
+        }
+        if stops {
             self.aborted_at = Some(now + ns);
         }
-        *pages = 0;
     }
 
-    pub(super) fn sigkill(&mut self, sent_at: u64, addr: u64) {
+    /// The SIGKILL arrives while page `addr` is examined, or (None) while a hole's
+    /// zero pages are written.
+    pub(super) fn sigkill(&mut self, sent_at: u64, addr: Option<u64>) {
         let now = self.builder.now_ns();
         self.signal_pending = true;
         self.builder.iteration(say(T::ITER_SIGNAL.id(), &[]));
+        let (template, args) = match addr {
+            Some(addr) => (T::SIGNAL, vec![Arg::Ns(sent_at), Arg::Addr(addr)]),
+            None => (T::SIGNAL_IN_HOLE, vec![Arg::Ns(sent_at)]),
+        };
+        let text = say(template.id(), &args);
         self.builder.op(OpSpec {
             at_ns: now,
             actor: None,
             kind: OpKind::Signal,
             code: at(text::SIGNAL, 1),
-            text: say(T::SIGNAL.id(), &[Arg::Ns(sent_at), Arg::Addr(addr)]),
+            text,
             effects: &[self.count(C_SIGKILL, 1)],
         });
-        if self.config.variant == Variant::V613 {
+        if self.config.variant == Variant::V613 && addr.is_some() {
             self.builder.op(OpSpec {
                 at_ns: now,
                 actor: Some(self.task),
@@ -253,7 +296,7 @@ impl Sim<'_> {
             actor: Some(task),
             kind: OpKind::LockFast,
             code: at(text::TREE_WALK, 1),
-            text: say(T::TREE_LOOKUP.id(), &[]),
+            text: say(T::TREE_LOOKUP.id(), &[Arg::Lock(lock)]),
             effects: &[
                 Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
                 self.count(C_LOCKS, 1),
@@ -299,29 +342,79 @@ impl Sim<'_> {
             let now = self.builder.now_ns();
             if let (Some(sent), false) = (self.config.sigkill_at_ns, self.signal_pending) {
                 if now >= sent {
-                    self.sigkill(sent, seg_start);
+                    self.sigkill(sent, Some(seg_start));
                     self.aborted_at = Some(now);
                     break;
                 }
             }
             if present {
-                let effects = [self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)];
-                let specs = [OpSpec {
-                    at_ns: 0,
+                // Each page: drop the lock, write, retake it and look the VMA up again.
+                let mut relookup = Vec::new();
+                self.lookup_steps(seg_start, path, &mut relookup);
+                let lookup_ns: u64 =
+                    relookup.iter().map(|step| step.cost.iter().map(|c| c.1).sum::<u64>()).sum();
+                let unlock = [Effect::Release { lock, task }];
+                let emitted = [self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)];
+                let relock = [
+                    Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
+                    self.count(C_LOCKS, 1),
+                    self.count(C_VISITS, path.len() as u64),
+                ];
+                let lock_arg = [Arg::Lock(lock)];
+                let unlock_spec = |at_ns| OpSpec {
+                    at_ns,
+                    actor: Some(task),
+                    kind: OpKind::LockRelease,
+                    code: at(text::TREE_WALK, 4),
+                    text: say(T::TREE_UNLOCK_EMIT.id(), &lock_arg),
+                    effects: &unlock,
+                };
+                let emit_spec = |at_ns| OpSpec {
+                    at_ns,
                     actor: Some(task),
                     kind: OpKind::Emit,
-                    code: at(text::TREE_WALK, 4),
+                    code: at(text::TREE_WALK, 5),
                     text: say(T::EMIT.id(), &[Arg::Word("populated")]),
-                    effects: &effects,
-                }];
-                let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
-                self.builder.repeat(pages, EMIT_NS, say(T::ITER_PAGE.id(), &label_args), &specs);
+                    effects: &emitted,
+                };
+                let relock_spec = |at_ns| OpSpec {
+                    at_ns,
+                    actor: Some(task),
+                    kind: OpKind::LockFast,
+                    code: at(text::TREE_WALK, 6),
+                    text: say(T::TREE_RELOCK.id(), &lock_arg),
+                    effects: &relock,
+                };
+                // The lock is dropped before the first page; each page is then written,
+                // the lock retaken (and the VMA looked up again) and, but after the
+                // last page, dropped again for the next one.
+                let now = self.builder.now_ns();
+                self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(seg_start)]));
+                self.builder.op(unlock_spec(now));
+                self.builder.advance_to(now + UP_READ_NS);
+                let period = EMIT_NS + DOWN_READ_NS + lookup_ns + UP_READ_NS;
+                if pages > 1 {
+                    let specs =
+                        [emit_spec(0), relock_spec(EMIT_NS), unlock_spec(EMIT_NS + DOWN_READ_NS + lookup_ns)];
+                    let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
+                    self.builder.repeat(pages - 1, period, say(T::ITER_PAGE.id(), &label_args), &specs);
+                }
+                let now = self.builder.now_ns();
+                let last = seg_start + (pages - 1) * page;
+                self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(last)]));
+                self.builder.op(emit_spec(now));
+                self.builder.op(relock_spec(now + EMIT_NS));
+                self.builder.advance_to(now + EMIT_NS + DOWN_READ_NS + lookup_ns);
                 self.costs[Cost::Emit as usize] += pages * EMIT_NS;
-                self.all.emitted += pages;
-                self.all.iterations += pages;
-                if big {
-                    self.big.emitted += pages;
-                    self.big.iterations += pages;
+                self.costs[Cost::UpRead as usize] += pages * UP_READ_NS;
+                self.costs[Cost::DownRead as usize] += pages * DOWN_READ_NS;
+                self.costs[Cost::TreeWalk as usize] += pages * lookup_ns;
+                let visits = pages * path.len() as u64;
+                for tally in std::iter::once(&mut self.all).chain(big.then_some(&mut self.big)) {
+                    tally.emitted += pages;
+                    tally.iterations += pages;
+                    tally.lock_acquisitions += pages;
+                    tally.node_visits += visits;
                 }
             } else {
                 let entries = self.tables.entries_to_skip(seg_start, seg_end);
@@ -353,13 +446,15 @@ impl Sim<'_> {
             at_ns: now,
             actor: Some(task),
             kind: OpKind::LockRelease,
-            code: at(text::TREE_WALK, 5),
-            text: say(T::UNLOCK.id(), &[Arg::Lock(lock)]),
+            code: at(text::TREE_WALK, 7),
+            text: say(T::TREE_UNLOCK_END.id(), &[Arg::Lock(lock)]),
             effects: &[Effect::Release { lock, task }],
         });
     }
 
     pub(super) fn finish_dump(&mut self) {
+        // do_coredump's final dump_emit(cprm, "", 1) writes out what is left in to_skip.
+        self.flush_hole();
         let now = self.builder.now_ns();
         self.builder.phase(say(T::PHASE_END.id(), &[]));
         self.builder.iteration(say(T::ITER_END.id(), &[]));
@@ -427,5 +522,22 @@ impl Sim<'_> {
         .collect();
         put(&mut metrics, "all_vmas", Metric::Object(all));
         metrics
+    }
+}
+
+/// The line of `follow_page_mask` where a walk ends: the level it stops at, by
+/// name (4-level x86-64 folds p4d into pgd; arm64 with 64 KiB pages folds pud),
+/// or the last line when the pte maps a page.
+fn follow_line(names: &[&str], walk: Walk) -> u16 {
+    if walk.present {
+        return 6;
+    }
+    let name = names[usize::from(walk.levels) - 1];
+    match name.split('/').next().unwrap_or(name) {
+        "pgd" => 1,
+        "p4d" => 2,
+        "pud" => 3,
+        "pmd" => 4,
+        _ => 5,
     }
 }
