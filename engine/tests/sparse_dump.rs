@@ -404,3 +404,18 @@ fn the_tree_walk_never_writes_under_mmap_lock() {
     // One acquisition to start, then one per written page (the lock is retaken after each).
     assert_eq!(count(&run, "lock_acquisitions"), 1 + 40);
 }
+
+/// mt_find's time is mostly its fixed MA_STATE set-up (the seed's profile note),
+/// so a deeper tree adds only its node visits and pivots: 2,000 VMAs (height 4)
+/// cost about a fifth more per page, not the +45 % of a model that put mt_find's
+/// time on its node visits.
+#[test]
+fn a_deeper_maple_tree_adds_node_visits_not_the_set_up() {
+    let base = count(&run("v6.13", &[("sigkill_at", "0")]), "dump_ns");
+    let more = run("v6.13", &[("sigkill_at", "0"), ("vmas", "2000")]);
+    assert_eq!(count(&more, "maple_height"), 4);
+    let ratio = count(&more, "dump_ns") as f64 / base as f64;
+    assert!((1.10..1.30).contains(&ratio), "2,000 VMAs: × {ratio}");
+    let texts = iteration_texts(&more, 200_000_000);
+    assert!(texts.iter().any(|t| t.contains("48-byte MA_STATE")), "{texts:?}");
+}

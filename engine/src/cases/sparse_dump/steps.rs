@@ -6,7 +6,7 @@ use super::sim::{
 };
 use super::sim::{
     CHECK_FLAGS_NS, DOWN_READ_NS, EMIT_NS, GET_DUMP_PAGE_NS, GUP_BASE_NS, INTERRUPT_CHECK_NS, LEVEL_NS,
-    LOOP_NS, LSEEK_NS, NODE_NS, PIVOT_NS, RCU_NS, TABLE_ENTRY_NS, UP_READ_NS, ZERO_PAGE_NS,
+    LOOP_NS, LSEEK_NS, MA_STATE_NS, NODE_NS, PIVOT_NS, RCU_NS, TABLE_ENTRY_NS, UP_READ_NS, ZERO_PAGE_NS,
 };
 use super::space::Walk;
 use super::text::{self, at, T};
@@ -34,7 +34,7 @@ impl Sim<'_> {
             template: T::MT_FIND,
             args: vec![Arg::Addr(addr)],
             effects: vec![],
-            cost: vec![(Cost::MtFind, RCU_NS)],
+            cost: vec![(Cost::MtFind, RCU_NS + MA_STATE_NS)],
         });
         for (depth, visit) in path.iter().enumerate() {
             let leaf = depth + 1 == path.len();
