@@ -245,6 +245,7 @@ const LINE_NAMES: &[(&str, &str)] = &[
     ("The dump is over", "dump_user_range"),
     ("The process now dies", "dump_user_range"),
     ("No SIGKILL was sent", "dump_user_range"),
+    ("No VMA here: this is the gate VMA", "in_gate_area"),
 ];
 
 /// Every op's highlighted line names what the op's narration names.
@@ -418,4 +419,20 @@ fn a_deeper_maple_tree_adds_node_visits_not_the_set_up() {
     assert!((1.10..1.30).contains(&ratio), "2,000 VMAs: × {ratio}");
     let texts = iteration_texts(&more, 200_000_000);
     assert!(texts.iter().any(|t| t.contains("48-byte MA_STATE")), "{texts:?}");
+}
+
+#[test]
+fn vvar_and_the_gate_vma_are_dumped_whole_as_holes() {
+    use slowpath_engine::cases::sparse_dump::AddressSpace;
+    let run = run("v6.13", &[("sigkill_at", "0")]);
+    let space = run.extras::<AddressSpace>().expect("extras");
+    let vvar = space.vmas.iter().find(|vma| vma.name == "[vvar]").expect("[vvar]");
+    assert_eq!(vvar.dump_bytes, vvar.end - vvar.start, "always_dump_vma: whole");
+    let gate = space.vmas.iter().find(|vma| vma.name == "[vsyscall]").expect("the gate VMA");
+    assert_eq!((gate.start, gate.dump_bytes), (0xffff_ffff_ff60_0000, 4096));
+    let texts = run_texts_containing(&run, "");
+    assert_eq!(texts.iter().filter(|t| t.starts_with("check_vma_flags: [vvar] is VM_IO")).count(), 4);
+    assert_eq!(texts.iter().filter(|t| t.starts_with("No VMA here: this is the gate VMA")).count(), 1);
+    // The gate VMA is not one of the process's mappings: `vmas` still counts 28.
+    assert_eq!(space.vmas.len(), 29);
 }

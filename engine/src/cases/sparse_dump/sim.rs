@@ -2,7 +2,7 @@
 //! (same VMA, same page-table walk, same signal state) is one repeat block, so
 //! a 1 TiB dump is a few dozen blocks, exact to the page and the nanosecond.
 
-use super::space::{PageTables, Space, Walk};
+use super::space::{Backing, PageTables, Space, Walk};
 use super::text::{self, at, T, TEMPLATES};
 use crate::kernel::mm::maple::{Slot, Visit};
 use crate::run::builder::{text as say, OpSpec, TraceBuilder};
@@ -270,12 +270,16 @@ impl Sim<'_> {
         self.builder
             .phase(say(T::PHASE_VMA.id(), &[Arg::Word(name), Arg::Count(length / page), Arg::Addr(start)]));
         let (path, found) = self.space.tree.walk(start);
-        debug_assert_eq!(found, Slot::Vma(index as u32));
+        debug_assert!(found == Slot::Vma(index as u32) || vma.backing == Backing::Gate);
         if self.config.variant == Variant::TreeWalk {
             self.tree_walk_vma(index, start, end, &path);
             return;
         }
-        let segments = self.tables.segments(start, end);
+        // [vvar] and [vsyscall] never reach the page-table walk: every page alike.
+        let segments = match vma.backing {
+            Backing::Vvar | Backing::Gate => vec![(start, end, Walk { levels: 1, present: false })],
+            _ => self.tables.segments(start, end),
+        };
         for (seg_start, seg_end, walk) in segments {
             if self.aborted_at.is_some() {
                 return;

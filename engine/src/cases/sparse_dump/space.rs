@@ -15,8 +15,15 @@ pub enum Backing {
     Anon,
     /// `[vdso]`: always dumped whole.
     Vdso,
-    /// `[vvar]`: `VM_IO | VM_PFNMAP`, never dumped.
+    /// `[vvar]`: a special mapping with a `vm_ops->name`, so `always_dump_vma()` dumps
+    /// it whole; it is `VM_IO | VM_PFNMAP`, so `check_vma_flags` refuses every page
+    /// and each becomes a hole.
     Vvar,
+    /// `[vsyscall]`, the gate VMA: not in the maple tree, but `dump_vma_snapshot`
+    /// adds it and `always_dump_vma()` dumps it whole (one page). With
+    /// `vsyscall=xonly`, the default, its page is not mapped: `get_gate_page`
+    /// returns -EFAULT and the page is a hole.
+    Gate,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,8 +42,7 @@ impl Vma {
     /// `vma_dump_size` with the default coredump_filter (0x33).
     pub fn dump_size(&self, page: u64) -> u64 {
         match self.backing {
-            Backing::Vvar => 0,
-            Backing::Vdso | Backing::FileWritten => self.end - self.start,
+            Backing::Vvar | Backing::Gate | Backing::Vdso | Backing::FileWritten => self.end - self.start,
             Backing::Anon if self.present.is_empty() => 0,
             Backing::Anon => self.end - self.start,
             Backing::FileClean { elf_header: true } => page,
@@ -173,6 +179,9 @@ impl PageTables {
             .sum()
     }
 }
+
+/// The x86-64 vsyscall page (`VSYSCALL_ADDR`).
+pub const GATE_START: u64 = 0xffff_ffff_ff60_0000;
 
 /// Where a mapping too large for the 47-bit address space goes: 128 TiB, via a hint.
 pub const HIGH_BASE: u64 = 1 << 47;
@@ -461,6 +470,16 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         (stage, std::cmp::Reverse(vma.start))
     });
     let ranges: Vec<(u64, u64)> = order.iter().map(|&i| (list[i].start, list[i].end - 1)).collect();
+    // The gate VMA is no mapping of the process (not in mm_mt, not counted in `vmas`),
+    // but the snapshot lists it.
+    list.push(Vma {
+        start: GATE_START,
+        end: GATE_START + page.max(4096),
+        name: "[vsyscall]".to_string(),
+        backing: Backing::Gate,
+        present: Vec::new(),
+        big: false,
+    });
     let mut tree = MapleTree::build(&ranges);
     // The tree stores insertion indices; map them back to address-order indices.
     list.sort_by_key(|vma| vma.start);

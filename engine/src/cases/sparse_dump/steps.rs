@@ -8,7 +8,7 @@ use super::sim::{
     CHECK_FLAGS_NS, DOWN_READ_NS, EMIT_NS, GET_DUMP_PAGE_NS, GUP_BASE_NS, INTERRUPT_CHECK_NS, LEVEL_NS,
     LOOP_NS, LSEEK_NS, MA_STATE_NS, NODE_NS, PIVOT_NS, RCU_NS, TABLE_ENTRY_NS, UP_READ_NS, ZERO_PAGE_NS,
 };
-use super::space::Walk;
+use super::space::{Backing, Walk};
 use super::text::{self, at, T};
 use crate::kernel::mm::maple::Visit;
 use crate::run::builder::{text as say, OpSpec};
@@ -60,7 +60,7 @@ impl Sim<'_> {
     /// The micro-ops of one page at `addr`.
     pub(super) fn page_steps(
         &self,
-        _vma: usize,
+        vma: usize,
         addr: u64,
         walk: Walk,
         path: &[Visit],
@@ -91,19 +91,39 @@ impl Sim<'_> {
             });
         }
         self.lookup_steps(addr, path, &mut steps);
-        steps.push(Step {
-            kind: OpKind::Compute,
-            code: at(text::GUP, 2),
-            template: T::FLAGS,
-            args: vec![],
-            effects: vec![],
-            cost: vec![(Cost::CheckFlags, CHECK_FLAGS_NS)],
-        });
-        let present = walk.present && !self.signal_pending;
-        if self.signal_pending {
+        let backing = self.space.vmas[vma].backing;
+        let rest = vec![(Cost::GupRest, GUP_BASE_NS), (Cost::GetDumpPage, GET_DUMP_PAGE_NS)];
+        if backing == Backing::Gate {
+            steps.push(Step {
+                kind: OpKind::Compute,
+                code: at(text::GUP, 2),
+                template: T::GATE_HOLE,
+                args: vec![],
+                effects: vec![],
+                cost: rest.clone(),
+            });
+        } else {
+            let vvar = backing == Backing::Vvar;
+            let mut cost = vec![(Cost::CheckFlags, CHECK_FLAGS_NS)];
+            if vvar {
+                cost.extend(rest.iter().copied());
+            }
             steps.push(Step {
                 kind: OpKind::Compute,
                 code: at(text::GUP, 3),
+                template: if vvar { T::FLAGS_VVAR } else { T::FLAGS },
+                args: vec![],
+                effects: vec![],
+                cost,
+            });
+        }
+        let no_walk = matches!(backing, Backing::Gate | Backing::Vvar);
+        let present = walk.present && !self.signal_pending && !no_walk;
+        if no_walk {
+        } else if self.signal_pending {
+            steps.push(Step {
+                kind: OpKind::Compute,
+                code: at(text::GUP, 4),
                 template: T::SIGNAL_SEEN,
                 args: vec![],
                 effects: vec![],
