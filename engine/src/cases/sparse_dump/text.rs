@@ -67,32 +67,6 @@ pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Links name the modelled tags (v6.13, not a point release, which already has
-    /// the core_sort_vma backport; v6.15 for the fix) and no line anchor, which
-    /// could not be checked against the tag offline: identifier links land on the
-    /// definition whatever the line.
-    #[test]
-    fn every_kernel_link_names_a_tag_and_no_line() {
-        for function in CODE {
-            let url = function.source_url;
-            assert!(!url.contains("#L"), "{url}");
-            if url.starts_with("https://elixir.bootlin.com/") {
-                assert!(
-                    url.starts_with("https://elixir.bootlin.com/linux/v6.13/A/ident/")
-                        || url.starts_with("https://elixir.bootlin.com/linux/v6.15/A/ident/"),
-                    "{url}"
-                );
-            } else {
-                assert!(url.starts_with("https://lore.kernel.org/"), "{url}");
-            }
-        }
-    }
-}
-
 pub(crate) static CODE: &[Function] = &[
     Function {
         name: "dump_user_range (v6.13)",
@@ -266,3 +240,29 @@ pub(crate) static CODE: &[Function] = &[
         ],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Links name the modelled tags (v6.13, not a point release, which already has
+    /// the core_sort_vma backport; v6.15 for the fix) and no line anchor, which
+    /// could not be checked against the tag offline: identifier links land on the
+    /// definition whatever the line.
+    #[test]
+    fn every_kernel_link_names_a_tag_and_no_line() {
+        for function in CODE {
+            let url = function.source_url;
+            assert!(!url.contains("#L"), "{url}");
+            if url.starts_with("https://elixir.bootlin.com/") {
+                assert!(
+                    url.starts_with("https://elixir.bootlin.com/linux/v6.13/A/ident/")
+                        || url.starts_with("https://elixir.bootlin.com/linux/v6.15/A/ident/"),
+                    "{url}"
+                );
+            } else {
+                assert!(url.starts_with("https://lore.kernel.org/"), "{url}");
+            }
+        }
+    }
+}
