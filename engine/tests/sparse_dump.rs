@@ -436,3 +436,43 @@ fn vvar_and_the_gate_vma_are_dumped_whole_as_holes() {
     // The gate VMA is not one of the process's mappings: `vmas` still counts 28.
     assert_eq!(space.vmas.len(), 29);
 }
+
+/// vm.max_map_count's default, 65,530 mappings: the tree is built as the kernel
+/// would (5 levels), the worst setting stays within the work budget, and the
+/// trace stops at the storage budget while the figures cover the whole dump.
+#[test]
+fn the_full_map_count_builds_a_deep_tree_within_the_budget() {
+    use slowpath_engine::run::budget::{SIMULATED_STEPS_MAX, STORED_BLOCKS_MAX, STORED_OPS_MAX};
+    let sets = [
+        ("vmas", "65530"),
+        ("touched", "10000"),
+        ("touch_pattern", "spread"),
+        ("size", "128TiB"),
+        ("sigkill_at", "0"),
+    ];
+    for variant in ["v6.13", "v6.15", "tree-walk"] {
+        let run = run(variant, &sets);
+        let height = count(&run, "maple_height");
+        assert!((5..=6).contains(&height), "{variant}: height {height}");
+        let (ops, blocks, _) = run.stored();
+        assert!(
+            ops <= STORED_OPS_MAX + 256 && blocks <= STORED_BLOCKS_MAX + 256,
+            "{variant}: {ops} ops, {blocks} blocks"
+        );
+        assert!(run.simulated_steps <= SIMULATED_STEPS_MAX, "{variant}");
+        assert!(
+            matches!(run.outcome, slowpath_engine::Outcome::StepLimit { .. }),
+            "{variant}: {:?}",
+            run.outcome
+        );
+        let Some(Metric::Object(all)) = run.metrics.get("all_vmas") else { panic!("all_vmas") };
+        let Some(Metric::Count(skipped)) = all.get("pages_skipped") else { panic!("skipped") };
+        assert!(
+            *skipped >= (128u64 << 28) - 10_000,
+            "{variant}: the figures cover the whole 128 TiB: {skipped}"
+        );
+    }
+    let run = run("v6.13", &[("vmas", "65530"), ("sigkill_at", "0")]);
+    let space = run.extras::<slowpath_engine::cases::sparse_dump::AddressSpace>().expect("extras");
+    assert_eq!(space.vmas.len(), 65_530 + 1, "every mapping, and the gate VMA");
+}

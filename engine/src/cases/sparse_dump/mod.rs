@@ -58,8 +58,8 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "vmas",
         label: "VMAs",
-        kind: ParamKind::Count { min: 23, max: 2_000, default: 28 },
-        description: "Total number of mappings; beyond the program's own, small mappings are added, growing the maple tree.",
+        kind: ParamKind::Count { min: 23, max: 65_530, default: 28 },
+        description: "Total number of mappings, up to vm.max_map_count's default of 65,530; beyond the program's own, small mappings are added, growing the maple tree.",
     },
     ParamSpec {
         name: "sigkill_at",
@@ -158,6 +158,7 @@ impl Case for SparseDump {
         };
         let finished = sim::run(&config, &space, tables);
         let variant_kind = config.variant;
+        let blocks = finished.blocks;
         let mut run = finished.builder.finish(
             META.id,
             variant,
@@ -166,9 +167,9 @@ impl Case for SparseDump {
             finished.outcome,
             finished.metrics,
         );
-        // The dump loop's work is one step per block it emits (a run of identical
-        // pages is one repeat block, summed in closed form).
-        run.simulated_steps = run.stored().1 as u64;
+        // The dump loop's work is one step per block it simulates (a run of identical
+        // pages is one repeat block, summed in closed form), stored or not.
+        run.simulated_steps = blocks.max(1);
         run.set_extras(AddressSpace {
             vmas: space
                 .vmas

@@ -120,7 +120,7 @@ pub(super) struct Sim<'a> {
     pub config: &'a Config,
     pub space: &'a Space,
     pub tables: PageTables,
-    pub builder: TraceBuilder,
+    pub builder: Recorder,
     pub task: TaskId,
     pub lock: LockId,
     pub counters: [CounterId; 6],
@@ -141,10 +141,84 @@ pub(super) const C_LOCKS: usize = 3;
 pub(super) const C_VISITS: usize = 4;
 pub(super) const C_SIGKILL: usize = 5;
 
+/// The trace builder, until the run has stored as much as one run may
+/// (`TraceBuilder::storage_full`, checked at every block): from then on the dump
+/// is still simulated to its end, its clock kept here, but nothing more is stored.
+pub(super) struct Recorder {
+    pub builder: TraceBuilder,
+    now: u64,
+    /// Where storing stopped: the simulated time then.
+    pub stopped_at: Option<u64>,
+    /// Blocks (single iterations and repeats) simulated, stored or not.
+    pub blocks: u64,
+}
+
+impl Recorder {
+    fn new(builder: TraceBuilder) -> Recorder {
+        Recorder { builder, now: 0, stopped_at: None, blocks: 0 }
+    }
+
+    /// Whether this block is stored (false from the first block past the budget on).
+    fn storing(&mut self) -> bool {
+        if self.stopped_at.is_none() && self.builder.storage_full() {
+            self.stopped_at = Some(self.now);
+        }
+        self.stopped_at.is_none()
+    }
+
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+
+    pub fn phase(&mut self, title: crate::run::builder::Text<'_>) {
+        if self.storing() {
+            self.builder.phase(title);
+        }
+    }
+
+    pub fn iteration(&mut self, label: crate::run::builder::Text<'_>) {
+        self.blocks += 1;
+        if self.storing() {
+            self.builder.iteration(label);
+        }
+    }
+
+    /// An op of the current single iteration (stored iff its iteration was).
+    pub fn op(&mut self, spec: OpSpec<'_>) {
+        self.now = self.now.max(spec.at_ns);
+        if self.stopped_at.is_none() {
+            self.builder.op(spec);
+        }
+    }
+
+    pub fn repeat(
+        &mut self,
+        count: u64,
+        period_ns: u64,
+        label: crate::run::builder::Text<'_>,
+        template: &[OpSpec<'_>],
+    ) {
+        self.blocks += 1;
+        if self.storing() {
+            self.builder.repeat(count, period_ns, label, template);
+        }
+        self.now += count * period_ns;
+    }
+
+    pub fn advance_to(&mut self, at_ns: u64) {
+        self.now = self.now.max(at_ns);
+        if self.stopped_at.is_none() {
+            self.builder.advance_to(at_ns);
+        }
+    }
+}
+
 pub(super) struct Finished {
     pub builder: TraceBuilder,
     pub outcome: Outcome,
     pub metrics: BTreeMap<String, Metric>,
+    /// Blocks simulated (stored or not): the dump loop's work.
+    pub blocks: u64,
 }
 
 pub(super) fn run(config: &Config, space: &Space, tables: PageTables) -> Finished {
@@ -164,7 +238,7 @@ pub(super) fn run(config: &Config, space: &Space, tables: PageTables) -> Finishe
         config,
         space,
         tables,
-        builder: TraceBuilder::new(layout, TEMPLATES, text::CODE),
+        builder: Recorder::new(TraceBuilder::new(layout, TEMPLATES, text::CODE)),
         task,
         lock,
         counters,
@@ -179,14 +253,16 @@ pub(super) fn run(config: &Config, space: &Space, tables: PageTables) -> Finishe
     sim.simulate();
     // A SIGKILL that arrived kills the process: at once with the fixes, after the
     // whole dump in v6.13.
-    let outcome = match sim.config.sigkill_at_ns {
-        Some(sent_at_ns) if sim.signal_pending => {
+    let outcome = match (sim.builder.stopped_at, sim.config.sigkill_at_ns) {
+        // The trace stops at the storage budget; the figures cover the whole dump.
+        (Some(_), _) => Outcome::StepLimit { micro_ops: sim.builder.builder.ops_recorded() },
+        (None, Some(sent_at_ns)) if sim.signal_pending => {
             Outcome::Killed { signal: "SIGKILL", sent_at_ns, at_ns: sim.builder.now_ns() }
         }
         _ => Outcome::Completed,
     };
     let metrics = sim.metrics();
-    Finished { builder: sim.builder, outcome, metrics }
+    Finished { builder: sim.builder.builder, outcome, metrics, blocks: sim.builder.blocks }
 }
 
 impl Sim<'_> {

@@ -218,9 +218,13 @@ pub struct Space {
 pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) -> Space {
     let page_align = |x: u64| x / page * page;
     let mut list: Vec<Vma> = Vec::new();
+    // What is mapped so far, by start: the overlap trim below looks up neighbours
+    // in it (a scan of the list would be quadratic in the VMA count).
+    let mut mapped: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
     #[allow(clippy::too_many_arguments)]
     fn add(
         list: &mut Vec<Vma>,
+        mapped: &mut std::collections::BTreeMap<u64, u64>,
         page: u64,
         start: u64,
         end: u64,
@@ -234,14 +238,11 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         let mut end = page_align(end + page - 1).max(start + page);
         // With pages larger than the program's segments, neighbours would overlap
         // once rounded: trim against what is mapped already, and drop what is left empty.
-        for other in list.iter() {
-            if other.start < end && start < other.end {
-                if other.start <= start {
-                    start = start.max(other.end);
-                } else {
-                    end = end.min(other.start);
-                }
-            }
+        while let Some((_, &other_end)) = mapped.range(..=start).next_back().filter(|(_, &e)| e > start) {
+            start = other_end;
+        }
+        if let Some((&other_start, _)) = mapped.range(start..).next() {
+            end = end.min(other_start);
         }
         if start >= end {
             return;
@@ -253,11 +254,13 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
             (n, false) => vec![(start, start + n * page)],
             (n, true) => vec![(end - n * page, end)],
         };
+        mapped.insert(start, end);
         list.push(Vma { start, end, name: name.to_string(), backing, present, big: false });
     }
     // The executable.
     add(
         &mut list,
+        &mut mapped,
         page,
         0x5555_5555_4000,
         0x5555_5555_5000,
@@ -268,6 +271,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x5555_5555_5000,
         0x5555_5555_6000,
@@ -278,6 +282,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x5555_5555_6000,
         0x5555_5555_7000,
@@ -286,13 +291,44 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         1,
         false,
     );
-    add(&mut list, page, 0x5555_5555_7000, 0x5555_5555_8000, "a.out (relro)", Backing::FileWritten, 1, false);
-    add(&mut list, page, 0x5555_5555_8000, 0x5555_5555_9000, "a.out (data)", Backing::FileWritten, 1, false);
-    add(&mut list, page, 0x5555_5555_9000, 0x5555_5557_a000, "[heap]", Backing::Anon, 1, false);
-    // ld.so, libc and their anonymous mappings, vvar and vdso, the stack.
-    add(&mut list, page, 0x7fff_f7d8_5000, 0x7fff_f7d8_8000, "anon (TLS)", Backing::Anon, 3, false);
     add(
         &mut list,
+        &mut mapped,
+        page,
+        0x5555_5555_7000,
+        0x5555_5555_8000,
+        "a.out (relro)",
+        Backing::FileWritten,
+        1,
+        false,
+    );
+    add(
+        &mut list,
+        &mut mapped,
+        page,
+        0x5555_5555_8000,
+        0x5555_5555_9000,
+        "a.out (data)",
+        Backing::FileWritten,
+        1,
+        false,
+    );
+    add(&mut list, &mut mapped, page, 0x5555_5555_9000, 0x5555_5557_a000, "[heap]", Backing::Anon, 1, false);
+    // ld.so, libc and their anonymous mappings, vvar and vdso, the stack.
+    add(
+        &mut list,
+        &mut mapped,
+        page,
+        0x7fff_f7d8_5000,
+        0x7fff_f7d8_8000,
+        "anon (TLS)",
+        Backing::Anon,
+        3,
+        false,
+    );
+    add(
+        &mut list,
+        &mut mapped,
         page,
         0x7fff_f7d8_8000,
         0x7fff_f7db_0000,
@@ -303,6 +339,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7db_0000,
         0x7fff_f7f4_5000,
@@ -313,6 +350,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7f4_5000,
         0x7fff_f7f9_d000,
@@ -323,6 +361,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7f9_d000,
         0x7fff_f7fa_1000,
@@ -333,6 +372,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7fa_1000,
         0x7fff_f7fa_3000,
@@ -341,12 +381,23 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         2,
         false,
     );
-    add(&mut list, page, 0x7fff_f7fa_3000, 0x7fff_f7fb_0000, "anon (libc bss)", Backing::Anon, 4, false);
-    add(&mut list, page, 0x7fff_f7fb_d000, 0x7fff_f7fb_f000, "anon", Backing::Anon, 2, false);
-    add(&mut list, page, 0x7fff_f7fb_f000, 0x7fff_f7fc_3000, "[vvar]", Backing::Vvar, 0, false);
-    add(&mut list, page, 0x7fff_f7fc_3000, 0x7fff_f7fc_5000, "[vdso]", Backing::Vdso, 2, false);
     add(
         &mut list,
+        &mut mapped,
+        page,
+        0x7fff_f7fa_3000,
+        0x7fff_f7fb_0000,
+        "anon (libc bss)",
+        Backing::Anon,
+        4,
+        false,
+    );
+    add(&mut list, &mut mapped, page, 0x7fff_f7fb_d000, 0x7fff_f7fb_f000, "anon", Backing::Anon, 2, false);
+    add(&mut list, &mut mapped, page, 0x7fff_f7fb_f000, 0x7fff_f7fc_3000, "[vvar]", Backing::Vvar, 0, false);
+    add(&mut list, &mut mapped, page, 0x7fff_f7fc_3000, 0x7fff_f7fc_5000, "[vdso]", Backing::Vdso, 2, false);
+    add(
+        &mut list,
+        &mut mapped,
         page,
         0x7fff_f7fc_5000,
         0x7fff_f7fc_6000,
@@ -357,6 +408,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7fc_6000,
         0x7fff_f7ff_1000,
@@ -367,6 +419,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7ff_1000,
         0x7fff_f7ff_b000,
@@ -377,6 +430,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7ff_b000,
         0x7fff_f7ff_d000,
@@ -387,6 +441,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7ff_d000,
         0x7fff_f7ff_f000,
@@ -395,7 +450,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         2,
         false,
     );
-    add(&mut list, page, 0x7fff_fffd_e000, 0x7fff_ffff_f000, "[stack]", Backing::Anon, 3, true);
+    add(&mut list, &mut mapped, page, 0x7fff_fffd_e000, 0x7fff_ffff_f000, "[stack]", Backing::Anon, 3, true);
     // The big mapping: mmap() places it top-down, just below the lowest mapping up
     // there; if it does not fit above the heap, below the executable instead.
     let heap_end = 0x5555_5557_a000u64;
@@ -441,17 +496,25 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         big: true,
     });
     // Extra small mappings below the big one, adjacent as top-down allocation packs them.
+    mapped.insert(big_start, big_end);
     let base_count = list.len() as u64;
-    let mut below = big_start;
+    // Top-down mmap puts each below the lowest mapping under mmap_base: the big one
+    // when it went there, else libc's neighbourhood. None goes below 64 KiB
+    // (mmap_min_addr); past that, no more are added.
+    let mut below =
+        if big_end == page_align(0x7fff_f7d8_5000) { big_start } else { page_align(0x7fff_f7d8_5000) };
     for extra in 0..vmas.saturating_sub(base_count) {
         let length = (1 + extra % 4) * 16 * page;
+        if below < length + (64 << 10) {
+            break;
+        }
         let start = below - length;
         let (name, backing, present_pages) = if extra % 2 == 0 {
             ("locale file", Backing::FileClean { elf_header: false }, 0)
         } else {
             ("anon (malloc arena)", Backing::Anon, 4)
         };
-        add(&mut list, page, start, below, name, backing, present_pages, false);
+        add(&mut list, &mut mapped, page, start, below, name, backing, present_pages, false);
         below = start;
     }
     // The tree is built in the order the mappings appear: exec maps the program,
