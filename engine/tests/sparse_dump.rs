@@ -246,6 +246,7 @@ const LINE_NAMES: &[(&str, &str)] = &[
     ("The process now dies", "dump_user_range"),
     ("No SIGKILL was sent", "dump_user_range"),
     ("No VMA here: this is the gate VMA", "in_gate_area"),
+    ("Page-table walk for {0}: {1} levels, and the pmd maps", "pmd"),
 ];
 
 /// Every op's highlighted line names what the op's narration names.
@@ -475,4 +476,19 @@ fn the_full_map_count_builds_a_deep_tree_within_the_budget() {
     let run = run("v6.13", &[("vmas", "65530"), ("sigkill_at", "0")]);
     let space = run.extras::<slowpath_engine::cases::sparse_dump::AddressSpace>().expect("extras");
     assert_eq!(space.vmas.len(), 65_530 + 1, "every mapping, and the gate VMA");
+}
+
+/// THP "always": the 1 TiB mapping is aligned to 2 MiB and the one write maps a
+/// 2 MiB huge page, so 512 pages are written, each found at the pmd.
+#[test]
+fn with_thp_always_one_write_dumps_a_whole_huge_page() {
+    let run = run("v6.13", &[("thp", "always"), ("sigkill_at", "0")]);
+    assert_eq!(count(&run, "pages_emitted"), 512);
+    assert_eq!(count(&run, "iterations"), 268_435_456);
+    let space = run.extras::<slowpath_engine::cases::sparse_dump::AddressSpace>().expect("extras");
+    let big = space.vmas.iter().find(|vma| vma.big).expect("big");
+    assert_eq!(big.start % (2 << 20), 0, "aligned to a PMD");
+    let texts = run_texts_containing(&run, "transparent huge page");
+    assert!(!texts.is_empty());
+    assert_eq!(count(&run("v6.13", &[("sigkill_at", "0")]), "pages_emitted"), 1, "never: one page");
 }

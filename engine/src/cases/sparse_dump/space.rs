@@ -93,13 +93,15 @@ pub struct PageTables {
     pub geometry: Geometry,
     /// Present page ranges of the whole address space, sorted, disjoint.
     present: Vec<(u64, u64)>,
+    /// Of those, the ranges a PMD entry maps as huge pages (sorted).
+    huge: Vec<(u64, u64)>,
 }
 
 impl PageTables {
-    pub fn new(geometry: Geometry, vmas: &[Vma]) -> PageTables {
+    pub fn new(geometry: Geometry, vmas: &[Vma], huge: &[(u64, u64)]) -> PageTables {
         let mut present: Vec<(u64, u64)> = vmas.iter().flat_map(|vma| vma.present.iter().copied()).collect();
         present.sort_unstable();
-        PageTables { geometry, present }
+        PageTables { geometry, present, huge: huge.to_vec() }
     }
 
     /// Is any page in `[start, end)` present?
@@ -111,6 +113,11 @@ impl PageTables {
     /// The walk for `addr`: each level's entry exists iff its region holds a present page.
     pub fn walk(&self, addr: u64) -> Walk {
         let levels = self.geometry.shifts.len();
+        let index = self.huge.partition_point(|&(_, e)| e <= addr);
+        if self.huge.get(index).is_some_and(|&(s, _)| s <= addr) {
+            // A huge pmd maps the page: the walk ends one level above the ptes.
+            return Walk { levels: levels as u8 - 1, present: true };
+        }
         for (depth, &shift) in self.geometry.shifts.iter().enumerate() {
             let region_start = addr >> shift << shift;
             let region_end = region_start.saturating_add(1u64 << shift);
@@ -208,6 +215,8 @@ pub enum Pattern {
 
 pub struct Space {
     pub vmas: Vec<Vma>,
+    /// Ranges mapped by PMD-sized transparent huge pages (THP "always").
+    pub huge: Vec<(u64, u64)>,
     pub big: usize,
     pub tree: MapleTree,
 }
@@ -215,7 +224,12 @@ pub struct Space {
 /// Builds the address space. `vmas` is the total VMA count (at least the base
 /// program's); extra small mappings are added below the big one, alternating
 /// file-backed read-only and anonymous, as a program's later mmaps would be.
-pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) -> Space {
+///
+/// `thp_pmd`: the PMD size when transparent huge pages are "always": 6.13 then
+/// aligns an anonymous mapping whose length is a PMD multiple to a PMD boundary
+/// (`thp_get_unmapped_area`), and a write fault maps a whole PMD-sized huge page,
+/// so each touched page populates its aligned PMD region.
+pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, thp_pmd: Option<u64>) -> Space {
     let page_align = |x: u64| x / page * page;
     let mut list: Vec<Vma> = Vec::new();
     // What is mapped so far, by start: the overlap trim below looks up neighbours
@@ -464,6 +478,11 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         // an address hint, which needs 5-level paging (see `needs_high_address`).
         (HIGH_BASE, HIGH_BASE + size)
     };
+    let thp_pmd = thp_pmd.filter(|&pmd| size % pmd == 0);
+    let (big_start, big_end) = match thp_pmd {
+        Some(pmd) if big_start % pmd != 0 => (big_start / pmd * pmd, big_start / pmd * pmd + size),
+        _ => (big_start, big_end),
+    };
     let pages = size / page;
     let touched = touched.min(pages);
     let mut touched_pages: Vec<u64> = match pattern {
@@ -482,11 +501,17 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     let mut present: Vec<(u64, u64)> = Vec::new();
     for index in touched_pages {
         let at = big_start + index * page;
+        // With THP, the fault maps the whole aligned PMD region around the page.
+        let (from, to) = match thp_pmd {
+            Some(pmd) => (at / pmd * pmd, at / pmd * pmd + pmd),
+            None => (at, at + page),
+        };
         match present.last_mut() {
-            Some(last) if last.1 == at => last.1 = at + page,
-            _ => present.push((at, at + page)),
+            Some(last) if last.1 >= from => last.1 = last.1.max(to),
+            _ => present.push((from, to)),
         }
     }
+    let huge = if thp_pmd.is_some() { present.clone() } else { Vec::new() };
     list.push(Vma {
         start: big_start,
         end: big_end,
@@ -556,5 +581,5 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         }
     }
     let big = list.iter().position(|vma| vma.big).expect("the big mapping exists");
-    Space { vmas: list, big, tree }
+    Space { vmas: list, big, tree, huge }
 }

@@ -132,7 +132,10 @@ impl Sim<'_> {
         } else {
             let levels = u64::from(walk.levels);
             let names = self.tables.geometry.names;
-            let (template, args) = if walk.present {
+            let huge = walk.present && usize::from(walk.levels) < names.len();
+            let (template, args) = if huge {
+                (T::WALK_HUGE, vec![Arg::Addr(addr), Arg::Count(levels)])
+            } else if walk.present {
                 (T::WALK_PRESENT, vec![Arg::Addr(addr), Arg::Count(levels)])
             } else {
                 (
@@ -549,8 +552,12 @@ impl Sim<'_> {
 /// name (4-level x86-64 folds p4d into pgd; arm64 with 64 KiB pages folds pud),
 /// or the last line when the pte maps a page.
 fn follow_line(names: &[&str], walk: Walk) -> u16 {
-    if walk.present {
+    if walk.present && usize::from(walk.levels) == names.len() {
         return 6;
+    }
+    if walk.present {
+        // A huge pmd (THP): follow_pmd_mask returns the page it maps.
+        return 4;
     }
     let name = names[usize::from(walk.levels) - 1];
     match name.split('/').next().unwrap_or(name) {

@@ -43,6 +43,7 @@ crate::templates! {
     TREE_UNLOCK_EMIT = "Hypothetical tree walk: takes a reference to the page and drops {0} before writing it (mmap_read_unlock). Writing under mmap_lock would nest the filesystem's locks inside it, an inversion (Jan Kara's objection on the list): a batched design must drop the lock to write.",
     TREE_RELOCK = "Hypothetical tree walk: retakes {0} (mmap_read_lock_killable) and looks the VMA up again (find_vma): the address space may have changed while it was unlocked.",
     TREE_UNLOCK_END = "Hypothetical tree walk: the range is done; it drops {0} (mmap_read_unlock).",
+    WALK_HUGE = "Page-table walk for {0}: {1} levels, and the pmd maps a transparent huge page (THP): follow_pmd_mask returns the page inside it, which will be dumped.",
     FLAGS_VVAR = "check_vma_flags: [vvar] is VM_IO | VM_PFNMAP, so -EFAULT and get_dump_page returns NULL: always_dump_vma() made the dump cover it whole, but every page is a hole.",
     GATE_HOLE = "No VMA here: this is the gate VMA [vsyscall], which dump_vma_snapshot adds and always_dump_vma() dumps whole. in_gate_area, so get_gate_page: with vsyscall=xonly (the default) the page is not mapped, -EFAULT, a hole.",
     END = "The dump is over at {0}: {1} pages skipped, {2} written. The per-operation costs come from the reported 30 s split by the shares of Mateusz Guzik's profile, which he took on his own machine (where the dump took 13–14 s): reusing those shares at 30 s is a model choice.",
