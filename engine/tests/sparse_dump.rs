@@ -490,5 +490,5 @@ fn with_thp_always_one_write_dumps_a_whole_huge_page() {
     assert_eq!(big.start % (2 << 20), 0, "aligned to a PMD");
     let texts = run_texts_containing(&run, "transparent huge page");
     assert!(!texts.is_empty());
-    assert_eq!(count(&run("v6.13", &[("sigkill_at", "0")]), "pages_emitted"), 1, "never: one page");
+    assert_eq!(count(&self::run("v6.13", &[("sigkill_at", "0")]), "pages_emitted"), 1, "never: one page");
 }
