@@ -131,6 +131,7 @@ mod properties {
             vmas in 23u64..200,
             sigkill_ms in prop::option::of(0u64..40_000),
             pipe in any::<bool>(),
+            thp in any::<bool>(),
             variant in prop::sample::select(vec!["v6.13", "interruptible", "v6.15", "tree-walk"]),
             seed in any::<u64>(),
         ) {
@@ -147,6 +148,7 @@ mod properties {
                 ("vmas", vmas.as_str()),
                 ("sigkill_at", sigkill.as_str()),
                 ("target", target),
+                ("thp", if thp { "always" } else { "never" }),
             ];
             let case = find("sparse-dump").unwrap();
             let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).unwrap();
