@@ -193,9 +193,11 @@ fn page_table_depth_follows_the_whole_address_space() {
         texts.iter().any(|t| t.contains("the pgd/p4d entry is empty") && t.contains("1 level(s)")),
         "{texts:?}"
     );
-    // 511 pud entries × 262,144 pages one level deeper, 3 ns each: +0.40 s on 30.07 s.
+    // 511 pud entries × 262,144 pages one level deeper, 3 ns each: +0.40 s; with
+    // __get_user_pages' base re-fitted to the profile at 1.5 levels a page (18 ns,
+    // was 20), the no-SIGKILL dump is 29.93 s (was 30.07 s).
     let dump = count(&run, "dump_ns");
-    assert!((30_400_000_000..30_500_000_000).contains(&dump), "{dump}");
+    assert!((29_900_000_000..30_000_000_000).contains(&dump), "{dump}");
     // The tree walk scans every entry of every level the big hole passes: hundreds, not 2.
     let walk = run_texts_containing(&run_tree_walk(), "268,435,455 pages");
     assert!(walk.iter().any(|t| t.contains("by scanning 1,534 table entries")), "{walk:?}");
