@@ -496,3 +496,18 @@ fn with_thp_always_one_write_dumps_a_whole_huge_page() {
     assert!(!texts.is_empty());
     assert_eq!(count(&self::run("v6.13", &[("sigkill_at", "0")]), "pages_emitted"), 1, "never: one page");
 }
+
+/// Every function's share of the simulated 1 TiB dump is within 0.8 points of
+/// Guzik's profile (the constants are fitted to it at the corrected depth).
+#[test]
+fn every_cost_share_is_within_a_point_of_the_profile() {
+    let run = run("v6.13", &[("sigkill_at", "0")]);
+    let profile = run.extras::<slowpath_engine::cases::sparse_dump::AddressSpace>().expect("extras").profile;
+    let Some(Metric::Object(costs)) = run.metrics.get("cost_by_function_ns") else { panic!("costs") };
+    let ns = |m: &Metric| if let Metric::Ns(v) = m { *v as f64 } else { 0.0 };
+    let total: f64 = costs.values().map(ns).sum();
+    for (name, share) in profile {
+        let simulated = costs.get(*name).map(ns).unwrap_or(0.0) / total * 100.0;
+        assert!((simulated - share).abs() <= 0.8, "{name}: {simulated:.2} % against {share} %");
+    }
+}
