@@ -20,7 +20,7 @@ crate::templates! {
     VISIT = "Maple node {0} ({1}): compares {2} pivot(s) until one is ≥ the address, and takes slot {3}, covering {4}–{5}.",
     FLAGS = "check_vma_flags: may this VMA be read for a dump? Yes.",
     SIGNAL_SEEN = "__get_user_pages sees the pending SIGKILL and returns -EINTR early: no page-table walk. get_dump_page returns NULL, and the loop reads NULL as a hole.",
-    WALK_NONE = "Page-table walk for {0}: the {1} entry is empty, so no page table below it exists; nothing is faulted in or allocated. {2} level(s) visited.",
+    WALK_NONE = "Page-table walk for {0}: the {1} entry is empty, so no page table below it exists. no_page_table() returns -EFAULT under FOLL_DUMP, so nothing is faulted in or allocated and get_dump_page returns NULL. {2} level(s) visited.",
     WALK_PRESENT = "Page-table walk for {0}: {1} levels, and the pte maps a page: this page was written and will be dumped.",
     UNLOCK = "__get_user_pages_locked releases {0} again (mmap_read_unlock, up_read), one page later.",
     UNLOCK_615_EMIT = "v6.15 drops {0} before writing the page (mmap_read_unlock): a write may sleep in the filesystem.",
