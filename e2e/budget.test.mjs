@@ -15,6 +15,13 @@ const HEAVY = [
   '#/case/fifo-trigger?duration=120s&v=2cpu',
 ];
 
+// The sparse dump's worst setting (vm.max_map_count's 65,530 mappings, 10,000
+// spread pages, 128 TiB): the trace stops at the storage budget, the figures
+// cover the whole dump.
+const STORED = [
+  '#/case/sparse-dump?vmas=65530&touched=10000&touch_pattern=spread&size=128TiB&sigkill_at=0',
+];
+
 describe('work budget', () => {
   let suite;
   before(async () => {
@@ -41,6 +48,22 @@ describe('work budget', () => {
           (old) => document.querySelector('[data-testid="step-index"]')?.textContent !== old,
           before,
         );
+        assert.deepEqual(consoleErrors, []);
+        assert.deepEqual(pageErrors, []);
+      });
+    });
+  }
+
+  for (const hash of STORED) {
+    test(`${hash} opens and says where the trace stops`, T, async () => {
+      await withPage(suite.browser, 'budget', async ({ page, consoleErrors, pageErrors }) => {
+        await page.goto(suite.url(hash));
+        await waitForApp(page);
+        const limit = page.getByTestId('run-limit');
+        await limit.waitFor({ timeout: 60_000 });
+        const text = await limit.innerText();
+        assert.match(text, /The trace stops after .* micro-ops/);
+        assert.match(text, /the figures cover the whole run/);
         assert.deepEqual(consoleErrors, []);
         assert.deepEqual(pageErrors, []);
       });

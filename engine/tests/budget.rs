@@ -30,12 +30,8 @@ proptest! {
         prop_assert!(run.simulated_steps > 0, "{label}: the case counts its steps");
         prop_assert!(run.simulated_steps <= SIMULATED_STEPS_MAX, "{label}: {} steps", run.simulated_steps);
         let (ops, blocks, _) = run.stored();
-        // The sparse dump stores one block per run of identical pages and is bounded by its
-        // parameters instead (touched pages × VMAs): a known gap, see docs/cases/sparse-dump.md.
-        if meta.id != "sparse-dump" {
-            prop_assert!(ops <= STORED_OPS_MAX + OVERSHOOT_OPS, "{label}: {ops} ops");
-            prop_assert!(blocks <= STORED_BLOCKS_MAX + OVERSHOOT_OPS, "{label}: {blocks} blocks");
-        }
+        prop_assert!(ops <= STORED_OPS_MAX + OVERSHOOT_OPS, "{label}: {ops} ops");
+        prop_assert!(blocks <= STORED_BLOCKS_MAX + OVERSHOOT_OPS, "{label}: {blocks} blocks");
         if let Outcome::WorkLimit { .. } = run.outcome {
             prop_assert!(run.outcome.limit_text().is_some_and(|text| text.contains("figures cover")), "{label}");
         }

@@ -144,7 +144,7 @@ fn a_minute_of_2_6_1_is_a_small_trace_and_every_variant_stays_bounded() {
     // repeating, so the trace stops at the stored budget; the metrics still cover
     // the whole run, unless the run keeps more writes than one run may (two CPUs:
     // about 1,700 writes a second), when the figures cover up to that write.
-    for variant in ["drain-fix", "2cpu"] {
+    for variant in ["drain-fix", "2cpu", "2.4.24-smp"] {
         let run = run(variant, &[("duration", "60s")]);
         let (ops, blocks, _) = run.stored();
         assert!(ops <= slowpath_engine::run::budget::STORED_OPS_MAX + 64, "{variant}: {ops}");
@@ -158,7 +158,7 @@ fn a_minute_of_2_6_1_is_a_small_trace_and_every_variant_stays_bounded() {
                 assert!(last_write_ns > 55 * 1_000 * MS, "{variant}: metrics span the minute");
             }
             slowpath_engine::Outcome::WorkLimit { at_ns, budget, .. } => {
-                assert_eq!((variant, budget), ("2cpu", "kept writes"));
+                assert!(variant != "drain-fix" && budget == "kept writes", "{variant}: {budget}");
                 assert_eq!(writes as usize, slowpath_engine::run::budget::KEPT_RECORDS_MAX);
                 assert!(last_write_ns <= at_ns && at_ns < 60 * 1_000 * MS, "{variant}: stopped at {at_ns}");
                 assert!(run.outcome.limit_text().expect("said in words").contains("figures cover"));
@@ -185,7 +185,7 @@ mod properties {
             start_ms in 0u64..1_500,
             hz in prop::sample::select(vec!["native", "100", "250", "1000"]),
             preempt in any::<bool>(),
-            variant in prop::sample::select(vec!["2.6.1", "2.4.24", "drain-fix", "2cpu"]),
+            variant in prop::sample::select(vec!["2.6.1", "2.4.24", "2.4.24-smp", "drain-fix", "2cpu"]),
         ) {
             let sets = [
                 ("listener_nice", listener_nice.to_string()),
@@ -205,4 +205,29 @@ mod properties {
             common::assert_seek_agrees_with_stepping(&run);
         }
     }
+}
+
+/// Why 2.4.24 was fast, a hypothesis (issue 15): on one CPU, 2.4's rules make
+/// every write slow after the first recalculation (~90 ms each); on two logical
+/// CPUs with an SMP kernel, `reschedule_idle` sends the woken listener to the
+/// idle CPU and never sets the writer's need_resched, and every write is fast,
+/// as reported. Which one the reporter ran is unknown.
+#[test]
+fn on_2_4_24_one_cpu_predicts_slow_writes_and_only_smp_matches_the_report() {
+    let up = run("2.4.24", &[]);
+    assert!(count(&up, "writes_over_1ms") >= 30, "one CPU: {}", count(&up, "writes_over_1ms"));
+    assert!(count(&up, "writes") < 500);
+    let smp = run("2.4.24-smp", &[]);
+    assert_eq!(fifo(&smp).kernel, "2.4.24");
+    assert_eq!(fifo(&smp).cpus, 2);
+    assert_eq!(fifo(&smp).hz, 100);
+    assert!(count(&smp, "writes") > 10_000, "{}", count(&smp, "writes"));
+    assert_eq!(count(&smp, "writes_over_1ms"), 0);
+    assert_eq!(count(&smp, "preemptions_in_write"), 0, "the writer's need_resched is never set by a wakeup");
+    // Every wakeup narrates the SMP rule: the woken task's own CPU was idle.
+    let texts: Vec<String> = (0..smp.total_ops().min(20_000))
+        .map(|index| slowpath_engine::run::narration::plain(&smp.narrate(&smp.op(index).expect("op"))))
+        .filter(|text| text.starts_with("The wakeup puts"))
+        .collect();
+    assert!(!texts.is_empty() && texts.iter().all(|text| text.contains("SMP reschedule_idle")), "{texts:?}");
 }

@@ -181,6 +181,9 @@ pub enum Outcome {
     TimeLimit,
     /// The run stopped at the engine's step budget: shorten it to see the rest.
     StepLimit { micro_ops: u64 },
+    /// The modelled process was killed by `signal`, sent at `sent_at_ns`; it died at
+    /// `at_ns` (the figures cover the whole run up to then).
+    Killed { signal: &'static str, sent_at_ns: u64, at_ns: u64 },
     /// A cycle in the wait-for graph: reported as a result, not a hang.
     Deadlock(Deadlock),
     /// The run reached the engine's work budget (`run::budget`) at `at_ns`, before
@@ -212,7 +215,7 @@ impl Outcome {
                  the whole run.",
                 crate::run::narration::group_digits(*micro_ops)
             )),
-            Outcome::Completed | Outcome::TimeLimit | Outcome::Deadlock(_) => None,
+            Outcome::Completed | Outcome::TimeLimit | Outcome::Killed { .. } | Outcome::Deadlock(_) => None,
         }
     }
 }

@@ -123,7 +123,7 @@ type CompareKey = (ParamValues, u64, &'static str);
 type CompareCache = Option<(CompareKey, Result<Rc<FifoCase>, String>)>;
 
 fn other_variant(run: &Run) -> &'static str {
-    if run.variant == "2.4.24" {
+    if run.variant.starts_with("2.4.24") {
         "2.6.1"
     } else {
         "2.4.24"
@@ -251,11 +251,15 @@ fn model_notes() -> Html {
                        later bursts in the model open with a one-slice write, where the reporter saw 302 ms again." }</li>
                 <li>{ "Both programs are forked by a shell whose sleep credit is unknown (the Shell's bonus parameter, \
                        0 by default); with an interactive shell the first writes are fast and the first burst is shorter." }</li>
-                <li>{ "On 2.4.24 the reporter saw no slow write. With only these two programs, 2.4.24's own rules let \
-                       the listener preempt the writer after a counter recalculation finds it asleep; each such write \
-                       waits one counter (about 90 ms), never the several slices of 2.6.1, but after the first quarter \
-                       second every write does, so the writer manages only about 5 writes a second. What kept the \
-                       reporter's 2.4 machine fast (he printed to a terminal) is outside this two-program model." }</li>
+                <li>{ "On 2.4.24 the reporter saw no slow write. On one CPU, 2.4.24's own rules predict slow writes: \
+                       after a counter recalculation finds the listener asleep, its wakeup preempts the writer inside \
+                       write(), and each such write waits one counter (about 90 ms), so the writer manages only about \
+                       5 writes a second. The report's fast 2.4.24 matches only an SMP kernel (the 2.4.24-smp variant: \
+                       a Hyper-Threading P4 with an SMP 2.4 kernel, where reschedule_idle sends the woken listener to \
+                       the idle sibling instead of preempting the writer). That hypothesis also needs the 2.6.1 kernel \
+                       to have run on one CPU. Which one the reporter ran is unknown: he gave no hardware details." }</li>
+                <li>{ "2.4.24-smp does not slow the two logical CPUs down for sharing one core (Hyper-Threading): \
+                       each runs at full speed, a model choice." }</li>
             </ul>
         </details>
     }
@@ -273,11 +277,17 @@ fn summary_list(summary: &Summary, case: &FifoCase) -> Html {
             if case.kernel == "2.4.24" {
                 <p class="fifo-model-note" data-testid="model-note-2-4">
                     <strong>{ "Reported on 2.4.24: " }</strong>{ slowpath_engine::cases::fifo_trigger::REPORTED_2_4_24 }{ ". " }
-                    { "Our 2.4 model, with only these two programs on the CPU, does let the listener preempt: an epoch \
-                       recalculation that finds it asleep in select() gives it counter 9 against the writer's 6, and \
-                       goodness 29 beats 27. But a delay never exceeds one counter, while 2.6.1 keeps an interactive \
-                       listener in the active array for several slices. What kept the reporter's 2.4 machine fast (his \
-                       terminal and X server shared the CPU) is outside this model: a model limit, not a finding." }
+                    if case.cpus > 1 {
+                        { "This is the SMP hypothesis (two logical CPUs): reschedule_idle sends the woken listener to \
+                           the idle CPU, the writer is never preempted, and every write is fast, as reported. Whether \
+                           the reporter ran an SMP kernel is unknown." }
+                    } else {
+                        { "On one CPU, 2.4.24's own rules predict slow writes: an epoch recalculation that finds the \
+                           listener asleep in select() gives it counter 9 against the writer's 6, goodness 29 beats 27, \
+                           and the wakeup preempts the writer; each such write waits one counter (about 90 ms), never \
+                           the several slices of 2.6.1. The report's fast 2.4.24 matches only an SMP kernel (the \
+                           2.4.24-smp variant); which one the reporter ran is unknown." }
+                    }
                 </p>
             }
         </>

@@ -729,25 +729,19 @@ impl TraceSink<'_> {
                     Arg::Count(self.goodness(other, &other_snap, true)),
                 ];
                 let template = if self.config.cpus > 1 {
-                    T::WAKE_IDLE
+                    T::WAKE_24_SMP_IDLE
                 } else if preempts {
                     T::WAKE_24_PREEMPT
                 } else {
                     T::WAKE_24_NO_PREEMPT
                 };
-                let args = if template == T::WAKE_IDLE {
-                    vec![
-                        me,
-                        Arg::Ns(0),
-                        Arg::Ns(0),
-                        Arg::Signed(i64::from(snap.prio)),
-                        them,
-                        Arg::Signed(other_prio),
-                    ]
+                if template == T::WAKE_24_SMP_IDLE {
+                    // reschedule_idle on SMP: the woken task's own CPU idles, so it goes there.
+                    let cpu = Arg::Count(if index == LISTENER { 0 } else { u64::from(self.config.cpus - 1) });
+                    (at(text::RESCHEDULE_IDLE_24, 4), template, vec![me, cpu, them])
                 } else {
-                    args
-                };
-                (at(text::TICK_WAKE_24, 4), template, args)
+                    (at(text::TICK_WAKE_24, 4), template, args)
+                }
             }
         };
         // The waker is the running task: the wakeup is one of its ops.

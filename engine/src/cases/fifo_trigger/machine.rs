@@ -56,6 +56,8 @@ struct Cpu {
     /// 2.4's run queue, in list order (new arrivals last).
     queue: Vec<usize>,
     last_ran: Option<usize>,
+    /// When schedule() last ran here (2.4 SMP's `last_schedule(cpu)`).
+    last_schedule_ns: u64,
 }
 
 pub struct Machine<'c> {
@@ -390,6 +392,25 @@ impl<'c> Machine<'c> {
                 let preempts = current.is_none_or(|cur| o1::wakeup_preempts(prio, self.tasks[cur].o1.prio));
                 (Some(credit), preempts)
             }
+            Kernel::Goodness if self.cpus.len() > 1 => {
+                // SMP reschedule_idle: the task's last CPU, if idle, else the longest-idle
+                // CPU, else preemption_goodness. Each program has its own CPU here, so its
+                // CPU is idle whenever it sleeps and the first rule always decides.
+                self.cpus[c].queue.push(task);
+                let seen: Vec<goodness::CpuSeen<'_>> = self
+                    .cpus
+                    .iter()
+                    .map(|cpu| goodness::CpuSeen {
+                        current: cpu.current.map(|t| &self.tasks[t].good),
+                        last_schedule_ns: cpu.last_schedule_ns,
+                    })
+                    .collect();
+                let decision = goodness::reschedule_idle_smp(&self.tasks[task].good, c, &seen);
+                debug_assert_eq!(decision, goodness::SmpWake::Idle(c), "one program per CPU");
+                let preempts =
+                    matches!(decision, goodness::SmpWake::Idle(d) | goodness::SmpWake::Preempt(d) if d == c);
+                (None, preempts)
+            }
             Kernel::Goodness => {
                 // add_to_runqueue is list_add_tail in 2.4.24.
                 self.cpus[c].queue.push(task);
@@ -612,6 +633,7 @@ impl<'c> Machine<'c> {
         let c = usize::from(cpu);
         self.cpus[c].need_resched = false;
         self.cpus[c].why = None;
+        self.cpus[c].last_schedule_ns = now;
         let prev = self.cpus[c].current.take();
         let mut debit_ns = 0;
         let mut runqueue_credit = None;

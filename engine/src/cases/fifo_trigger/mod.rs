@@ -128,6 +128,11 @@ const VARIANTS: &[VariantSpec] = &[
         description: "The 2.4 goodness scheduler: counters refilled in epochs, no sleep average, HZ 100.",
     },
     VariantSpec {
+        id: "2.4.24-smp",
+        label: "Linux 2.4.24 SMP, two logical CPUs (hypothesis)",
+        description: "A hypothesis, not the report: an SMP 2.4.24 kernel on a Hyper-Threading Pentium 4 (two logical CPUs). reschedule_idle sends the woken listener to the idle CPU instead of preempting the writer. The reporter gave no hardware details.",
+    },
+    VariantSpec {
         id: "drain-fix",
         label: "2.6.1 + the listener reads the byte",
         description: "The application fix: the listener read()s the byte before close(), so a reopen never finds stale data.",
@@ -177,7 +182,7 @@ static META: CaseMeta = CaseMeta {
 
 /// The machine configuration for validated parameters and a variant.
 pub fn config(params: &ParamValues, variant: &str) -> Config {
-    let kernel = if variant == "2.4.24" { Kernel::Goodness } else { Kernel::O1 };
+    let kernel = if variant.starts_with("2.4.24") { Kernel::Goodness } else { Kernel::O1 };
     let hz = match params.word("hz") {
         "100" => 100,
         "250" => 250,
@@ -188,7 +193,7 @@ pub fn config(params: &ParamValues, variant: &str) -> Config {
     Config {
         kernel,
         hz,
-        cpus: if variant == "2cpu" { 2 } else { 1 },
+        cpus: if variant == "2cpu" || variant == "2.4.24-smp" { 2 } else { 1 },
         // Mainline 2.4.24 has no kernel preemption (it came with 2.6).
         preempt: params.switch("preempt") && kernel == Kernel::O1,
         drain: variant == "drain-fix",

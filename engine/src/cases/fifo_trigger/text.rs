@@ -67,6 +67,7 @@ crate::templates! {
     RQ_CREDIT = "{0} was woken {1} ago and has waited on the run queue since: 30 % of that wait counts as sleep (ON_RUNQUEUE_WEIGHT), multiplied like any sleep: sleep_avg → {2}, priority {3}.",
     RECALC_24 = "Every runnable counter is 0: a new epoch. Every task, asleep or not, gets half its counter plus a fresh slice, NICE_TO_TICKS(nice): {1} now has {2}, {3} has {4}. A sleeper keeps what it did not use, so it comes out ahead.",
     END = "The run ends at {0}: {1} writes, {2} of them slower than 1 ms.",
+    WAKE_24_SMP_IDLE = "The wakeup puts {0} on the run queue. SMP reschedule_idle: {0}'s last CPU, CPU {1}, runs its idle task, so {0} is sent there (send_now_idle) and {2} is not preempted: its need_resched stays clear while a CPU is idle. (The 2.4.24-smp variant: a hypothesis, see the notes.)",
 }
 
 pub(crate) const LISTENER: u16 = 0;
@@ -80,6 +81,7 @@ pub(crate) const TICK_26: u16 = 7;
 pub(crate) const SCHEDULE_26: u16 = 8;
 pub(crate) const SCHEDULE_24: u16 = 9;
 pub(crate) const TICK_WAKE_24: u16 = 10;
+pub(crate) const RESCHEDULE_IDLE_24: u16 = 11;
 
 pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
@@ -236,6 +238,20 @@ pub(crate) static CODE: &[Function] = &[
             "try_to_wake_up(p, sync = 0):",
             "    add_to_runqueue(p)",
             "    if (goodness(p) − goodness(current) > 0) current->need_resched = 1",
+        ],
+    },
+    Function {
+        name: "reschedule_idle (2.4.24 kernel/sched.c, CONFIG_SMP)",
+        source_url: TARBALL_2424,
+        lines: &[
+            "reschedule_idle(p):                  // SMP: called by try_to_wake_up",
+            "    best_cpu = p->processor          // the CPU p last ran on",
+            "    if (can_schedule(p, best_cpu)) {",
+            "        tsk = idle_task(best_cpu)",
+            "        if (cpu_curr(best_cpu) == tsk) { send_now_idle: tsk->need_resched = 1; IPI; return }",
+            "    }",
+            "    for each CPU: the idle one with the oldest last_schedule (oldest_idle) → send_now_idle",
+            "    no idle CPU: the running task with the largest preemption_goodness > 0 gets need_resched",
         ],
     },
 ];

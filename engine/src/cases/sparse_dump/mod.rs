@@ -58,8 +58,14 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "vmas",
         label: "VMAs",
-        kind: ParamKind::Count { min: 23, max: 2_000, default: 28 },
-        description: "Total number of mappings; beyond the program's own, small mappings are added, growing the maple tree.",
+        kind: ParamKind::Count { min: 23, max: 65_530, default: 28 },
+        description: "Total number of mappings, up to vm.max_map_count's default of 65,530; beyond the program's own, small mappings are added, growing the maple tree.",
+    },
+    ParamSpec {
+        name: "thp",
+        label: "Transparent huge pages",
+        kind: ParamKind::Choice { options: &["never", "always"], default: "never" },
+        description: "THP \"always\": the mapping is aligned to 2 MiB (a PMD) and the first write maps a whole 2 MiB huge page, so 512 pages get written per touched page (4 KiB pages). \"never\" (the default, a model choice: the report does not say; \"madvise\", a common default, behaves the same for a plain mmap).",
     },
     ParamSpec {
         name: "sigkill_at",
@@ -109,9 +115,9 @@ static META: CaseMeta = CaseMeta {
             label: "Tavian Barnes' report and patch, and Mateusz Guzik's profile (LKML, January 2025)",
             url: "https://lore.kernel.org/all/?q=%22coredump%3A+allow+interrupting+dumps+of+large+anonymous+regions%22",
         },
-        Source { label: "fs/coredump.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13.7/source/fs/coredump.c" },
-        Source { label: "mm/gup.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13.7/source/mm/gup.c" },
-        Source { label: "lib/maple_tree.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13.7/source/lib/maple_tree.c" },
+        Source { label: "fs/coredump.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13/source/fs/coredump.c" },
+        Source { label: "mm/gup.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13/source/mm/gup.c" },
+        Source { label: "lib/maple_tree.c at v6.13", url: "https://elixir.bootlin.com/linux/v6.13/source/lib/maple_tree.c" },
         Source { label: "fs/coredump.c at v6.15", url: "https://elixir.bootlin.com/linux/v6.15/source/fs/coredump.c" },
     ],
     params: PARAMS,
@@ -143,8 +149,12 @@ impl Case for SparseDump {
             "random" => space::Pattern::Random(seed),
             _ => space::Pattern::First,
         };
-        let space = space::build(size, params.unsigned("touched"), pattern, page, params.unsigned("vmas"));
-        let tables = space::PageTables::new(geometry, &space.vmas);
+        // The PMD size: a huge page maps what one entry of the next-to-last level covers.
+        let pmd = 1u64 << geometry.shifts[geometry.shifts.len() - 2];
+        let thp = (params.word("thp") == "always").then_some(pmd);
+        let space =
+            space::build(size, params.unsigned("touched"), pattern, page, params.unsigned("vmas"), thp);
+        let tables = space::PageTables::new(geometry, &space.vmas, &space.huge);
         let config = sim::Config {
             page,
             sigkill_at_ns: Some(params.unsigned("sigkill_at")).filter(|&at| at > 0),
@@ -158,6 +168,7 @@ impl Case for SparseDump {
         };
         let finished = sim::run(&config, &space, tables);
         let variant_kind = config.variant;
+        let blocks = finished.blocks;
         let mut run = finished.builder.finish(
             META.id,
             variant,
@@ -166,9 +177,9 @@ impl Case for SparseDump {
             finished.outcome,
             finished.metrics,
         );
-        // The dump loop's work is one step per block it emits (a run of identical
-        // pages is one repeat block, summed in closed form).
-        run.simulated_steps = run.stored().1 as u64;
+        // The dump loop's work is one step per block it simulates (a run of identical
+        // pages is one repeat block, summed in closed form), stored or not.
+        run.simulated_steps = blocks.max(1);
         run.set_extras(AddressSpace {
             vmas: space
                 .vmas

@@ -15,8 +15,15 @@ pub enum Backing {
     Anon,
     /// `[vdso]`: always dumped whole.
     Vdso,
-    /// `[vvar]`: `VM_IO | VM_PFNMAP`, never dumped.
+    /// `[vvar]`: a special mapping with a `vm_ops->name`, so `always_dump_vma()` dumps
+    /// it whole; it is `VM_IO | VM_PFNMAP`, so `check_vma_flags` refuses every page
+    /// and each becomes a hole.
     Vvar,
+    /// `[vsyscall]`, the gate VMA: not in the maple tree, but `dump_vma_snapshot`
+    /// adds it and `always_dump_vma()` dumps it whole (one page). With
+    /// `vsyscall=xonly`, the default, its page is not mapped: `get_gate_page`
+    /// returns -EFAULT and the page is a hole.
+    Gate,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,8 +42,7 @@ impl Vma {
     /// `vma_dump_size` with the default coredump_filter (0x33).
     pub fn dump_size(&self, page: u64) -> u64 {
         match self.backing {
-            Backing::Vvar => 0,
-            Backing::Vdso | Backing::FileWritten => self.end - self.start,
+            Backing::Vvar | Backing::Gate | Backing::Vdso | Backing::FileWritten => self.end - self.start,
             Backing::Anon if self.present.is_empty() => 0,
             Backing::Anon => self.end - self.start,
             Backing::FileClean { elf_header: true } => page,
@@ -87,13 +93,15 @@ pub struct PageTables {
     pub geometry: Geometry,
     /// Present page ranges of the whole address space, sorted, disjoint.
     present: Vec<(u64, u64)>,
+    /// Of those, the ranges a PMD entry maps as huge pages (sorted).
+    huge: Vec<(u64, u64)>,
 }
 
 impl PageTables {
-    pub fn new(geometry: Geometry, vmas: &[Vma]) -> PageTables {
+    pub fn new(geometry: Geometry, vmas: &[Vma], huge: &[(u64, u64)]) -> PageTables {
         let mut present: Vec<(u64, u64)> = vmas.iter().flat_map(|vma| vma.present.iter().copied()).collect();
         present.sort_unstable();
-        PageTables { geometry, present }
+        PageTables { geometry, present, huge: huge.to_vec() }
     }
 
     /// Is any page in `[start, end)` present?
@@ -105,6 +113,11 @@ impl PageTables {
     /// The walk for `addr`: each level's entry exists iff its region holds a present page.
     pub fn walk(&self, addr: u64) -> Walk {
         let levels = self.geometry.shifts.len();
+        let index = self.huge.partition_point(|&(_, e)| e <= addr);
+        if self.huge.get(index).is_some_and(|&(s, _)| s <= addr) {
+            // A huge pmd maps the page: the walk ends one level above the ptes.
+            return Walk { levels: levels as u8 - 1, present: true };
+        }
         for (depth, &shift) in self.geometry.shifts.iter().enumerate() {
             let region_start = addr >> shift << shift;
             let region_end = region_start.saturating_add(1u64 << shift);
@@ -116,10 +129,21 @@ impl PageTables {
     }
 
     /// Splits `[start, end)` into maximal runs of pages with the same walk.
+    ///
+    /// The depth at an address follows from the populated pages of the whole
+    /// address space, not only of the range: a page of another VMA that shares a
+    /// table with part of the range makes the walk go deeper there. The nearest
+    /// populated range on either side is enough: any other one outside the range
+    /// shares fewer tables with it than the nearest does.
     pub fn segments(&self, start: u64, end: u64) -> Vec<(u64, u64, Walk)> {
         let mut cuts = vec![start, end];
         let first = self.present.partition_point(|&(_, e)| e <= start);
-        for &(s, e) in self.present[first..].iter().take_while(|&&(s, _)| s < end) {
+        let inside = self.present[first..].iter().take_while(|&&(s, _)| s < end).count();
+        let before = first.checked_sub(1).map(|i| self.present[i]);
+        let after = self.present.get(first + inside).copied();
+        let relevant =
+            before.into_iter().chain(self.present[first..first + inside].iter().copied()).chain(after);
+        for (s, e) in relevant {
             for &shift in self.geometry.shifts {
                 let size = 1u64 << shift;
                 for point in [s >> shift << shift, (e - 1) >> shift << shift] {
@@ -163,6 +187,9 @@ impl PageTables {
     }
 }
 
+/// The x86-64 vsyscall page (`VSYSCALL_ADDR`).
+pub const GATE_START: u64 = 0xffff_ffff_ff60_0000;
+
 /// Where a mapping too large for the 47-bit address space goes: 128 TiB, via a hint.
 pub const HIGH_BASE: u64 = 1 << 47;
 
@@ -188,6 +215,8 @@ pub enum Pattern {
 
 pub struct Space {
     pub vmas: Vec<Vma>,
+    /// Ranges mapped by PMD-sized transparent huge pages (THP "always").
+    pub huge: Vec<(u64, u64)>,
     pub big: usize,
     pub tree: MapleTree,
 }
@@ -195,12 +224,21 @@ pub struct Space {
 /// Builds the address space. `vmas` is the total VMA count (at least the base
 /// program's); extra small mappings are added below the big one, alternating
 /// file-backed read-only and anonymous, as a program's later mmaps would be.
-pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) -> Space {
+///
+/// `thp_pmd`: the PMD size when transparent huge pages are "always": 6.13 then
+/// aligns an anonymous mapping whose length is a PMD multiple to a PMD boundary
+/// (`thp_get_unmapped_area`), and a write fault maps a whole PMD-sized huge page,
+/// so each touched page populates its aligned PMD region.
+pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, thp_pmd: Option<u64>) -> Space {
     let page_align = |x: u64| x / page * page;
     let mut list: Vec<Vma> = Vec::new();
+    // What is mapped so far, by start: the overlap trim below looks up neighbours
+    // in it (a scan of the list would be quadratic in the VMA count).
+    let mut mapped: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
     #[allow(clippy::too_many_arguments)]
     fn add(
         list: &mut Vec<Vma>,
+        mapped: &mut std::collections::BTreeMap<u64, u64>,
         page: u64,
         start: u64,
         end: u64,
@@ -214,14 +252,11 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         let mut end = page_align(end + page - 1).max(start + page);
         // With pages larger than the program's segments, neighbours would overlap
         // once rounded: trim against what is mapped already, and drop what is left empty.
-        for other in list.iter() {
-            if other.start < end && start < other.end {
-                if other.start <= start {
-                    start = start.max(other.end);
-                } else {
-                    end = end.min(other.start);
-                }
-            }
+        while let Some((_, &other_end)) = mapped.range(..=start).next_back().filter(|(_, &e)| e > start) {
+            start = other_end;
+        }
+        if let Some((&other_start, _)) = mapped.range(start..).next() {
+            end = end.min(other_start);
         }
         if start >= end {
             return;
@@ -233,11 +268,13 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
             (n, false) => vec![(start, start + n * page)],
             (n, true) => vec![(end - n * page, end)],
         };
+        mapped.insert(start, end);
         list.push(Vma { start, end, name: name.to_string(), backing, present, big: false });
     }
     // The executable.
     add(
         &mut list,
+        &mut mapped,
         page,
         0x5555_5555_4000,
         0x5555_5555_5000,
@@ -248,6 +285,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x5555_5555_5000,
         0x5555_5555_6000,
@@ -258,6 +296,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x5555_5555_6000,
         0x5555_5555_7000,
@@ -266,13 +305,44 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         1,
         false,
     );
-    add(&mut list, page, 0x5555_5555_7000, 0x5555_5555_8000, "a.out (relro)", Backing::FileWritten, 1, false);
-    add(&mut list, page, 0x5555_5555_8000, 0x5555_5555_9000, "a.out (data)", Backing::FileWritten, 1, false);
-    add(&mut list, page, 0x5555_5555_9000, 0x5555_5557_a000, "[heap]", Backing::Anon, 1, false);
-    // ld.so, libc and their anonymous mappings, vvar and vdso, the stack.
-    add(&mut list, page, 0x7fff_f7d8_5000, 0x7fff_f7d8_8000, "anon (TLS)", Backing::Anon, 3, false);
     add(
         &mut list,
+        &mut mapped,
+        page,
+        0x5555_5555_7000,
+        0x5555_5555_8000,
+        "a.out (relro)",
+        Backing::FileWritten,
+        1,
+        false,
+    );
+    add(
+        &mut list,
+        &mut mapped,
+        page,
+        0x5555_5555_8000,
+        0x5555_5555_9000,
+        "a.out (data)",
+        Backing::FileWritten,
+        1,
+        false,
+    );
+    add(&mut list, &mut mapped, page, 0x5555_5555_9000, 0x5555_5557_a000, "[heap]", Backing::Anon, 1, false);
+    // ld.so, libc and their anonymous mappings, vvar and vdso, the stack.
+    add(
+        &mut list,
+        &mut mapped,
+        page,
+        0x7fff_f7d8_5000,
+        0x7fff_f7d8_8000,
+        "anon (TLS)",
+        Backing::Anon,
+        3,
+        false,
+    );
+    add(
+        &mut list,
+        &mut mapped,
         page,
         0x7fff_f7d8_8000,
         0x7fff_f7db_0000,
@@ -283,6 +353,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7db_0000,
         0x7fff_f7f4_5000,
@@ -293,6 +364,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7f4_5000,
         0x7fff_f7f9_d000,
@@ -303,6 +375,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7f9_d000,
         0x7fff_f7fa_1000,
@@ -313,6 +386,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7fa_1000,
         0x7fff_f7fa_3000,
@@ -321,12 +395,23 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         2,
         false,
     );
-    add(&mut list, page, 0x7fff_f7fa_3000, 0x7fff_f7fb_0000, "anon (libc bss)", Backing::Anon, 4, false);
-    add(&mut list, page, 0x7fff_f7fb_d000, 0x7fff_f7fb_f000, "anon", Backing::Anon, 2, false);
-    add(&mut list, page, 0x7fff_f7fb_f000, 0x7fff_f7fc_3000, "[vvar]", Backing::Vvar, 0, false);
-    add(&mut list, page, 0x7fff_f7fc_3000, 0x7fff_f7fc_5000, "[vdso]", Backing::Vdso, 2, false);
     add(
         &mut list,
+        &mut mapped,
+        page,
+        0x7fff_f7fa_3000,
+        0x7fff_f7fb_0000,
+        "anon (libc bss)",
+        Backing::Anon,
+        4,
+        false,
+    );
+    add(&mut list, &mut mapped, page, 0x7fff_f7fb_d000, 0x7fff_f7fb_f000, "anon", Backing::Anon, 2, false);
+    add(&mut list, &mut mapped, page, 0x7fff_f7fb_f000, 0x7fff_f7fc_3000, "[vvar]", Backing::Vvar, 0, false);
+    add(&mut list, &mut mapped, page, 0x7fff_f7fc_3000, 0x7fff_f7fc_5000, "[vdso]", Backing::Vdso, 2, false);
+    add(
+        &mut list,
+        &mut mapped,
         page,
         0x7fff_f7fc_5000,
         0x7fff_f7fc_6000,
@@ -337,6 +422,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7fc_6000,
         0x7fff_f7ff_1000,
@@ -347,6 +433,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7ff_1000,
         0x7fff_f7ff_b000,
@@ -357,6 +444,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7ff_b000,
         0x7fff_f7ff_d000,
@@ -367,6 +455,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     );
     add(
         &mut list,
+        &mut mapped,
         page,
         0x7fff_f7ff_d000,
         0x7fff_f7ff_f000,
@@ -375,7 +464,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         2,
         false,
     );
-    add(&mut list, page, 0x7fff_fffd_e000, 0x7fff_ffff_f000, "[stack]", Backing::Anon, 3, true);
+    add(&mut list, &mut mapped, page, 0x7fff_fffd_e000, 0x7fff_ffff_f000, "[stack]", Backing::Anon, 3, true);
     // The big mapping: mmap() places it top-down, just below the lowest mapping up
     // there; if it does not fit above the heap, below the executable instead.
     let heap_end = 0x5555_5557_a000u64;
@@ -388,6 +477,11 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         // Larger than a 47-bit user address space can hold: mapped above 128 TiB with
         // an address hint, which needs 5-level paging (see `needs_high_address`).
         (HIGH_BASE, HIGH_BASE + size)
+    };
+    let thp_pmd = thp_pmd.filter(|&pmd| size % pmd == 0);
+    let (big_start, big_end) = match thp_pmd {
+        Some(pmd) if big_start % pmd != 0 => (big_start / pmd * pmd, big_start / pmd * pmd + size),
+        _ => (big_start, big_end),
     };
     let pages = size / page;
     let touched = touched.min(pages);
@@ -407,11 +501,17 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
     let mut present: Vec<(u64, u64)> = Vec::new();
     for index in touched_pages {
         let at = big_start + index * page;
+        // With THP, the fault maps the whole aligned PMD region around the page.
+        let (from, to) = match thp_pmd {
+            Some(pmd) => (at / pmd * pmd, at / pmd * pmd + pmd),
+            None => (at, at + page),
+        };
         match present.last_mut() {
-            Some(last) if last.1 == at => last.1 = at + page,
-            _ => present.push((at, at + page)),
+            Some(last) if last.1 >= from => last.1 = last.1.max(to),
+            _ => present.push((from, to)),
         }
     }
+    let huge = if thp_pmd.is_some() { present.clone() } else { Vec::new() };
     list.push(Vma {
         start: big_start,
         end: big_end,
@@ -421,17 +521,25 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         big: true,
     });
     // Extra small mappings below the big one, adjacent as top-down allocation packs them.
+    mapped.insert(big_start, big_end);
     let base_count = list.len() as u64;
-    let mut below = big_start;
+    // Top-down mmap puts each below the lowest mapping under mmap_base: the big one
+    // when it went there, else libc's neighbourhood. None goes below 64 KiB
+    // (mmap_min_addr); past that, no more are added.
+    let mut below =
+        if big_end == page_align(0x7fff_f7d8_5000) { big_start } else { page_align(0x7fff_f7d8_5000) };
     for extra in 0..vmas.saturating_sub(base_count) {
         let length = (1 + extra % 4) * 16 * page;
+        if below < length + (64 << 10) {
+            break;
+        }
         let start = below - length;
         let (name, backing, present_pages) = if extra % 2 == 0 {
             ("locale file", Backing::FileClean { elf_header: false }, 0)
         } else {
             ("anon (malloc arena)", Backing::Anon, 4)
         };
-        add(&mut list, page, start, below, name, backing, present_pages, false);
+        add(&mut list, &mut mapped, page, start, below, name, backing, present_pages, false);
         below = start;
     }
     // The tree is built in the order the mappings appear: exec maps the program,
@@ -450,6 +558,16 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         (stage, std::cmp::Reverse(vma.start))
     });
     let ranges: Vec<(u64, u64)> = order.iter().map(|&i| (list[i].start, list[i].end - 1)).collect();
+    // The gate VMA is no mapping of the process (not in mm_mt, not counted in `vmas`),
+    // but the snapshot lists it.
+    list.push(Vma {
+        start: GATE_START,
+        end: GATE_START + page.max(4096),
+        name: "[vsyscall]".to_string(),
+        backing: Backing::Gate,
+        present: Vec::new(),
+        big: false,
+    });
     let mut tree = MapleTree::build(&ranges);
     // The tree stores insertion indices; map them back to address-order indices.
     list.sort_by_key(|vma| vma.start);
@@ -463,5 +581,5 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64) ->
         }
     }
     let big = list.iter().position(|vma| vma.big).expect("the big mapping exists");
-    Space { vmas: list, big, tree }
+    Space { vmas: list, big, tree, huge }
 }

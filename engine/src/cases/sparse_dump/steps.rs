@@ -6,9 +6,9 @@ use super::sim::{
 };
 use super::sim::{
     CHECK_FLAGS_NS, DOWN_READ_NS, EMIT_NS, GET_DUMP_PAGE_NS, GUP_BASE_NS, INTERRUPT_CHECK_NS, LEVEL_NS,
-    LOOP_NS, LSEEK_NS, NODE_NS, PIVOT_NS, RCU_NS, TABLE_ENTRY_NS, UP_READ_NS, ZERO_PAGE_NS,
+    LOOP_NS, LSEEK_NS, MA_STATE_NS, NODE_NS, PIVOT_NS, RCU_NS, TABLE_ENTRY_NS, UP_READ_NS, ZERO_PAGE_NS,
 };
-use super::space::Walk;
+use super::space::{Backing, Walk};
 use super::text::{self, at, T};
 use crate::kernel::mm::maple::Visit;
 use crate::run::builder::{text as say, OpSpec};
@@ -34,7 +34,7 @@ impl Sim<'_> {
             template: T::MT_FIND,
             args: vec![Arg::Addr(addr)],
             effects: vec![],
-            cost: vec![(Cost::MtFind, RCU_NS)],
+            cost: vec![(Cost::MtFind, RCU_NS + MA_STATE_NS)],
         });
         for (depth, visit) in path.iter().enumerate() {
             let leaf = depth + 1 == path.len();
@@ -60,7 +60,7 @@ impl Sim<'_> {
     /// The micro-ops of one page at `addr`.
     pub(super) fn page_steps(
         &self,
-        _vma: usize,
+        vma: usize,
         addr: u64,
         walk: Walk,
         path: &[Visit],
@@ -70,12 +70,17 @@ impl Sim<'_> {
         let task = self.task;
         let variant = self.config.variant;
         let mut steps = Vec::new();
+        let dump = self.dump_fn();
         let per_page_lock = variant != Variant::V615;
         if per_page_lock || take_lock {
-            let template = if per_page_lock { T::LOCK } else { T::LOCK_TAKE_615 };
+            let (template, code) = if per_page_lock {
+                (T::LOCK, at(text::GUP_LOCKED, 1))
+            } else {
+                (T::LOCK_TAKE_615, at(dump, 3))
+            };
             steps.push(Step {
                 kind: OpKind::LockFast,
-                code: at(text::GET_DUMP_PAGE, 1),
+                code,
                 template,
                 args: vec![Arg::Lock(lock), Arg::Count(self.all.lock_acquisitions + 1)],
                 effects: vec![
@@ -86,19 +91,39 @@ impl Sim<'_> {
             });
         }
         self.lookup_steps(addr, path, &mut steps);
-        steps.push(Step {
-            kind: OpKind::Compute,
-            code: at(text::GUP, 2),
-            template: T::FLAGS,
-            args: vec![],
-            effects: vec![],
-            cost: vec![(Cost::CheckFlags, CHECK_FLAGS_NS)],
-        });
-        let present = walk.present && !self.signal_pending;
-        if self.signal_pending {
+        let backing = self.space.vmas[vma].backing;
+        let rest = vec![(Cost::GupRest, GUP_BASE_NS), (Cost::GetDumpPage, GET_DUMP_PAGE_NS)];
+        if backing == Backing::Gate {
+            steps.push(Step {
+                kind: OpKind::Compute,
+                code: at(text::GUP, 2),
+                template: T::GATE_HOLE,
+                args: vec![],
+                effects: vec![],
+                cost: rest.clone(),
+            });
+        } else {
+            let vvar = backing == Backing::Vvar;
+            let mut cost = vec![(Cost::CheckFlags, CHECK_FLAGS_NS)];
+            if vvar {
+                cost.extend(rest.iter().copied());
+            }
             steps.push(Step {
                 kind: OpKind::Compute,
                 code: at(text::GUP, 3),
+                template: if vvar { T::FLAGS_VVAR } else { T::FLAGS },
+                args: vec![],
+                effects: vec![],
+                cost,
+            });
+        }
+        let no_walk = matches!(backing, Backing::Gate | Backing::Vvar);
+        let present = walk.present && !self.signal_pending && !no_walk;
+        if no_walk {
+        } else if self.signal_pending {
+            steps.push(Step {
+                kind: OpKind::Compute,
+                code: at(text::GUP, 4),
                 template: T::SIGNAL_SEEN,
                 args: vec![],
                 effects: vec![],
@@ -107,7 +132,10 @@ impl Sim<'_> {
         } else {
             let levels = u64::from(walk.levels);
             let names = self.tables.geometry.names;
-            let (template, args) = if walk.present {
+            let huge = walk.present && usize::from(walk.levels) < names.len();
+            let (template, args) = if huge {
+                (T::WALK_HUGE, vec![Arg::Addr(addr), Arg::Count(levels)])
+            } else if walk.present {
                 (T::WALK_PRESENT, vec![Arg::Addr(addr), Arg::Count(levels)])
             } else {
                 (
@@ -117,7 +145,7 @@ impl Sim<'_> {
             };
             steps.push(Step {
                 kind: OpKind::PageWalk,
-                code: at(text::FOLLOW, walk.levels.min(5) as u16),
+                code: at(text::FOLLOW, follow_line(names, walk)),
                 template,
                 args,
                 effects: vec![],
@@ -128,20 +156,25 @@ impl Sim<'_> {
             });
         }
         if per_page_lock || present {
+            let (template, code) = if per_page_lock {
+                (T::UNLOCK, at(text::GUP_LOCKED, 3))
+            } else {
+                (T::UNLOCK_615_EMIT, at(dump, 6))
+            };
             steps.push(Step {
                 kind: OpKind::LockRelease,
-                code: at(text::GET_DUMP_PAGE, 3),
-                template: T::UNLOCK,
+                code,
+                template,
                 args: vec![Arg::Lock(lock)],
                 effects: vec![Effect::Release { lock, task }],
                 cost: vec![(Cost::UpRead, UP_READ_NS)],
             });
         }
-        let dump = self.dump_fn();
+        let v615 = variant == Variant::V615;
         if present {
             steps.push(Step {
                 kind: OpKind::Emit,
-                code: at(dump, 4),
+                code: at(dump, if v615 { 7 } else { 4 }),
                 template: T::EMIT,
                 args: vec![Arg::Word(if self.config.page == 4096 { "4 KiB" } else { "one" })],
                 effects: vec![self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)],
@@ -156,7 +189,7 @@ impl Sim<'_> {
         };
         steps.push(Step {
             kind: OpKind::Skip,
-            code: at(dump, 7),
+            code: at(dump, if v615 { 10 } else { 7 }),
             template,
             args: vec![],
             effects: vec![self.count(C_SKIPPED, 1), self.count(C_ITERATIONS, 1)],
@@ -165,7 +198,7 @@ impl Sim<'_> {
         if self.signal_pending && variant != Variant::V613 {
             steps.push(Step {
                 kind: OpKind::Signal,
-                code: at(dump, if variant == Variant::Interruptible { 8 } else { 11 }),
+                code: at(dump, if v615 { 12 } else { 8 }),
                 template: T::ABORT,
                 args: vec![],
                 effects: vec![],
@@ -182,52 +215,85 @@ impl Sim<'_> {
             at_ns: now,
             actor: Some(task),
             kind: OpKind::LockRelease,
-            code: at(text::DUMP_615, 6),
-            text: say(T::UNLOCK.id(), &[Arg::Lock(lock)]),
+            code: at(text::DUMP_615, 15),
+            text: say(T::UNLOCK_615_END.id(), &[Arg::Lock(lock)]),
             effects: &[Effect::Release { lock, task }],
         });
         self.locked = false;
     }
 
-    /// Skipped pages become one lseek (file) or zero-filled page writes (pipe).
-    pub(super) fn flush_hole(&mut self, pages: &mut u64) {
-        if *pages == 0 {
+    /// `cprm->to_skip` is written out by the next `dump_emit` (before a present
+    /// page, or do_coredump's final one): one lseek for a file, zero-filled pages for
+    /// a pipe. `__dump_skip` checks `dump_interrupted()` first, and a pipe's zero
+    /// pages go through `__dump_emit` one by one, each checking it: after a SIGKILL
+    /// nothing more is written.
+    pub(super) fn flush_hole(&mut self) {
+        let pages = self.to_skip;
+        if pages == 0 {
             return;
         }
+        self.to_skip = 0;
         let now = self.builder.now_ns();
-        let (template, ns) =
-            if self.config.pipe { (T::HOLE_PIPE, *pages * ZERO_PAGE_NS) } else { (T::HOLE_FILE, LSEEK_NS) };
+        let task = self.task;
+        self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Count(0), Arg::Count(pages)]));
+        let (template, code, args, ns, stops) = if self.signal_pending {
+            (T::HOLE_DROPPED, at(text::HOLES, 4), vec![Arg::Count(pages)], INTERRUPT_CHECK_NS, true)
+        } else if self.config.pipe {
+            // Zero pages until the SIGKILL lands, if it lands during them.
+            let written = match self.config.sigkill_at_ns {
+                Some(sent) if sent >= now && sent < now + pages * ZERO_PAGE_NS => {
+                    ((sent - now) / ZERO_PAGE_NS + 1).min(pages)
+                }
+                _ => pages,
+            };
+            if written < pages {
+                let args = vec![Arg::Count(written), Arg::Count(pages)];
+                (T::HOLE_PIPE_CUT, at(text::HOLES, 5), args, written * ZERO_PAGE_NS, true)
+            } else {
+                (T::HOLE_PIPE, at(text::HOLES, 5), vec![Arg::Count(pages)], pages * ZERO_PAGE_NS, false)
+            }
+        } else {
+            (T::HOLE_FILE, at(text::HOLES, 4), vec![Arg::Count(pages)], LSEEK_NS, false)
+        };
         self.costs[Cost::Holes as usize] += ns;
-        self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Count(0), Arg::Count(*pages)]));
         self.builder.op(OpSpec {
             at_ns: now,
-            actor: Some(self.task),
+            actor: Some(task),
             kind: OpKind::Emit,
-            code: at(self.dump_fn(), 4),
-            text: say(template.id(), &[Arg::Count(*pages)]),
+            code,
+            text: say(template.id(), &args),
             effects: &[],
         });
         self.builder.advance_to(now + ns);
-        // A pipe write goes through dump_emit, which checks dump_interrupted().
-        if self.config.pipe && self.signal_pending {
+        if template == T::HOLE_PIPE_CUT {
+            let sent = self.config.sigkill_at_ns.unwrap_or(now);
+            self.sigkill(sent, None);
+        }
+        if stops {
             self.aborted_at = Some(now + ns);
         }
-        *pages = 0;
     }
 
-    pub(super) fn sigkill(&mut self, sent_at: u64, addr: u64) {
+    /// The SIGKILL arrives while page `addr` is examined, or (None) while a hole's
+    /// zero pages are written.
+    pub(super) fn sigkill(&mut self, sent_at: u64, addr: Option<u64>) {
         let now = self.builder.now_ns();
         self.signal_pending = true;
         self.builder.iteration(say(T::ITER_SIGNAL.id(), &[]));
+        let (template, args) = match addr {
+            Some(addr) => (T::SIGNAL, vec![Arg::Ns(sent_at), Arg::Addr(addr)]),
+            None => (T::SIGNAL_IN_HOLE, vec![Arg::Ns(sent_at)]),
+        };
+        let text = say(template.id(), &args);
         self.builder.op(OpSpec {
             at_ns: now,
             actor: None,
             kind: OpKind::Signal,
             code: at(text::SIGNAL, 1),
-            text: say(T::SIGNAL.id(), &[Arg::Ns(sent_at), Arg::Addr(addr)]),
+            text,
             effects: &[self.count(C_SIGKILL, 1)],
         });
-        if self.config.variant == Variant::V613 {
+        if self.config.variant == Variant::V613 && addr.is_some() {
             self.builder.op(OpSpec {
                 at_ns: now,
                 actor: Some(self.task),
@@ -253,7 +319,7 @@ impl Sim<'_> {
             actor: Some(task),
             kind: OpKind::LockFast,
             code: at(text::TREE_WALK, 1),
-            text: say(T::TREE_LOOKUP.id(), &[]),
+            text: say(T::TREE_LOOKUP.id(), &[Arg::Lock(lock)]),
             effects: &[
                 Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
                 self.count(C_LOCKS, 1),
@@ -282,7 +348,16 @@ impl Sim<'_> {
         }
         self.builder.advance_to(at_ns);
         let big = self.space.vmas[self.space.big].start == start;
+        // A hole is everything between two populated pages, whatever depth its parts
+        // stop at: one skip, scanning the entries of every level it passes.
+        let mut runs: Vec<(u64, u64, bool)> = Vec::new();
         for (seg_start, seg_end, walk) in self.tables.segments(start, end) {
+            match runs.last_mut() {
+                Some(last) if !walk.present && !last.2 => last.1 = seg_end,
+                _ => runs.push((seg_start, seg_end, walk.present)),
+            }
+        }
+        for (seg_start, seg_end, present) in runs {
             if self.aborted_at.is_some() {
                 break;
             }
@@ -290,29 +365,79 @@ impl Sim<'_> {
             let now = self.builder.now_ns();
             if let (Some(sent), false) = (self.config.sigkill_at_ns, self.signal_pending) {
                 if now >= sent {
-                    self.sigkill(sent, seg_start);
+                    self.sigkill(sent, Some(seg_start));
                     self.aborted_at = Some(now);
                     break;
                 }
             }
-            if walk.present {
-                let effects = [self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)];
-                let specs = [OpSpec {
-                    at_ns: 0,
+            if present {
+                // Each page: drop the lock, write, retake it and look the VMA up again.
+                let mut relookup = Vec::new();
+                self.lookup_steps(seg_start, path, &mut relookup);
+                let lookup_ns: u64 =
+                    relookup.iter().map(|step| step.cost.iter().map(|c| c.1).sum::<u64>()).sum();
+                let unlock = [Effect::Release { lock, task }];
+                let emitted = [self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)];
+                let relock = [
+                    Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
+                    self.count(C_LOCKS, 1),
+                    self.count(C_VISITS, path.len() as u64),
+                ];
+                let lock_arg = [Arg::Lock(lock)];
+                let unlock_spec = |at_ns| OpSpec {
+                    at_ns,
+                    actor: Some(task),
+                    kind: OpKind::LockRelease,
+                    code: at(text::TREE_WALK, 4),
+                    text: say(T::TREE_UNLOCK_EMIT.id(), &lock_arg),
+                    effects: &unlock,
+                };
+                let emit_spec = |at_ns| OpSpec {
+                    at_ns,
                     actor: Some(task),
                     kind: OpKind::Emit,
-                    code: at(text::TREE_WALK, 4),
+                    code: at(text::TREE_WALK, 5),
                     text: say(T::EMIT.id(), &[Arg::Word("populated")]),
-                    effects: &effects,
-                }];
-                let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
-                self.builder.repeat(pages, EMIT_NS, say(T::ITER_PAGE.id(), &label_args), &specs);
+                    effects: &emitted,
+                };
+                let relock_spec = |at_ns| OpSpec {
+                    at_ns,
+                    actor: Some(task),
+                    kind: OpKind::LockFast,
+                    code: at(text::TREE_WALK, 6),
+                    text: say(T::TREE_RELOCK.id(), &lock_arg),
+                    effects: &relock,
+                };
+                // The lock is dropped before the first page; each page is then written,
+                // the lock retaken (and the VMA looked up again) and, but after the
+                // last page, dropped again for the next one.
+                let now = self.builder.now_ns();
+                self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(seg_start)]));
+                self.builder.op(unlock_spec(now));
+                self.builder.advance_to(now + UP_READ_NS);
+                let period = EMIT_NS + DOWN_READ_NS + lookup_ns + UP_READ_NS;
+                if pages > 1 {
+                    let specs =
+                        [emit_spec(0), relock_spec(EMIT_NS), unlock_spec(EMIT_NS + DOWN_READ_NS + lookup_ns)];
+                    let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
+                    self.builder.repeat(pages - 1, period, say(T::ITER_PAGE.id(), &label_args), &specs);
+                }
+                let now = self.builder.now_ns();
+                let last = seg_start + (pages - 1) * page;
+                self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(last)]));
+                self.builder.op(emit_spec(now));
+                self.builder.op(relock_spec(now + EMIT_NS));
+                self.builder.advance_to(now + EMIT_NS + DOWN_READ_NS + lookup_ns);
                 self.costs[Cost::Emit as usize] += pages * EMIT_NS;
-                self.all.emitted += pages;
-                self.all.iterations += pages;
-                if big {
-                    self.big.emitted += pages;
-                    self.big.iterations += pages;
+                self.costs[Cost::UpRead as usize] += pages * UP_READ_NS;
+                self.costs[Cost::DownRead as usize] += pages * DOWN_READ_NS;
+                self.costs[Cost::TreeWalk as usize] += pages * lookup_ns;
+                let visits = pages * path.len() as u64;
+                for tally in std::iter::once(&mut self.all).chain(big.then_some(&mut self.big)) {
+                    tally.emitted += pages;
+                    tally.iterations += pages;
+                    tally.lock_acquisitions += pages;
+                    tally.node_visits += visits;
                 }
             } else {
                 let entries = self.tables.entries_to_skip(seg_start, seg_end);
@@ -344,13 +469,15 @@ impl Sim<'_> {
             at_ns: now,
             actor: Some(task),
             kind: OpKind::LockRelease,
-            code: at(text::TREE_WALK, 5),
-            text: say(T::UNLOCK.id(), &[Arg::Lock(lock)]),
+            code: at(text::TREE_WALK, 7),
+            text: say(T::TREE_UNLOCK_END.id(), &[Arg::Lock(lock)]),
             effects: &[Effect::Release { lock, task }],
         });
     }
 
     pub(super) fn finish_dump(&mut self) {
+        // do_coredump's final dump_emit(cprm, "", 1) writes out what is left in to_skip.
+        self.flush_hole();
         let now = self.builder.now_ns();
         self.builder.phase(say(T::PHASE_END.id(), &[]));
         self.builder.iteration(say(T::ITER_END.id(), &[]));
@@ -418,5 +545,26 @@ impl Sim<'_> {
         .collect();
         put(&mut metrics, "all_vmas", Metric::Object(all));
         metrics
+    }
+}
+
+/// The line of `follow_page_mask` where a walk ends: the level it stops at, by
+/// name (4-level x86-64 folds p4d into pgd; arm64 with 64 KiB pages folds pud),
+/// or the last line when the pte maps a page.
+fn follow_line(names: &[&str], walk: Walk) -> u16 {
+    if walk.present && usize::from(walk.levels) == names.len() {
+        return 6;
+    }
+    if walk.present {
+        // A huge pmd (THP): follow_pmd_mask returns the page it maps.
+        return 4;
+    }
+    let name = names[usize::from(walk.levels) - 1];
+    match name.split('/').next().unwrap_or(name) {
+        "pgd" => 1,
+        "p4d" => 2,
+        "pud" => 3,
+        "pmd" => 4,
+        _ => 5,
     }
 }

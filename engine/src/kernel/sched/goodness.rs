@@ -8,6 +8,8 @@
 //! greater (`reschedule_idle` on UP). There is no sleep average: a sleeper's
 //! only advantage is the counter it did not use, at most about twice a slice.
 //!
+//! On SMP, `reschedule_idle` first looks for an idle CPU ([`reschedule_idle_smp`]).
+//!
 //! Model choice: the two programs are separate processes (different mm), so the
 //! +1 goes to whichever task ran last.
 
@@ -93,6 +95,61 @@ pub fn pick(prev: Option<TaskId>, queue: &[(TaskId, &GoodTask)]) -> Option<TaskI
     best.filter(|&(_, c)| c > 0).map(|(id, _)| id)
 }
 
+/// `PROC_CHANGE_PENALTY` (i386): SMP `goodness()` favours a task on the CPU it last ran on.
+pub const PROC_CHANGE_PENALTY: i64 = 15;
+
+/// One CPU as SMP `reschedule_idle` sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct CpuSeen<'a> {
+    /// The running task, `None` when the CPU runs its idle task.
+    pub current: Option<&'a GoodTask>,
+    /// When `schedule()` last ran there (`last_schedule(cpu)`).
+    pub last_schedule_ns: u64,
+}
+
+/// What SMP `reschedule_idle(p)` does with a woken task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmpWake {
+    /// Send it to this idle CPU (`send_now_idle`): nobody is preempted.
+    Idle(usize),
+    /// Set `need_resched` on this CPU's running task.
+    Preempt(usize),
+    /// Leave it on the run queue.
+    Wait,
+}
+
+/// 2.4's SMP `reschedule_idle(p)`: if `p`'s last CPU runs its idle task, `p` goes
+/// there (`cpu_curr(best_cpu) == tsk`); else the idle CPU that has been idle
+/// longest (`oldest_idle`); only when no CPU is idle, the running task with the
+/// largest positive `preemption_goodness` gets `need_resched`. (The i386
+/// idle-sibling-pair preference needs two physical packages; one Hyper-Threading
+/// P4 has one, so it never applies.)
+pub fn reschedule_idle_smp(woken: &GoodTask, last_cpu: usize, cpus: &[CpuSeen<'_>]) -> SmpWake {
+    if cpus.get(last_cpu).is_some_and(|cpu| cpu.current.is_none()) {
+        return SmpWake::Idle(last_cpu);
+    }
+    let idle = cpus
+        .iter()
+        .enumerate()
+        .filter(|(_, cpu)| cpu.current.is_none())
+        .min_by_key(|&(index, cpu)| (cpu.last_schedule_ns, index));
+    if let Some((index, _)) = idle {
+        return SmpWake::Idle(index);
+    }
+    let mut best: Option<(usize, i64)> = None;
+    for (index, cpu) in cpus.iter().enumerate() {
+        let Some(current) = cpu.current else { continue };
+        // goodness seen from the running task's mm and CPU: it gets +1 (mm) and the
+        // CPU bonus; the woken task gets the CPU bonus only on its last CPU.
+        let theirs = woken.goodness(false) + if index == last_cpu { PROC_CHANGE_PENALTY } else { 0 };
+        let prio = theirs - (current.goodness(true) + PROC_CHANGE_PENALTY);
+        if prio > best.map_or(0, |(_, p)| p) {
+            best = Some((index, prio));
+        }
+    }
+    best.map_or(SmpWake::Wait, |(index, _)| SmpWake::Preempt(index))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +191,26 @@ mod tests {
         let current = GoodTask { nice: 0, counter: 4 };
         assert!(!wakeup_preempts(&GoodTask { nice: 0, counter: 5 }, &current));
         assert!(wakeup_preempts(&GoodTask { nice: 0, counter: 6 }, &current));
+    }
+
+    #[test]
+    fn smp_reschedule_idle_prefers_an_idle_cpu_to_preempting() {
+        let writer = GoodTask { nice: 0, counter: 1 };
+        let listener = GoodTask { nice: 0, counter: 6 };
+        // On one CPU the listener would preempt the writer (26 > 22)...
+        assert!(wakeup_preempts(&listener, &writer));
+        // ...on two, its own CPU is idle: it goes there and the writer runs on.
+        let idle = CpuSeen { current: None, last_schedule_ns: 5 };
+        let busy = CpuSeen { current: Some(&writer), last_schedule_ns: 0 };
+        assert_eq!(reschedule_idle_smp(&listener, 0, &[idle, busy]), SmpWake::Idle(0));
+        // Its last CPU busy: the idle CPU that has idled longest.
+        let older = CpuSeen { current: None, last_schedule_ns: 1 };
+        assert_eq!(reschedule_idle_smp(&listener, 1, &[idle, busy, older]), SmpWake::Idle(2));
+        // No idle CPU: preemption_goodness, with PROC_CHANGE_PENALTY for the last CPU.
+        assert_eq!(reschedule_idle_smp(&listener, 1, &[busy, busy]), SmpWake::Preempt(1));
+        let strong = GoodTask { nice: 0, counter: 6 };
+        let running = CpuSeen { current: Some(&strong), last_schedule_ns: 0 };
+        assert_eq!(reschedule_idle_smp(&listener, 0, &[running]), SmpWake::Wait);
     }
 
     #[test]
