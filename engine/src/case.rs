@@ -126,6 +126,7 @@ pub fn registry() -> &'static [&'static dyn Case] {
         &crate::cases::sparse_dump::SparseDump,
         &crate::cases::fifo_trigger::FifoTrigger,
         &crate::cases::rwsem_playground::RwsemPlayground,
+        &crate::cases::coredump_threads::CoredumpThreads,
     ]
 }
 

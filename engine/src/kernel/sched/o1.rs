@@ -81,7 +81,8 @@ impl O1 {
     /// 800 ms at −20, 5 ms at +19.
     pub fn task_timeslice(&self, static_prio: i32) -> u64 {
         let min = (5 * self.hz / 1000).max(1);
-        let x = if static_prio < self::static_prio(0) { 4 * self.def_timeslice() } else { self.def_timeslice() };
+        let x =
+            if static_prio < self::static_prio(0) { 4 * self.def_timeslice() } else { self.def_timeslice() };
         (x * (MAX_PRIO - static_prio) as u64 / (MAX_USER_PRIO / 2) as u64).max(min)
     }
 
@@ -332,8 +333,11 @@ impl O1Task {
         }
         let how = std::mem::replace(&mut self.activated, Activated::No);
         let waited = now_ns.saturating_sub(self.timestamp_ns);
-        let weighted =
-            if how == Activated::Interrupt { waited } else { waited * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128 };
+        let weighted = if how == Activated::Interrupt {
+            waited
+        } else {
+            waited * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128
+        };
         let stamp = self.timestamp_ns;
         let credit = self.recalc(o1, stamp + weighted);
         // recalc does not move the timestamp here; schedule() stamps it on the switch.
