@@ -22,6 +22,11 @@ use std::collections::BTreeSet;
 /// Stored ops beyond which the trace stops (the machine still runs to the end,
 /// so every metric covers the whole run): bounds memory at N = 4,096.
 pub const MAX_STORED_OPS: usize = 250_000;
+/// Checkpoints × tasks beyond which the trace stops: every repeat block places
+/// two checkpoints, each a copy of every task; this bounds the run's memory
+/// (about 200 bytes per task copy) at large N.
+pub const MAX_CHECKPOINT_TASKS: u64 = 1_000_000;
+
 /// Simulated-time cap: every valid setting ends far earlier (N = 4,096 in the
 /// stall takes about an hour of simulated time); a safety net, reported as StepLimit.
 pub const MAX_SIM_NS: u64 = 400 * 3_600 * 1_000_000_000;
@@ -92,6 +97,8 @@ struct Task {
     seq: u64,
     /// A pending usleep() timer: when it fires.
     timer: Option<u64>,
+    /// pthread_create has run for it (main: always).
+    created: bool,
 }
 
 /// Everything the stage and the tests read besides the trace.
@@ -136,6 +143,7 @@ pub struct Machine<'c> {
     pub out: Outcome,
     pub b: TraceBuilder,
     recording: bool,
+    repeats: u64,
     siglock: LockId,
     mmap_sem: LockId,
     ch_usleep: ChannelId,
@@ -193,6 +201,7 @@ impl<'c> Machine<'c> {
                 stopped: false,
                 seq: 0,
                 timer: None,
+                created: k == MAIN,
             })
             .collect();
         let b = TraceBuilder::new(layout, text::TEMPLATES, text::CODE);
@@ -214,12 +223,13 @@ impl<'c> Machine<'c> {
             group_exit_task: None,
             shared_pending: false,
             core_waiters: 0,
-            alive: cfg.threads as usize + 1,
+            alive: 1,
             seq: 0,
             slices_counting: false,
             out: Outcome::default(),
             b,
             recording: true,
+            repeats: 0,
             siglock,
             mmap_sem,
             ch_usleep,
@@ -251,7 +261,8 @@ impl<'c> Machine<'c> {
     // ----- recording -----
 
     fn rec_on(&mut self) -> bool {
-        if self.recording && self.b.stored_ops() >= MAX_STORED_OPS {
+        let copies = self.repeats * 2 * self.tasks.len() as u64;
+        if self.recording && (self.b.stored_ops() >= MAX_STORED_OPS || copies >= MAX_CHECKPOINT_TASKS) {
             self.recording = false;
             self.out.truncated = true;
         }
@@ -498,6 +509,7 @@ impl<'c> Machine<'c> {
                             effects: &e_kernel,
                         },
                     ];
+                    self.repeats += 1;
                     self.b.repeat(k, period, txt(T::ITER_SPIN.id(), &[Arg::Task(id(task))]), &template);
                 }
                 let c = boundary + k * period;
@@ -601,6 +613,7 @@ impl<'c> Machine<'c> {
                     effects: &count,
                 },
             ];
+            self.repeats += 1;
             self.b.repeat(turns, turn, txt(T::ITER_LOOP.id(), &[Arg::Task(id(task))]), &template);
             self.b.advance_to(end);
         }
@@ -649,6 +662,8 @@ impl<'c> Machine<'c> {
                     parent_bonus as u64 * self.o1.max_sleep_avg() / 10 * self.o1.tick_ns();
                 self.tasks[child].o1 = c;
                 self.tasks[child].sleeping = false;
+                self.tasks[child].created = true;
+                self.alive += 1;
                 self.enqueue(child, Array::Active);
                 if self.rec_on() {
                     self.b.iteration(txt(T::ITER_CREATE.id(), &[Arg::Count(u64::from(k) + 1)]));
@@ -878,7 +893,7 @@ impl<'c> Machine<'c> {
             Act::Zap => {
                 self.phase(T::PHASE_ZAP, &[]);
                 self.out.zap_ns = Some(now);
-                let others = (1..self.tasks.len()).filter(|&t| self.tasks[t].act != Act::Gone).count() as u64;
+                let others = (1..self.tasks.len()).filter(|&t| self.live(t)).count() as u64;
                 if self.cfg.variant != Variant::V2_6_18 {
                     self.zap_others(task, false);
                 }
@@ -1125,7 +1140,7 @@ impl<'c> Machine<'c> {
             self.group_stop_count = 0;
         }
         for t in 0..self.tasks.len() {
-            if t == killer || self.tasks[t].act == Act::Gone {
+            if t == killer || !self.live(t) {
                 continue;
             }
             self.out.siglock_acquisitions += 1;
@@ -1167,7 +1182,7 @@ impl<'c> Machine<'c> {
             &e,
         );
         if self.cfg.coredump_sig {
-            let live = (0..self.tasks.len()).filter(|&t| self.tasks[t].act != Act::Gone).count() as u64;
+            let live = (0..self.tasks.len()).filter(|&t| self.live(t)).count() as u64;
             self.group_stop_count = live;
             self.group_exit_task = Some(target);
             let e = [Effect::Count { counter: self.c_stop, delta: live }];
@@ -1183,14 +1198,16 @@ impl<'c> Machine<'c> {
             // signal_wake_up on every thread from p = main (the leader) on, in
             // thread-list order; then wake_up_process(group_exit_task), a no-op
             // here since main was woken first.
+            // If main is still creating threads, it meets the signal on its way
+            // out of the current clone(): the rest are never created.
             self.tasks[target].act = Act::MainSignal;
             self.tasks[target].tif_sigpending = true;
             self.wake(target, now, false);
             for t in 0..self.tasks.len() {
-                self.tasks[t].tif_sigpending = true;
-                if t == target {
+                if t == target || !self.live(t) {
                     continue;
                 }
+                self.tasks[t].tif_sigpending = true;
                 let sleeping = self.tasks[t].sleeping;
                 if matches!(self.tasks[t].act, Act::Spin | Act::PauseCall) || sleeping {
                     self.tasks[t].act = Act::SigEntry;
@@ -1216,6 +1233,11 @@ impl<'c> Machine<'c> {
             );
             self.zap_others(usize::MAX, false);
         }
+    }
+
+    /// Created and not yet gone.
+    fn live(&self, task: usize) -> bool {
+        self.tasks[task].created && self.tasks[task].act != Act::Gone
     }
 
     fn sleep(&mut self, task: usize, channel: ChannelId) {
