@@ -96,6 +96,8 @@ try {
   await runTimes();
   await timedRun('fifo-trigger 2.6.1, 60 simulated seconds', 'run=fifo-trigger&duration=60s');
   await timedRun('fifo-trigger 2.4.24, 60 simulated seconds', 'run=fifo-trigger&duration=60s&v=2.4.24');
+  await timedRun('coredump-threads, 20 threads, to the last exit', 'run=coredump-threads&threads=20');
+  await timedRun('coredump-threads, 4,096 threads, SIGQUIT at 60 s', 'run=coredump-threads&threads=4096&signal_at=60s');
   if (runsOnly) process.exit(0);
   await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
   await measure('fifo-trigger, the stage playing', '#/case/fifo-trigger', 5);
