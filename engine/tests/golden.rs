@@ -7,3 +7,6 @@ pub const PLAYGROUND_DEFAULT_HASH: &str = "e90627a6a7dca6c0";
 // The trace hash of `fifo-trigger` 2.6.1 with default parameters and seed 1: the
 // O(1) machine, the pipe and the trace building, natively and in wasm alike.
 pub const FIFO_DEFAULT_HASH: &str = "af4dd2ec6d55d7af";
+
+// The trace hash of `coredump-threads` 2.6.14-rc2 with default parameters and seed 1.
+pub const COREDUMP_THREADS_DEFAULT_HASH: &str = "b207cb664edfc8ad";

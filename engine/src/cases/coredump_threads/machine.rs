@@ -742,6 +742,10 @@ impl<'c> Machine<'c> {
                 self.tasks[task].timer = Some(wake);
                 self.tasks[task].act = if self.cfg.spin { Act::Spin } else { Act::PauseCall };
                 self.sleep(task, self.ch_usleep);
+                if task as u32 == self.cfg.threads && !self.signal_sent {
+                    // The last thread is asleep in usleep(): from here on, the threads spin.
+                    self.phase(T::PHASE_SPIN, &[]);
+                }
             }
             Act::PauseCall => {
                 self.now += COSTS.step_ns;
@@ -1295,23 +1299,18 @@ impl<'c> Machine<'c> {
             None => self.need_resched = true,
             Some(c) => {
                 let cp = self.tasks[c].o1.prio;
+                let args = [
+                    Arg::Task(id(task)),
+                    Arg::Signed(i64::from(prio)),
+                    Arg::Task(id(c)),
+                    Arg::Signed(i64::from(cp)),
+                ];
+                let at_op = at_ns.max(self.b.now_ns());
                 if wakeup_preempts(prio, cp) {
                     self.need_resched = true;
-                    let args = [
-                        Arg::Task(id(task)),
-                        Arg::Signed(i64::from(prio)),
-                        Arg::Task(id(c)),
-                        Arg::Signed(i64::from(cp)),
-                    ];
-                    self.op(
-                        at_ns.max(self.b.now_ns()),
-                        None,
-                        OpKind::Preempt,
-                        at(text::SCHEDULE, 3),
-                        T::PREEMPT,
-                        &args,
-                        &[],
-                    );
+                    self.op(at_op, None, OpKind::Preempt, at(text::SCHEDULE, 3), T::PREEMPT, &args, &[]);
+                } else if task == MAIN && self.signal_sent {
+                    self.op(at_op, None, OpKind::Compute, at(text::SCHEDULE, 3), T::NO_PREEMPT, &args, &[]);
                 }
             }
         }

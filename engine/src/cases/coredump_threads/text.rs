@@ -20,7 +20,6 @@ crate::templates! {
     ITER_SIGNAL = "the signal",
     ITER_IDLE = "idle",
     MAIN_START = "{0} starts (forked by a shell that had just woken up: sleep_avg {1}, priority {2}) and runs system(\"uname -a; date\"): it sleeps in wait4() for {3} while the children run (a model choice: the children are not simulated).",
-    MAIN_WOKEN = "{0} wakes from wait4(): sleep_avg {1}, priority {2}. It sets RLIMIT_CPU and starts creating threads.",
     CREATE = "pthread_create → clone(CLONE_VM|CLONE_THREAD|…): {1} is born with sleep_avg {2} (CURRENT_BONUS of {0} × 95 % CHILD_PENALTY, rounded down to a whole bonus step) and half of {0}'s remaining timeslice: {3} jiffies. A thread is queued last (CLONE_VM: \"run child last\"), at priority {4}.",
     CREATE_EXPIRE = "Splitting its slice left {0} with none: sched_fork gives it one jiffy and calls scheduler_tick, which expires it. Still interactive, it goes back into the active array with a fresh slice.",
     MAIN_PAUSE = "{0} calls pause() and sleeps (TASK_INTERRUPTIBLE). It will sleep until a signal comes.",
@@ -72,7 +71,6 @@ crate::templates! {
     CORE_WRITE = "RLIMIT_CORE is unlimited: the core file is written ({1} pages, {2}). Then complete_all(core_done) releases the waiting threads; do_group_exit.",
     EXIT = "{0} finishes do_exit and is gone.",
     LAST_EXIT = "{0} finishes do_exit: it was the last thread. The process is gone {1} after the signal ({2} after launch).",
-    END = "The run ends at {0}: real {0}, user {1}, sys {2}.",
 }
 
 pub(crate) const TFUNC: u16 = 0;
