@@ -1523,7 +1523,7 @@ impl<'c> Machine<'c> {
                     ],
                 )
             };
-            let kind = if next == prev { OpKind::Schedule } else { OpKind::Schedule };
+            let kind = OpKind::Schedule;
             self.op(now, Some(n), kind, at(text::SCHEDULE, 3), t, &args, &e);
         }
     }
