@@ -562,15 +562,6 @@ impl<'c> Machine<'c> {
                 [Effect::Acquire { lock: self.siglock, task: tid, mode: LockMode::Write, waited_ns: 0 }];
             let release = [Effect::Release { lock: self.siglock, task: tid }];
             let count = [Effect::Count { counter: self.c_loops, delta: 1 }];
-            let spec = |at_ns: u64, kind: OpKind, code: CodeLoc, t: T, effects: &'static [Effect]| OpSpec {
-                at_ns,
-                actor: Some(tid),
-                kind,
-                code,
-                text: txt(t.id(), &[]),
-                effects,
-            };
-            let _ = spec;
             let template = [
                 OpSpec {
                     at_ns: 0,
@@ -1319,7 +1310,6 @@ impl<'c> Machine<'c> {
     fn tick(&mut self, tick_at: u64) {
         let now = self.now;
         if let Some(c) = self.current {
-            let before_array = self.rq.find(id(c)).map(|(a, _)| a);
             let out = self.rq.tick(&self.o1, id(c), &mut self.tasks[c].o1, tick_at, 1);
             let o = self.tasks[c].o1.clone();
             let bonus = self.o1.current_bonus(o.sleep_avg_ns);
@@ -1407,7 +1397,6 @@ impl<'c> Machine<'c> {
                     }
                 }
             }
-            let _ = before_array;
         }
         // The timer softirq after the tick: expired usleep() timers.
         while let Some(&(when, task)) = self.timers.iter().next() {
@@ -1446,12 +1435,10 @@ impl<'c> Machine<'c> {
             if self.tasks[n].o1.activated != Activated::No {
                 let how = if self.tasks[n].o1.activated == Activated::Interrupt { 2 } else { 1 };
                 let waited = now.saturating_sub(self.tasks[n].o1.timestamp_ns);
-                let before = self.tasks[n].o1.prio;
                 self.tasks[n].o1.credit_runqueue_wait(&self.o1, now);
                 let (array, _) = self.rq.find(id(n)).expect("picked task is queued");
                 self.rq.remove(id(n));
                 self.enqueue(n, array);
-                let _ = before;
                 credit = Some((n, waited, how));
             }
         }
