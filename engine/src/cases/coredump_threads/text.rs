@@ -37,7 +37,7 @@ crate::templates! {
     TICK_STARVING = "Timer tick: {0}'s timeslice is used up. It is interactive, but the expired array has waited longer than STARVATION_LIMIT × nr_running (EXPIRED_STARVING), so it goes to the expired array.",
     SWAP = "The active array is empty: schedule() swaps the arrays. Everything that was expired, the dumper included, is active again.",
     IDLE = "Nothing is runnable: the CPU idles until {0}.",
-    SIGNAL_SENT = "^\\ : the tty sends {0} to the process. group_send_sig_info queues it on the SHARED pending set; __group_complete_signal picks {1} (it wants the signal: in pause(), nothing pending).",
+    SIGNAL_SENT = "{0} arrives (^\\ on the terminal for SIGQUIT, ^C for SIGINT, kill(1) for the others). group_send_sig_info queues it on the SHARED pending set; __group_complete_signal picks {1} (it wants the signal: in pause(), nothing pending).",
     GROUP_STOP = "{0} dumps core, so instead of killing everyone __group_complete_signal starts a GROUP STOP: group_stop_count = {1} (every thread, main included), group_exit_task = {2}, and signal_wake_up() sets TIF_SIGPENDING on every thread.",
     GROUP_EXIT = "{0} is fatal but does not dump core: __group_complete_signal sets SIGNAL_GROUP_EXIT and puts SIGKILL in every thread's private pending set at once, with signal_wake_up() on each.",
     WAKE_SIGNAL = "{0} is woken by signal_wake_up (it slept {1}: a long sleeper gets just-interactive sleep_avg {2}), priority {3}.",
