@@ -40,8 +40,9 @@ fn as_reported_twenty_threads_die_slowly_in_sys_time() {
     let latency = ns(&run, "exit_latency_ns");
     // The report: real 13.69 s, user 1.39 s, sys 11.98 s. The rules give about
     // 20 s real (+48 %): outside the ±30 % the issue asked for. We do not tune:
-    // the assertion is on what the rules give, and the docs say why (the run-queue
-    // credit of the threads woken together by their usleep timers).
+    // the assertion is on what the rules give. Each looping thread needs about
+    // 1 s of CPU to shed its interactivity; the report implies about 0.6 s
+    // (docs/cases/coredump-threads.md).
     assert!((15 * S..=25 * S).contains(&real), "real {real}");
     assert!(sys > 10 * user, "sys {sys} ≫ user {user}");
     assert!((1_000 * MS..=1_500 * MS).contains(&user), "user {user}: the spin before the signal");
