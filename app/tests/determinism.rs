@@ -26,3 +26,11 @@ fn the_gvisor_default_hash_matches_native() {
     let run = slowpath_engine::run_checked(case, &case.meta().default_params(), "before", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), GVISOR_DEFAULT_HASH);
 }
+
+#[wasm_bindgen_test]
+fn the_coredump_threads_default_hash_matches_native() {
+    let case = slowpath_engine::find("coredump-threads").expect("registered");
+    let run =
+        slowpath_engine::run_checked(case, &case.meta().default_params(), "2.6.14-rc2", 1).expect("runs");
+    assert_eq!(format!("{:016x}", run.trace_hash), COREDUMP_THREADS_DEFAULT_HASH);
+}

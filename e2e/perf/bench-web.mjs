@@ -137,6 +137,8 @@ try {
   for (const [id, variant, pairs] of await worstSettings()) {
     await timedRun(`worst setting: ${id} ${variant} ${pairs}`, `run=${id}&v=${variant}${pairs ? `&${pairs}` : ''}`);
   }
+  await timedRun('coredump-threads, 20 threads, to the last exit', 'run=coredump-threads&threads=20');
+  await timedRun('coredump-threads, 4,096 threads, SIGQUIT at 60 s', 'run=coredump-threads&threads=4096&signal_at=60s');
   if (runsOnly) process.exit(0);
   for (const id of (process.env.SLOWPATH_CASE_IDS ?? '').split(',').filter(Boolean)) {
     await longestTask(`#/case/${id}`, `#/case/${id}`);

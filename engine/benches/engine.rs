@@ -144,3 +144,25 @@ fn worst_setting(line: &str) -> Run {
     let params = slowpath_engine::ParamValues::from_pairs_exact(case.meta().params, pairs).expect("valid");
     run_checked(case, &params, variant, 1).expect("runs")
 }
+
+/// The reported core dump: 20 threads, SIGQUIT at 1.3 s, 2.6.14-rc2, to the last exit.
+#[divan::bench]
+fn coredump_threads_20() -> Run {
+    coredump_threads("20", "60s")
+}
+
+/// 4,096 threads; the signal at 60 s, once every thread exists (the trace stops at its budget, the machine runs to the end).
+#[divan::bench]
+fn coredump_threads_4096() -> Run {
+    coredump_threads("4096", "60s")
+}
+
+fn coredump_threads(threads: &str, signal_at: &str) -> Run {
+    let case = find("coredump-threads").expect("registered");
+    let params = slowpath_engine::ParamValues::from_pairs_exact(
+        case.meta().params,
+        [("threads", threads), ("signal_at", if threads == "20" { "1.3s" } else { signal_at })],
+    )
+    .expect("valid");
+    run_checked(case, &params, "2.6.14-rc2", 1).expect("runs")
+}

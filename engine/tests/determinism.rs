@@ -39,3 +39,10 @@ fn the_gvisor_default_hash_is_the_recorded_one() {
     let run = run_checked(case, &case.meta().default_params(), "before", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::GVISOR_DEFAULT_HASH);
 }
+
+#[test]
+fn the_coredump_threads_default_hash_is_the_recorded_one() {
+    let case = slowpath_engine::find("coredump-threads").expect("registered");
+    let run = run_checked(case, &case.meta().default_params(), "2.6.14-rc2", 1).expect("runs");
+    assert_eq!(format!("{:016x}", run.trace_hash), common::COREDUMP_THREADS_DEFAULT_HASH);
+}

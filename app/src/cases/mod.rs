@@ -3,6 +3,7 @@
 //! The generic player knows no case: it asks [`ui_for`] and draws what comes
 //! back; a case with no row still gets every generic panel.
 
+mod coredump_threads;
 mod fifo_trigger;
 mod gvisor_threadgroups;
 mod sparse_dump;
@@ -35,7 +36,7 @@ pub struct CaseUi {
 }
 
 /// Every case that has a stage of its own.
-pub const CASE_UIS: &[CaseUi] = &[sparse_dump::UI, fifo_trigger::UI, gvisor_threadgroups::UI];
+pub const CASE_UIS: &[CaseUi] = &[sparse_dump::UI, fifo_trigger::UI, coredump_threads::UI, gvisor_threadgroups::UI];
 
 /// The stage of case `id`, if it has one.
 pub fn ui_for(id: &str) -> Option<&'static CaseUi> {

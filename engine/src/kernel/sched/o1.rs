@@ -35,16 +35,55 @@ pub fn static_prio(nice: i32) -> i32 {
     MAX_RT_PRIO + 20 + nice.clamp(-20, 19)
 }
 
+/// Which generation of the O(1) scheduler's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// 2.6.0–2.6.7: `BASE_TIMESLICE` linear in static priority (10..200 ms), the
+    /// `interactive_credit` machinery, run time divided by the bonus only for
+    /// HIGH_CREDIT tasks, `prio` recomputed on a granularity requeue.
+    V2_6_1,
+    /// 2.6.8 on (2.6.14 modelled): `task_timeslice` by `SCALE_PRIO` (100 ms at
+    /// nice 0, 800 ms at −20, 5 ms at +19), `MAX_SLEEP_AVG` = 10 × DEF_TIMESLICE,
+    /// no `interactive_credit`, every task's run time divided by its bonus in
+    /// `schedule()`, a granularity requeue keeps `prio`, and a wakeup from
+    /// interrupt context (`activated` = 2) credits the whole run-queue wait.
+    V2_6_14,
+}
+
 /// The tick-rate-dependent constants of one kernel configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct O1 {
     pub hz: u64,
+    pub rules: Rules,
 }
 
 impl O1 {
+    /// The 2.6.1 rules at `hz`.
     pub fn new(hz: u64) -> O1 {
         assert!((10..=10_000).contains(&hz), "hz {hz} out of range");
-        O1 { hz }
+        O1 { hz, rules: Rules::V2_6_1 }
+    }
+
+    /// The 2.6.8+ rules (as in 2.6.14) at `hz`.
+    pub fn v2_6_14(hz: u64) -> O1 {
+        O1 { rules: Rules::V2_6_14, ..O1::new(hz) }
+    }
+
+    /// `DEF_TIMESLICE` of 2.6.8+ (100 ms) in jiffies, at least one.
+    pub fn def_timeslice(&self) -> u64 {
+        (100 * self.hz / 1000).max(1)
+    }
+
+    /// `task_timeslice` of 2.6.8+ (kernel/sched.c at v2.6.14), in jiffies:
+    /// `SCALE_PRIO(x, prio)` = max(x × (MAX_PRIO − prio) / (MAX_USER_PRIO / 2), MIN_TIMESLICE)
+    /// with x = 4 × DEF_TIMESLICE below nice 0 and DEF_TIMESLICE otherwise;
+    /// MIN_TIMESLICE = max(5 × HZ / 1000, 1). At HZ 1000: 100 ms at nice 0,
+    /// 800 ms at −20, 5 ms at +19.
+    pub fn task_timeslice(&self, static_prio: i32) -> u64 {
+        let min = (5 * self.hz / 1000).max(1);
+        let x =
+            if static_prio < self::static_prio(0) { 4 * self.def_timeslice() } else { self.def_timeslice() };
+        (x * (MAX_PRIO - static_prio) as u64 / (MAX_USER_PRIO / 2) as u64).max(min)
     }
 
     pub fn tick_ns(&self) -> u64 {
@@ -61,8 +100,12 @@ impl O1 {
         (200 * self.hz / 1000).max(1)
     }
 
-    /// `BASE_TIMESLICE` / `task_timeslice` of 2.6.1, in jiffies: 102 at nice 0 and HZ 1000.
+    /// The timeslice of a task in jiffies under these rules: 2.6.1's `BASE_TIMESLICE`
+    /// (102 at nice 0 and HZ 1000) or 2.6.8+'s [`O1::task_timeslice`].
     pub fn timeslice(&self, static_prio: i32) -> u64 {
+        if self.rules == Rules::V2_6_14 {
+            return self.task_timeslice(static_prio);
+        }
         let (min, max) = (self.min_timeslice(), self.max_timeslice());
         min + (max - min) * (MAX_PRIO - 1 - static_prio) as u64 / (MAX_USER_PRIO - 1) as u64
     }
@@ -96,7 +139,8 @@ impl O1 {
         jiffies * self.tick_ns()
     }
 
-    /// `TIMESLICE_GRANULARITY` on one CPU: MIN_TIMESLICE × 2^((MAX_BONUS − bonus or 1) − 1).
+    /// `TIMESLICE_GRANULARITY`: GRANULARITY × 2^((MAX_BONUS − bonus or 1) − 1) × CPUs,
+    /// where GRANULARITY is MIN_TIMESLICE (2.6.1) or 10 ms in jiffies (2.6.8+); both 10 ms.
     pub fn granularity(&self, sleep_avg_ns: u64, cpus: u64) -> u64 {
         let steps = (MAX_BONUS - self.current_bonus(sleep_avg_ns)).max(1) as u32;
         self.min_timeslice() * (1u64 << (steps - 1)) * cpus
@@ -131,6 +175,9 @@ pub enum Activated {
     No,
     /// Woken by another task: 30 % of its wait on the run queue counts as sleep.
     Woken,
+    /// 2.6.8+: woken from interrupt context (a timer, a device): `activated` = 2,
+    /// the whole wait on the run queue counts as sleep.
+    Interrupt,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -248,7 +295,7 @@ impl O1Task {
                 self.sleep_avg_ns = (o1.max_sleep_avg() - o1.timeslice(static_prio(0))) * o1.tick_ns();
                 credit.added_ns = self.sleep_avg_ns.saturating_sub(before);
                 credit.just_interactive = true;
-                if !self.high_credit() {
+                if o1.rules == Rules::V2_6_1 && !self.high_credit() {
                     self.interactive_credit += 1;
                 }
             } else {
@@ -259,14 +306,14 @@ impl O1Task {
                 let mut added = u64::from((slept as u32).wrapping_mul(multiplier));
                 // Tasks with low credit get at most one timeslice of bonus.
                 let slice_ns = o1.timeslice(self.static_prio) * o1.tick_ns();
-                if self.low_credit() && added > slice_ns {
+                if o1.rules == Rules::V2_6_1 && self.low_credit() && added > slice_ns {
                     added = slice_ns;
                 }
                 let before = self.sleep_avg_ns;
                 self.sleep_avg_ns = u64::from((self.sleep_avg_ns as u32).wrapping_add(added as u32));
                 if self.sleep_avg_ns > max {
                     self.sleep_avg_ns = max;
-                    if !self.high_credit() {
+                    if o1.rules == Rules::V2_6_1 && !self.high_credit() {
                         self.interactive_credit += 1;
                     }
                 }
@@ -287,15 +334,31 @@ impl O1Task {
         credit
     }
 
-    /// `schedule()` picking a freshly woken task: 30 % of its wait counts as sleep.
+    /// `activate_task` of 2.6.8+ for a wakeup from interrupt context (`in_interrupt()`):
+    /// recalc, `activated` = 2, stamp.
+    pub fn wake_from_interrupt(&mut self, o1: &O1, now_ns: u64) -> Credit {
+        let credit = self.recalc(o1, now_ns);
+        if self.activated == Activated::No {
+            self.activated = Activated::Interrupt;
+        }
+        self.timestamp_ns = now_ns;
+        credit
+    }
+
+    /// `schedule()` picking a freshly woken task: 30 % of its wait counts as sleep
+    /// (all of it after a wakeup from interrupt context).
     /// The caller re-queues it at the new priority.
     pub fn credit_runqueue_wait(&mut self, o1: &O1, now_ns: u64) -> Option<Credit> {
         if self.activated == Activated::No {
             return None;
         }
-        self.activated = Activated::No;
+        let how = std::mem::replace(&mut self.activated, Activated::No);
         let waited = now_ns.saturating_sub(self.timestamp_ns);
-        let weighted = waited * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128;
+        let weighted = if how == Activated::Interrupt {
+            waited
+        } else {
+            waited * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128
+        };
         let stamp = self.timestamp_ns;
         let credit = self.recalc(o1, stamp + weighted);
         // recalc does not move the timestamp here; schedule() stamps it on the switch.
@@ -308,12 +371,14 @@ impl O1Task {
     /// Returns the debit.
     pub fn charge(&mut self, o1: &O1, now_ns: u64) -> u64 {
         let mut run = now_ns.saturating_sub(self.timestamp_ns).min(o1.max_sleep_avg_ns());
-        if self.high_credit() {
+        // 2.6.8+: "Tasks charged proportionately less run_time at high sleep_avg to
+        // delay them losing their interactive status", for every task.
+        if self.high_credit() || o1.rules == Rules::V2_6_14 {
             run /= o1.current_bonus(self.sleep_avg_ns).max(1) as u64;
         }
         if run >= self.sleep_avg_ns {
             self.sleep_avg_ns = 0;
-            if !(self.high_credit() || self.low_credit()) {
+            if o1.rules == Rules::V2_6_1 && !(self.high_credit() || self.low_credit()) {
                 self.interactive_credit -= 1;
             }
         } else {
@@ -358,9 +423,11 @@ pub struct RunQueue {
     /// `rq->expired_timestamp`: the jiffy of the first slice expiry since the last swap.
     expired_since_ns: Option<u64>,
     pub swaps: u64,
-    /// Where each queued task is: the kernel keeps `p->array` and `p->prio`; so do
-    /// we, so that finding a task does not scan 280 lists.
-    queued: Vec<(TaskId, Array, i32)>,
+    /// Where each queued task is, indexed by task id: the kernel keeps `p->array`
+    /// and `p->prio`; so do we, so that finding a task does not scan 280 lists.
+    queued: Vec<Option<(Array, i32)>>,
+    nr_running: usize,
+    nr_active: usize,
 }
 
 impl Default for RunQueue {
@@ -377,6 +444,8 @@ impl RunQueue {
             expired_since_ns: None,
             swaps: 0,
             queued: Vec::new(),
+            nr_running: 0,
+            nr_active: 0,
         }
     }
 
@@ -391,24 +460,47 @@ impl RunQueue {
     pub fn enqueue(&mut self, array: Array, task: TaskId, prio: i32) {
         assert!(self.find(task).is_none(), "task {} queued twice", task.0);
         self.list(array, prio).push_back(task);
-        self.queued.push((task, array, prio));
+        let index = task.0 as usize;
+        if self.queued.len() <= index {
+            self.queued.resize(index + 1, None);
+        }
+        self.queued[index] = Some((array, prio));
+        self.nr_running += 1;
+        if array == Array::Active {
+            self.nr_active += 1;
+        }
     }
 
     /// Where a task is queued: its array and priority.
     pub fn find(&self, task: TaskId) -> Option<(Array, i32)> {
-        self.queued.iter().find(|(t, _, _)| *t == task).map(|&(_, array, prio)| (array, prio))
+        self.queued.get(task.0 as usize).copied().flatten()
     }
 
     pub fn remove(&mut self, task: TaskId) {
-        if let Some(index) = self.queued.iter().position(|(t, _, _)| *t == task) {
-            let (_, array, prio) = self.queued.swap_remove(index);
-            self.list(array, prio).retain(|&t| t != task);
+        if let Some((array, prio)) = self.find(task) {
+            self.queued[task.0 as usize] = None;
+            self.nr_running -= 1;
+            if array == Array::Active {
+                self.nr_active -= 1;
+            }
+            let list = self.list(array, prio);
+            // The running task is usually at the head of its list.
+            if list.front() == Some(&task) {
+                list.pop_front();
+            } else {
+                list.retain(|&t| t != task);
+            }
         }
     }
 
     /// `rq->nr_running`: every queued task (the running one included).
     pub fn nr_running(&self) -> usize {
-        self.queued.len()
+        self.nr_running
+    }
+
+    /// `rq->expired_timestamp`, if a slice expired since the last swap.
+    pub fn expired_since_ns(&self) -> Option<u64> {
+        self.expired_since_ns
     }
 
     /// `EXPIRED_STARVING`: the first expiry was ≥ STARVATION_LIMIT × nr_running + 1 jiffy ago.
@@ -452,7 +544,10 @@ impl RunQueue {
         } else {
             if task.requeue_due(o1, task.time_slice, cpus) {
                 self.remove(current);
-                task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+                // 2.6.1 recomputes the priority; 2.6.8+'s requeue_task keeps it.
+                if o1.rules == Rules::V2_6_1 {
+                    task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+                }
                 self.enqueue(Array::Active, current, task.prio);
                 TickOutcome::Requeued
             } else {
@@ -472,24 +567,25 @@ impl RunQueue {
 
     /// Whether `pick` would swap the arrays first.
     pub fn active_empty(&self) -> bool {
-        !self.queued.iter().any(|(_, array, _)| *array == Array::Active)
+        self.nr_active == 0
     }
 
     /// `schedule()`'s pick: the first task of the best non-empty priority in the
     /// active array (it stays queued); if the active array is empty, swap first.
     pub fn pick(&mut self) -> Option<TaskId> {
         if self.active_empty() {
-            if self.queued.is_empty() {
+            if self.nr_running == 0 {
                 self.expired_since_ns = None;
                 return None;
             }
             std::mem::swap(&mut self.active, &mut self.expired);
-            for entry in &mut self.queued {
-                entry.1 = match entry.1 {
+            for (array, _) in self.queued.iter_mut().flatten() {
+                *array = match *array {
                     Array::Active => Array::Expired,
                     Array::Expired => Array::Active,
                 };
             }
+            self.nr_active = self.nr_running;
             self.expired_since_ns = None;
             self.swaps += 1;
         }
@@ -744,5 +840,40 @@ mod tests {
         assert_eq!(rq.pick(), Some(TaskId(1)), "even a worse active task runs first");
         rq.remove(TaskId(1));
         assert_eq!(rq.pick(), Some(TaskId(2)));
+    }
+
+    #[test]
+    fn task_timeslice_of_2_6_8_on_scales_by_static_priority() {
+        let o1 = O1::v2_6_14(1000);
+        assert_eq!(o1.task_timeslice(static_prio(0)), 100);
+        assert_eq!(o1.task_timeslice(static_prio(-20)), 800);
+        assert_eq!(o1.task_timeslice(static_prio(19)), 5);
+        assert_eq!(o1.task_timeslice(static_prio(10)), 50);
+        assert_eq!(o1.timeslice(120), 100, "timeslice() follows the rules");
+        assert_eq!(o1.max_sleep_avg_ns(), 1_000 * MS);
+        // HZ 250: DEF_TIMESLICE 25 jiffies; MIN_TIMESLICE one jiffy.
+        let o1 = O1::v2_6_14(250);
+        assert_eq!(o1.task_timeslice(120), 25);
+        assert_eq!(o1.task_timeslice(139), 1);
+        assert_eq!(o1.max_sleep_avg_ns(), 1_000 * MS);
+        assert_eq!(o1.granularity(800 * MS, 1), 4, "bonus 8 at HZ 250: 2 jiffies × 2");
+    }
+
+    #[test]
+    fn on_2_6_14_every_task_is_charged_its_run_time_divided_by_its_bonus() {
+        let o1 = O1::v2_6_14(1000);
+        let mut task = O1Task::new(&o1, 0, 0);
+        task.sleep_avg_ns = 800 * MS;
+        task.timestamp_ns = 0;
+        assert_eq!(task.charge(&o1, 40 * MS), 5 * MS, "bonus 8: 40 ms costs 5 ms");
+        assert_eq!(task.sleep_avg_ns, 795 * MS);
+        assert_eq!(task.interactive_credit, 0);
+        // A wakeup from interrupt context credits the whole wait on the run queue.
+        let mut woken = O1Task::new(&o1, 0, 0);
+        woken.sleep_avg_ns = 700 * MS;
+        woken.wake_from_interrupt(&o1, 0);
+        let credit = woken.credit_runqueue_wait(&o1, 10 * MS).expect("freshly woken");
+        assert_eq!(credit.slept_ns, 10 * MS);
+        assert_eq!(woken.sleep_avg_ns, 730 * MS, "bonus 7: the wait counts three times");
     }
 }

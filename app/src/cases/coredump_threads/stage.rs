@@ -1,0 +1,263 @@
+//! The stage at the cursor, drawn from the view's tasks, gauges, locks and
+//! counters (everything the engine recorded) and the run's extras.
+
+use slowpath_engine::cases::coredump_threads::machine::gauge;
+use slowpath_engine::cases::coredump_threads::CoredumpCase;
+use slowpath_engine::run::narration::group_digits;
+use slowpath_engine::run::params::format_duration;
+use slowpath_engine::run::view::{TaskView, View};
+use slowpath_engine::run::world::TaskState;
+use slowpath_engine::Run;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, Clone)]
+pub struct StageProps {
+    pub run: Rc<Run>,
+    pub view: Rc<View>,
+}
+
+impl PartialEq for StageProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
+    }
+}
+
+/// Above this many threads the cards become a heat strip.
+const CARDS_UP_TO: usize = 64;
+
+fn g(task: &TaskView, id: u8) -> i64 {
+    task.gauges.get(usize::from(id)).copied().unwrap_or(0)
+}
+
+fn counter(view: &View, name: &str) -> u64 {
+    view.counters.iter().find(|(key, _)| key == name).map_or(0, |(_, value)| *value)
+}
+
+/// What a thread is doing, in the stage's words and CSS class.
+fn doing(task: &TaskView) -> (&'static str, &'static str) {
+    match task.state {
+        TaskState::Dead => ("dead", "dead"),
+        TaskState::New => ("not created", "new"),
+        TaskState::Stopped => ("stopped", "stopped"),
+        TaskState::Sleeping { .. } => ("asleep", "asleep"),
+        TaskState::RunningUser { .. } | TaskState::RunningKernel { .. } => match g(task, gauge::DOING) {
+            2 => ("running: signal loop", "loop running"),
+            4 => ("running: dumper", "dumper running"),
+            5 => ("running: exiting", "exiting running"),
+            _ => ("running", "running"),
+        },
+        _ => match g(task, gauge::DOING) {
+            2 => ("runnable: in the signal loop", "loop"),
+            4 => ("runnable: the dumper", "dumper"),
+            _ => ("runnable", "runnable"),
+        },
+    }
+}
+
+fn bonus(sleep_avg_ns: i64, max_ns: u64) -> i64 {
+    if max_ns == 0 {
+        return 0;
+    }
+    sleep_avg_ns.max(0) * 10 / max_ns as i64
+}
+
+#[function_component(ThreadsStage)]
+pub fn threads_stage(props: &StageProps) -> Html {
+    let Some(case) = props.run.extras::<CoredumpCase>() else { return html! {} };
+    let view = &props.view;
+    html! {
+        <section class="panel stage cdt-stage" aria-labelledby="cdt-stage-title" data-testid="cdt-stage">
+            <h2 id="cdt-stage-title">{ "The process at this step" }</h2>
+            <div class="cdt-top">
+                { siglock(view) }
+                { signal_state(view, case) }
+            </div>
+            { run_queue(view, case) }
+            { threads(view, case) }
+            { time_line(view, case) }
+        </section>
+    }
+}
+
+fn siglock(view: &View) -> Html {
+    let Some(lock) = view.locks.iter().find(|l| l.name == "sighand->siglock") else { return html! {} };
+    let mmap = view.locks.iter().find(|l| l.name == "mm->mmap_sem");
+    let name = |id: slowpath_engine::run::world::TaskId| {
+        view.tasks.get(id.0 as usize).map_or_else(|| format!("#{}", id.0), |t| t.name.clone())
+    };
+    let holder = lock.holders.first().map(|h| name(h.task));
+    html! {
+        <div class="cdt-lock" data-testid="cdt-siglock">
+            <h3>{ "sighand->siglock" }</h3>
+            <p class="cdt-holder">
+                { "holder: " }
+                <strong>{ holder.unwrap_or_else(|| "free".to_string()) }</strong>
+            </p>
+            <p>{ "spinners queued: " }<strong>{ lock.waiters.len() }</strong>
+                { lock.waiters.iter().map(|w| html! { <span class="cdt-waiter">{ name(w.task) }</span> }).collect::<Html>() }
+            </p>
+            <dl class="cdt-stats">
+                <dt>{ "acquisitions" }</dt><dd data-testid="cdt-acquisitions">{ group_digits(lock.stats.acquisitions) }</dd>
+                <dt>{ "contended" }</dt><dd>{ group_digits(lock.stats.contended) }</dd>
+                <dt>{ "wait (total / max)" }</dt>
+                <dd>{ format!("{} / {}", format_duration(lock.stats.wait_total_ns), format_duration(lock.stats.wait_max_ns)) }</dd>
+                <dt>{ "held (total)" }</dt><dd>{ format_duration(lock.stats.hold_total_ns) }</dd>
+            </dl>
+            <p class="cdt-note">
+                { "One CPU: a thread holding a spinlock cannot be preempted, so nobody ever spins on siglock here. \
+                   The cost is the sheer number of acquisitions: every turn of every looping thread takes it." }
+            </p>
+            if let Some(mmap) = mmap {
+                <p class="cdt-mmap" data-testid="cdt-mmap">
+                    { "mm->mmap_sem: " }
+                    <strong>{ mmap.holders.first().map_or_else(|| "free".to_string(), |h| format!("held for writing by {}", name(h.task))) }</strong>
+                </p>
+            }
+        </div>
+    }
+}
+
+fn signal_state(view: &View, case: &CoredumpCase) -> Html {
+    let pending =
+        view.tasks.iter().filter(|t| g(t, gauge::SIGPENDING) != 0 && t.state != TaskState::Dead).count();
+    html! {
+        <div class="cdt-signal" data-testid="cdt-signal">
+            <h3>{ "Signal state" }</h3>
+            <dl class="cdt-stats">
+                <dt>{ "shared pending" }</dt>
+                <dd>{ if counter(view, "shared_pending") > 0 { case.signal } else { "∅" } }</dd>
+                <dt>{ "group_stop_count" }</dt>
+                <dd data-testid="cdt-group-stop">{ counter(view, "group_stop_count") }</dd>
+                <dt>{ "SIGNAL_GROUP_EXIT" }</dt>
+                <dd>{ if counter(view, "SIGNAL_GROUP_EXIT") > 0 { "set" } else { "clear" } }</dd>
+                <dt>{ "TIF_SIGPENDING" }</dt>
+                <dd>{ format!("{pending} thread(s)") }</dd>
+                <dt>{ "core_waiters" }</dt>
+                <dd>{ counter(view, "core_waiters") }</dd>
+                <dt>{ "loop turns" }</dt>
+                <dd>{ group_digits(counter(view, "group_stop_loops")) }</dd>
+            </dl>
+        </div>
+    }
+}
+
+fn run_queue(view: &View, case: &CoredumpCase) -> Html {
+    let mut active: Vec<&TaskView> = view.tasks.iter().filter(|t| g(t, gauge::ARRAY) == 1).collect();
+    let mut expired: Vec<&TaskView> = view.tasks.iter().filter(|t| g(t, gauge::ARRAY) == 2).collect();
+    let order = |t: &&TaskView| (g(t, gauge::PRIO), g(t, gauge::SEQ));
+    active.sort_by_key(order);
+    expired.sort_by_key(order);
+    let array = |title: &str, tasks: &[&TaskView], testid: &str| {
+        let mut rows: Vec<(i64, Vec<&TaskView>)> = Vec::new();
+        for t in tasks {
+            let prio = g(t, gauge::PRIO);
+            match rows.last_mut() {
+                Some((p, list)) if *p == prio => list.push(t),
+                _ => rows.push((prio, vec![t])),
+            }
+        }
+        html! {
+            <div class="cdt-array" data-testid={testid.to_string()}>
+                <h4>{ format!("{title}: {}", tasks.len()) }</h4>
+                if rows.is_empty() { <p class="cdt-empty">{ "empty" }</p> }
+                { rows.into_iter().map(|(prio, list)| html! {
+                    <div class="cdt-prio">
+                        <span class="cdt-prio-label">{ prio }</span>
+                        { list.iter().take(48).map(|t| {
+                            let main = t.id.0 == 0;
+                            let running = t.state.cpu().is_some();
+                            let class = classes!("cdt-chip", main.then_some("main"), running.then_some("on-cpu"));
+                            html! { <span class={class} title={t.name.clone()}>{ t.name.clone() }</span> }
+                        }).collect::<Html>() }
+                        if list.len() > 48 { <span class="cdt-more">{ format!("+{}", list.len() - 48) }</span> }
+                    </div>
+                }).collect::<Html>() }
+            </div>
+        }
+    };
+    let parked = expired.iter().any(|t| t.id.0 == 0) && case.yield_ns.is_some();
+    html! {
+        <div class="cdt-rq" data-testid="cdt-runqueue">
+            <h3>{ "The O(1) run queue (by priority, best first)" }</h3>
+            <div class="cdt-arrays">
+                { array("active", &active, "rq-active") }
+                { array("expired", &expired, "rq-expired") }
+            </div>
+            if parked {
+                <p class="cdt-callout" data-testid="cdt-parked">
+                    { format!("main called yield() in coredump_wait: it sits in the expired array and runs only when the active array is empty. \
+                               {} thread(s) are ahead of it.", active.len()) }
+                </p>
+            }
+        </div>
+    }
+}
+
+fn threads(view: &View, case: &CoredumpCase) -> Html {
+    let threads: Vec<&TaskView> = view.tasks.iter().collect();
+    if threads.len() > CARDS_UP_TO {
+        return html! {
+            <div class="cdt-heat" data-testid="cdt-heat" aria-label="every thread as one cell">
+                { threads.iter().map(|t| {
+                    let (word, class) = doing(t);
+                    html! { <span class={classes!("cdt-cell", class)} title={format!("{}: {word}", t.name)}></span> }
+                }).collect::<Html>() }
+            </div>
+        };
+    }
+    html! {
+        <div class="cdt-cards" data-testid="cdt-threads">
+            { threads.iter().map(|t| {
+                let (word, class) = doing(t);
+                let total = (t.user_ns + t.sys_ns).max(1);
+                let user_pct = t.user_ns * 100 / total;
+                let sleep_avg = g(t, gauge::SLEEP_AVG);
+                let b = bonus(sleep_avg, case.max_sleep_avg_ns);
+                let interactive = slowpath_engine::kernel::sched::o1::task_interactive(g(t, gauge::PRIO) as i32, case.static_prio)
+                    && t.state != TaskState::Dead
+                    && t.state != TaskState::New;
+                html! {
+                    <div class={classes!("cdt-card", class)}>
+                        <div class="cdt-card-head">
+                            <strong>{ t.name.clone() }</strong>
+                            if g(t, gauge::SIGPENDING) != 0 && t.state != TaskState::Dead { <span class="cdt-badge sig" title="TIF_SIGPENDING">{ "SIG" }</span> }
+                            if interactive { <span class="cdt-badge inter" title="TASK_INTERACTIVE">{ "interactive" }</span> }
+                        </div>
+                        <div class="cdt-state">{ word }</div>
+                        <div class="cdt-bar" title={format!("user {} · sys {}", format_duration(t.user_ns), format_duration(t.sys_ns))}>
+                            <span class="user" style={format!("width:{user_pct}%")}></span>
+                            <span class="sys" style={format!("width:{}%", 100 - user_pct)}></span>
+                        </div>
+                        <div class="cdt-meta">
+                            { format!("sleep_avg {} · bonus {b} · prio {}", format_duration(sleep_avg.max(0) as u64), g(t, gauge::PRIO)) }
+                        </div>
+                    </div>
+                }
+            }).collect::<Html>() }
+        </div>
+    }
+}
+
+fn seconds(ns: u64) -> String {
+    format!("{}m{:.3}s", ns / 60_000_000_000, (ns % 60_000_000_000) as f64 / 1e9)
+}
+
+fn time_line(view: &View, case: &CoredumpCase) -> Html {
+    let user: u64 = view.tasks.iter().map(|t| t.user_ns).sum();
+    let sys: u64 = view.tasks.iter().map(|t| t.sys_ns).sum();
+    html! {
+        <div class="cdt-time" data-testid="cdt-time">
+            <h3>{ "time ./thread_share_RLIMIT_CPU 5 …" }</h3>
+            <table>
+                <thead><tr><th></th><th>{ "this run (at the end)" }</th><th>{ "so far" }</th><th>{ "the report" }</th></tr></thead>
+                <tbody>
+                    <tr><th>{ "real" }</th><td>{ seconds(case.real_ns) }</td><td>{ seconds(view.now_ns) }</td><td>{ "0m13.690s" }</td></tr>
+                    <tr><th>{ "user" }</th><td>{ seconds(case.user_ns) }</td><td>{ seconds(user) }</td><td>{ "0m1.388s" }</td></tr>
+                    <tr><th>{ "sys" }</th><td>{ seconds(case.sys_ns) }</td><td>{ seconds(sys) }</td><td>{ "0m11.977s" }</td></tr>
+                </tbody>
+            </table>
+            <p>{ format!("{} sent at {}; the last thread gone {} later.", case.signal, format_duration(case.signal_ns), format_duration(case.last_exit_ns.saturating_sub(case.signal_ns))) }</p>
+        </div>
+    }
+}

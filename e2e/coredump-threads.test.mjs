@@ -1,0 +1,64 @@
+// The core-dump-threads stage: a link at the dumper's yield() reopens with
+// main parked in the expired array and the narration saying why it cannot run;
+// the thread cards, siglock's counters and the time line are drawn.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSuite, waitForApp, withPage } from './browser.mjs';
+
+const T = { timeout: 120_000 };
+
+async function openCase(page, url) {
+  await page.goto(url);
+  await waitForApp(page);
+  await page.getByTestId('cdt-stage').waitFor();
+}
+
+describe('coredump threads', () => {
+  let suite;
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    await suite?.close();
+  });
+
+  test('a link at the dumper\'s yield() shows main in the expired array and says why', T, async () => {
+    let link;
+    let expected;
+    await withPage(suite.browser, 'cdt-yield', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/coredump-threads'));
+      // Next notable event until the yield: the swaps while main creates threads,
+      // the signal, the preemption, the dequeue, then the yield.
+      for (let k = 0; k < 40; k++) {
+        await page.keyboard.press('n');
+        await page.waitForTimeout(50);
+        if (/yield\(\)/.test(await page.getByTestId('narration').innerText())) break;
+      }
+      const narration = await page.getByTestId('narration').innerText();
+      assert.match(narration, /EXPIRED array/);
+      assert.match(narration, /cannot run again until the active array is empty/);
+      expected = { index: await page.getByTestId('step-index').innerText(), narration };
+      link = await page.getByTestId('share-url').inputValue();
+      assert.match(link, /#\/case\/coredump-threads\?.*step=/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+    await withPage(suite.browser, 'cdt-yield-open', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, link);
+      assert.equal(await page.getByTestId('narration').innerText(), expected.narration);
+      assert.equal(await page.getByTestId('step-index').innerText(), expected.index);
+      assert.match(await page.getByTestId('rq-expired').innerText(), /main/);
+      assert.doesNotMatch(await page.getByTestId('rq-active').innerText(), /\bmain\b/);
+      assert.ok(await page.getByTestId('cdt-parked').isVisible(), 'the parked callout is shown');
+      assert.match(await page.getByTestId('cdt-mmap').innerText(), /held for writing by main/);
+      // 21 threads counted; the one running at the signal had main's priority, was not
+      // preempted and really stopped, so 20 or 21 remain, never 0 (nothing resets it).
+      assert.ok(Number(await page.getByTestId('cdt-group-stop').innerText()) >= 20);
+      assert.match(await page.getByTestId('cdt-time').innerText(), /0m13\.690s/);
+      assert.equal(await page.locator('[data-testid="cdt-threads"] .cdt-card').count(), 21);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+});

@@ -1,0 +1,35 @@
+//! What the core-dump-threads stage draws that is not tasks, locks, counters
+//! or gauges: the scheduler constants, the run's turning points, and the
+//! reporter's figures. Static for the whole run (`Run::extras`).
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CoredumpCase {
+    pub variant: &'static str,
+    pub threads: u32,
+    pub spin: bool,
+    pub signal: &'static str,
+    pub hz: u64,
+    pub tick_ns: u64,
+    /// A full timeslice at the process's nice (task_timeslice).
+    pub slice_ns: u64,
+    pub max_sleep_avg_ns: u64,
+    /// Static priority of every thread (nice + 120).
+    pub static_prio: i32,
+    pub signal_ns: u64,
+    pub yield_ns: Option<u64>,
+    pub swap_ns: Vec<u64>,
+    pub zap_ns: Option<u64>,
+    pub last_exit_ns: u64,
+    /// Totals over every thread: real, user, sys.
+    pub real_ns: u64,
+    pub user_ns: u64,
+    pub sys_ns: u64,
+    /// The reporter's `time` line.
+    pub reported_real: &'static str,
+    pub reported_user: &'static str,
+    pub reported_sys: &'static str,
+    /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing.
+    pub gauges: [u8; 7],
+}

@@ -1,0 +1,360 @@
+//! `coredump-threads`: a 20-thread process takes 13.7 s to die on SIGQUIT
+//! (Linux 2.6.14-rc2, seed 000). Group stop, `yield()` on the O(1) scheduler,
+//! and a `siglock` taken over and over by threads looping in the kernel.
+//!
+//! One deterministic machine (`machine.rs`) runs the seed's program on one CPU
+//! with 2.6.14's rules; it records the trace as it goes (up to a stored-op
+//! budget) and counts every figure itself, so the metrics cover the whole run
+//! even when the trace stops early.
+
+mod extras;
+pub mod machine;
+mod text;
+
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::kernel::sched::o1::{static_prio, O1};
+use crate::run::params::{ParamKind, ParamSpec, ParamValues};
+use crate::run::trace::{Metric, Outcome, Run};
+pub use extras::CoredumpCase;
+use machine::Machine;
+use std::collections::BTreeMap;
+
+pub struct CoredumpThreads;
+
+const US: u64 = 1_000;
+const MS: u64 = 1_000_000;
+const S: u64 = 1_000_000_000;
+
+/// Per-operation costs, in ns. None of them decides how long the process takes
+/// to die: that is timeslices and ticks, from the scheduler's rules. They set
+/// the user/sys split before the signal and the counts of loop turns.
+#[derive(Clone, Copy, Debug)]
+pub struct Costs {
+    /// One round of the seed's `for (j = 0; j < 100000; j++) continue;` at -O0:
+    /// about four instructions per iteration, ≈ 2 cycles on a P6/K7-class i686;
+    /// at an assumed 1 GHz that is 2 ns × 100,000 = 200 µs (model choice: the
+    /// reporter's CPU is not given).
+    pub loop_ns: u64,
+    /// times(): a null system call, ≈ 0.4 µs on 2004–2005 x86 (LMbench lat_syscall null).
+    pub times_ns: u64,
+    /// One turn of the kernel loop: spin_lock_irq, handle_group_stop, an empty
+    /// dequeue_signal, recalc_sigpending, unlock, entry.S's re-test. The kernel
+    /// half of a null system call (≈ 0.3 µs) without the mode switch; a model choice.
+    pub turn_ns: u64,
+    /// pthread_create: mmap of the 8 MiB stack, mprotect of the guard page, clone:
+    /// a few LMbench-era system calls plus the copy of the task, ≈ 20 µs (model choice).
+    pub clone_ns: u64,
+    /// A new thread's first steps up to nanosleep (model choice).
+    pub thread_start_ns: u64,
+    /// main before system(): exec'd program, libc start-up (model choice).
+    pub main_setup_ns: u64,
+    /// system("uname -a; date"): fork+exec of sh, uname and date, ≈ 3 × 3 ms on
+    /// 2005 hardware (LMbench lat_proc "sh" ≈ 3 ms); main sleeps meanwhile (model choice).
+    pub system_ns: u64,
+    /// One short kernel step under a lock (a siglock section, down_write, dequeue).
+    pub step_ns: u64,
+    /// force_sig_specific(SIGKILL) for one thread in zap_threads.
+    pub zap_per_thread_ns: u64,
+    /// do_exit of one thread (no address space to tear down but for the last), ≈ 15 µs (model choice).
+    pub exit_ns: u64,
+    /// Core file (RLIMIT_CORE unlimited): pages written and the cost per page
+    /// (a 4 KiB copy into the page cache at ≈ 1 GB/s plus overhead ≈ 5 µs).
+    pub core_pages_base: u64,
+    pub core_pages_per_thread: u64,
+    pub core_page_ns: u64,
+}
+
+pub const COSTS: Costs = Costs {
+    loop_ns: 200 * US,
+    times_ns: 400,
+    turn_ns: 300,
+    clone_ns: 20 * US,
+    thread_start_ns: 3 * US,
+    main_setup_ns: 300 * US,
+    system_ns: 10 * MS,
+    step_ns: US,
+    zap_per_thread_ns: 500,
+    exit_ns: 15 * US,
+    core_pages_base: 64,
+    core_pages_per_thread: 3,
+    core_page_ns: 5 * US,
+};
+
+/// The kernel variants, cumulative as in mainline (plus one hypothetical).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// 2.6.14-rc2 as reported: yield() in coredump_wait, group_stop_count left set.
+    Rc2,
+    /// Fix a: "coredump_wait() cleanup" (Oct 2005), the yield() removed.
+    NoYield,
+    /// Fixes a + b: also group_stop_count = 0 with SIGNAL_GROUP_EXIT (Nov 2005).
+    ResetGroupStop,
+    /// 2.6.18: SIGKILL queued for every thread in the same siglock section.
+    V2_6_18,
+    /// Fix b without a: hypothetical.
+    ResetOnly,
+}
+
+impl Variant {
+    pub fn from_id(id: &str) -> Variant {
+        match id {
+            "no-yield" => Variant::NoYield,
+            "reset-group-stop" => Variant::ResetGroupStop,
+            "2.6.18" => Variant::V2_6_18,
+            "reset-only" => Variant::ResetOnly,
+            _ => Variant::Rc2,
+        }
+    }
+
+    pub fn yields(self) -> bool {
+        matches!(self, Variant::Rc2 | Variant::ResetOnly)
+    }
+
+    pub fn resets(self) -> bool {
+        matches!(self, Variant::ResetGroupStop | Variant::ResetOnly | Variant::V2_6_18)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub variant: Variant,
+    pub threads: u32,
+    pub spin: bool,
+    pub signal: &'static str,
+    pub coredump_sig: bool,
+    pub signal_at_ns: u64,
+    pub dumpable: bool,
+    pub core_unlimited: bool,
+    pub nice: i32,
+    pub preempt: bool,
+    pub hz: u64,
+}
+
+const SIGNALS: &[&str] = &["SIGQUIT", "SIGSEGV", "SIGABRT", "SIGINT", "SIGTERM"];
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "threads",
+        label: "Threads",
+        kind: ParamKind::Count { min: 1, max: 4_096, default: 20 },
+        description: "Threads main creates (the reporter: 20).",
+    },
+    ParamSpec {
+        name: "mode",
+        label: "Threads do",
+        kind: ParamKind::Choice { options: &["spin", "pause"], default: "spin" },
+        description: "spin: the seed's loop (user time, a times() call each round). pause: each thread sleeps in pause() instead (the reporter's other test).",
+    },
+    ParamSpec {
+        name: "signal",
+        label: "Signal",
+        kind: ParamKind::Choice { options: SIGNALS, default: "SIGQUIT" },
+        description: "SIGQUIT, SIGSEGV and SIGABRT dump core (a group stop first); SIGINT and SIGTERM are fatal without a core dump.",
+    },
+    ParamSpec {
+        name: "signal_at",
+        label: "Signal sent at",
+        kind: ParamKind::Duration { min_ns: 500 * MS, max_ns: 60 * S, default_ns: 1_300 * MS },
+        description: "When ^\\ is typed, from launch. The reporter's threads had printed \"cpu=1.26\": about 1.3 s.",
+    },
+    ParamSpec {
+        name: "dumpable",
+        label: "Dumpable",
+        kind: ParamKind::Switch { default: true },
+        description: "Off: a set-uid program (mm->dumpable = 0): do_coredump gives up before the group exit.",
+    },
+    ParamSpec {
+        name: "core_limit",
+        label: "RLIMIT_CORE",
+        kind: ParamKind::Choice { options: &["0", "unlimited"], default: "0" },
+        description: "ulimit -c. Checked only after coredump_wait: it cannot shorten the stall (the reporter had 0).",
+    },
+    ParamSpec {
+        name: "nice",
+        label: "Nice",
+        kind: ParamKind::Signed { min: -20, max: 19, default: 0 },
+        description: "Nice of the whole process: sets the timeslice (task_timeslice) and what counts as interactive.",
+    },
+    ParamSpec {
+        name: "preempt",
+        label: "CONFIG_PREEMPT",
+        kind: ParamKind::Switch { default: true },
+        description: "The reporter's kernel had it. It changes nothing here: every reschedule in this program happens on a return to user mode or in entry.S's work loop, which test need_resched with or without kernel preemption.",
+    },
+    ParamSpec {
+        name: "hz",
+        label: "HZ",
+        kind: ParamKind::Choice { options: &["100", "250", "1000"], default: "250" },
+        description: "Timer ticks per second. The reporter's is unknown; 250 was the i386 default from 2.6.13 on. Timeslices are counted in ticks.",
+    },
+];
+
+const VARIANTS: &[VariantSpec] = &[
+    VariantSpec {
+        id: "2.6.14-rc2",
+        label: "Linux 2.6.14-rc2 (as reported)",
+        description: "coredump_wait() calls yield(); group_stop_count stays set, so the other threads loop in get_signal_to_deliver.",
+    },
+    VariantSpec {
+        id: "no-yield",
+        label: "+ fix a: no yield()",
+        description: "Oleg Nesterov's \"coredump_wait() cleanup\" (October 2005): zap_threads at once, no yield().",
+    },
+    VariantSpec {
+        id: "reset-group-stop",
+        label: "+ fixes a and b",
+        description: "Also \"do_coredump() should reset group_stop_count earlier\" (November 2005): group_stop_count = 0 with SIGNAL_GROUP_EXIT.",
+    },
+    VariantSpec {
+        id: "2.6.18",
+        label: "Linux 2.6.18",
+        description: "SIGNAL_GROUP_EXIT and SIGKILL to every other thread in one siglock section (April 2006 coredump rework).",
+    },
+    VariantSpec {
+        id: "reset-only",
+        label: "fix b alone (hypothetical)",
+        description: "group_stop_count reset but yield() kept: never shipped. Still slow, now in user time.",
+    },
+];
+
+static META: CaseMeta = CaseMeta {
+    id: "coredump-threads",
+    title: "Twenty threads take 13.7 s to die on SIGQUIT",
+    year: 2005,
+    system: "Linux 2.6.14-rc2",
+    summary: "A process with 20 spinning threads needs 13.69 s to die on ^\\ (11.98 s of it sys time), even with ulimit -c 0; SIGINT kills it at once.",
+    sources: &[
+        Source { label: "Michael Kerrisk's report (LKML, 22 September 2005)", url: text::REPORT_URL },
+        Source {
+            label: "Oleg Nesterov's diagnosis (LKML, 12 October 2005)",
+            url: "https://lore.kernel.org/lkml/434D48FA.FD0439AA@tv-sign.ru/",
+        },
+        Source { label: "kernel/signal.c at v2.6.14", url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/signal.c" },
+        Source { label: "fs/exec.c at v2.6.14", url: "https://elixir.bootlin.com/linux/v2.6.14/source/fs/exec.c" },
+        Source { label: "kernel/sched.c at v2.6.14", url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c" },
+    ],
+    params: PARAMS,
+    variants: VARIANTS,
+    reported: &[
+        ReportedFigure { metric: "real_ns", label: "real (time)", reported: "13.69 s" },
+        ReportedFigure { metric: "user_ns", label: "user", reported: "1.39 s" },
+        ReportedFigure { metric: "sys_ns", label: "sys", reported: "11.98 s" },
+    ],
+    headline_metric: "exit_latency_ns",
+    headline_label: "from SIGQUIT to the last thread gone (20 threads, 2.6.14-rc2)",
+};
+
+pub fn config(params: &ParamValues, variant: &str) -> Config {
+    let signal = SIGNALS.iter().copied().find(|s| *s == params.word("signal")).unwrap_or("SIGQUIT");
+    Config {
+        variant: Variant::from_id(variant),
+        threads: params.unsigned("threads") as u32,
+        spin: params.word("mode") != "pause",
+        signal,
+        coredump_sig: matches!(signal, "SIGQUIT" | "SIGSEGV" | "SIGABRT"),
+        signal_at_ns: params.unsigned("signal_at"),
+        dumpable: params.switch("dumpable"),
+        core_unlimited: params.word("core_limit") == "unlimited",
+        nice: params.signed("nice") as i32,
+        preempt: params.switch("preempt"),
+        hz: params.word("hz").parse().unwrap_or(250),
+    }
+}
+
+/// Runs the machine and returns it finished (for the tests and the benches).
+pub fn simulate(config: &Config) -> Machine<'_> {
+    let mut machine = Machine::new(config);
+    machine.run();
+    machine
+}
+
+fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
+    let mut out = BTreeMap::new();
+    let (mut user, mut sys) = (0, 0);
+    let mut per_thread = Vec::new();
+    for t in 0..m.tasks() {
+        let (u, s) = m.user_sys(t);
+        user += u;
+        sys += s;
+        if per_thread.len() < 64 {
+            let mut o = BTreeMap::new();
+            o.insert("user_ns".to_string(), Metric::Ns(u));
+            o.insert("sys_ns".to_string(), Metric::Ns(s));
+            per_thread.push(Metric::Object(o));
+        }
+    }
+    let r = &m.out;
+    out.insert("real_ns".into(), Metric::Ns(r.last_exit_ns));
+    out.insert("user_ns".into(), Metric::Ns(user));
+    out.insert("sys_ns".into(), Metric::Ns(sys));
+    out.insert("exit_latency_ns".into(), Metric::Ns(r.last_exit_ns.saturating_sub(r.signal_ns)));
+    out.insert("signal_ns".into(), Metric::Ns(r.signal_ns));
+    out.insert("siglock_acquisitions".into(), Metric::Count(r.siglock_acquisitions));
+    out.insert("siglock_contended".into(), Metric::Count(r.siglock_contended));
+    // One CPU: a spinlock holder cannot be preempted, so nobody ever waits for siglock.
+    out.insert("siglock_wait_ns".into(), Metric::Ns(0));
+    out.insert("siglock_wait_max_ns".into(), Metric::Ns(0));
+    out.insert("slices_before_swap".into(), Metric::Count(r.slices_before_swap));
+    out.insert("requeued_to_active".into(), Metric::Count(r.requeued_active));
+    out.insert("array_swaps".into(), Metric::Count(r.swap_ns.len() as u64));
+    out.insert("group_stop_loops".into(), Metric::Count(r.group_stop_loops));
+    out.insert("context_switches".into(), Metric::Count(r.context_switches));
+    out.insert("yield_ns".into(), Metric::None(r.yield_ns));
+    out.insert("stall_ns".into(), Metric::Ns(r.zap_ns.zip(r.yield_ns).map_or(0, |(z, y)| z - y)));
+    out.insert("hz".into(), Metric::Count(cfg.hz));
+    out.insert("per_thread".into(), Metric::List(per_thread));
+    out
+}
+
+impl Case for CoredumpThreads {
+    fn meta(&self) -> &'static CaseMeta {
+        &META
+    }
+
+    fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
+        let cfg = config(params, variant);
+        let mut m = Machine::new(&cfg);
+        m.run();
+        let metrics = metrics(&m, &cfg);
+        let outcome = if m.out.truncated {
+            Outcome::StepLimit { micro_ops: m.b.ops_recorded() }
+        } else {
+            Outcome::Completed
+        };
+        let out = m.out.clone();
+        let (mut user, mut sys) = (0, 0);
+        for t in 0..m.tasks() {
+            let (u, s) = m.user_sys(t);
+            user += u;
+            sys += s;
+        }
+        let Machine { b, .. } = m;
+        let mut run = b.finish(META.id, variant, seed, params.clone(), outcome, metrics);
+        let o1 = O1::v2_6_14(cfg.hz);
+        let sp = static_prio(cfg.nice);
+        run.set_extras(CoredumpCase {
+            variant,
+            threads: cfg.threads,
+            spin: cfg.spin,
+            signal: cfg.signal,
+            hz: cfg.hz,
+            tick_ns: o1.tick_ns(),
+            slice_ns: o1.task_timeslice(sp) * o1.tick_ns(),
+            max_sleep_avg_ns: o1.max_sleep_avg_ns(),
+            static_prio: sp,
+            signal_ns: out.signal_ns,
+            yield_ns: out.yield_ns,
+            swap_ns: out.swap_ns.clone(),
+            zap_ns: out.zap_ns,
+            last_exit_ns: out.last_exit_ns,
+            real_ns: out.last_exit_ns,
+            user_ns: user,
+            sys_ns: sys,
+            reported_real: "13.690 s",
+            reported_user: "1.388 s",
+            reported_sys: "11.977 s",
+            gauges: [0, 1, 2, 3, 4, 5, 6],
+        });
+        run
+    }
+}

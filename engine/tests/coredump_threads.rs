@@ -1,0 +1,230 @@
+//! The figures of seed 000 (a 20-thread process that takes 13.7 s to die on
+//! SIGQUIT), asserted from the engine's own output. Where the model's rules
+//! give a different figure than the report, the test says so and asserts what
+//! the model gives (see docs/cases/coredump-threads.md).
+
+mod common;
+
+use slowpath_engine::cases::coredump_threads::machine::gauge;
+use slowpath_engine::cases::coredump_threads::CoredumpCase;
+use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::run::trace::{Granularity, Metric};
+use slowpath_engine::run::world::TaskState;
+use slowpath_engine::{find, run_checked, Outcome, Run};
+
+const MS: u64 = 1_000_000;
+const S: u64 = 1_000_000_000;
+
+fn run(variant: &str, sets: &[(&str, &str)]) -> Run {
+    let case = find("coredump-threads").expect("registered");
+    let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
+    run_checked(case, &params, variant, 1).expect("runs")
+}
+
+fn ns(run: &Run, key: &str) -> u64 {
+    match run.metrics.get(key) {
+        Some(Metric::Count(value) | Metric::Ns(value)) => *value,
+        other => panic!("{key}: {other:?}"),
+    }
+}
+
+fn latency(variant: &str, sets: &[(&str, &str)]) -> u64 {
+    ns(&run(variant, sets), "exit_latency_ns")
+}
+
+#[test]
+fn as_reported_twenty_threads_die_slowly_in_sys_time() {
+    let run = run("2.6.14-rc2", &[]);
+    assert_eq!(run.outcome, Outcome::Completed);
+    let (real, user, sys) = (ns(&run, "real_ns"), ns(&run, "user_ns"), ns(&run, "sys_ns"));
+    let latency = ns(&run, "exit_latency_ns");
+    // The report: real 13.69 s, user 1.39 s, sys 11.98 s. The rules give about
+    // 20 s real (+48 %): outside the ±30 % the issue asked for. We do not tune:
+    // the assertion is on what the rules give. Each looping thread needs about
+    // 1 s of CPU to shed its interactivity; the report implies about 0.6 s
+    // (docs/cases/coredump-threads.md).
+    assert!((15 * S..=25 * S).contains(&real), "real {real}");
+    assert!(sys > 10 * user, "sys {sys} ≫ user {user}");
+    assert!((1_000 * MS..=1_500 * MS).contains(&user), "user {user}: the spin before the signal");
+    assert!(latency > 10 * S, "death takes {latency} after the signal");
+    assert_eq!(real, ns(&run, "signal_ns") + latency);
+    assert!(ns(&run, "group_stop_loops") > 1_000_000);
+    assert!(ns(&run, "siglock_acquisitions") > ns(&run, "group_stop_loops"));
+    assert_eq!(ns(&run, "siglock_contended"), 0, "one CPU: a spinlock holder is never preempted");
+    assert!(ns(&run, "array_swaps") >= 1);
+    assert!(ns(&run, "slices_before_swap") > 20);
+    let case = run.extras::<CoredumpCase>().expect("extras");
+    assert!(case.yield_ns.is_some() && case.zap_ns > case.yield_ns);
+    // user + sys = real on one CPU, less the idle time before the threads spin.
+    assert!(real - (user + sys) < 50 * MS, "idle {}", real - (user + sys));
+}
+
+#[test]
+fn the_time_to_die_grows_with_the_number_of_threads() {
+    let mut previous = 0;
+    for n in ["5", "10", "20", "40"] {
+        let l = latency("2.6.14-rc2", &[("threads", n)]);
+        assert!(l > previous, "N = {n}: {l} after {previous}");
+        previous = l;
+    }
+}
+
+#[test]
+fn threads_in_pause_die_slowly_too() {
+    let l = latency("2.6.14-rc2", &[("mode", "pause")]);
+    assert!(l > 10 * S, "pause: {l}");
+}
+
+#[test]
+fn the_controls_and_the_fixes_die_within_ten_milliseconds() {
+    for (variant, sets) in [
+        ("2.6.14-rc2", vec![("signal", "SIGINT")]),
+        ("2.6.14-rc2", vec![("signal", "SIGTERM")]),
+        ("2.6.14-rc2", vec![("dumpable", "off")]),
+        ("no-yield", vec![]),
+        ("reset-group-stop", vec![]),
+        ("2.6.18", vec![]),
+        ("no-yield", vec![("mode", "pause")]),
+    ] {
+        let l = latency(variant, &sets);
+        assert!(l < 10 * MS, "{variant} {sets:?}: {l}");
+    }
+}
+
+#[test]
+fn fix_b_alone_is_still_slow_but_in_user_time() {
+    let run = run("reset-only", &[]);
+    assert!(ns(&run, "exit_latency_ns") > 10 * S);
+    assert!(ns(&run, "user_ns") > 10 * ns(&run, "sys_ns"));
+    assert_eq!(ns(&run, "group_stop_loops"), 0);
+    // pause() threads go back to sleep once TIF_SIGPENDING is cleared: fast.
+    assert!(latency("reset-only", &[("mode", "pause")]) < 10 * MS);
+}
+
+#[test]
+fn rlimit_core_changes_nothing_before_the_exit() {
+    let zero = run("2.6.14-rc2", &[("core_limit", "0")]);
+    let unlimited = run("2.6.14-rc2", &[("core_limit", "unlimited")]);
+    let z = zero.extras::<CoredumpCase>().unwrap();
+    let u = unlimited.extras::<CoredumpCase>().unwrap();
+    assert_eq!((z.yield_ns, z.zap_ns, &z.swap_ns), (u.yield_ns, u.zap_ns, &u.swap_ns));
+    assert_eq!(ns(&zero, "group_stop_loops"), ns(&unlimited, "group_stop_loops"));
+    assert!(u.last_exit_ns >= z.last_exit_ns, "the core file is written after the stall");
+}
+
+#[test]
+fn the_lesson_does_not_hinge_on_hz() {
+    let l250 = latency("2.6.14-rc2", &[("hz", "250")]);
+    for hz in ["100", "1000"] {
+        let l = latency("2.6.14-rc2", &[("hz", hz)]);
+        assert!(l * 10 >= l250 * 8 && l * 10 <= l250 * 12, "HZ {hz}: {l} against {l250} at 250");
+    }
+}
+
+#[test]
+fn four_thousand_threads_run_to_the_end_with_a_bounded_trace() {
+    for (variant, sets) in [
+        ("2.6.14-rc2", vec![("threads", "4096")]),
+        ("2.6.14-rc2", vec![("threads", "4096"), ("signal_at", "60s")]),
+        ("2.6.18", vec![("threads", "4096")]),
+    ] {
+        let run = run(variant, &sets);
+        // The metrics cover the whole run even where the trace stops at its budget.
+        assert!(ns(&run, "real_ns") > ns(&run, "signal_ns"), "{variant} {sets:?}");
+        assert!(run.total_ops() > 0);
+    }
+    // At the default signal_at, main has not created all 4,096 threads when the
+    // signal comes; the threads that run first reach get_signal_to_deliver before
+    // SIGNAL_GROUP_EXIT and really stop, and nothing loops: fast, by the rules.
+    assert!(latency("2.6.14-rc2", &[("threads", "4096")]) < S);
+}
+
+#[test]
+fn the_dumper_sits_in_the_expired_array_after_its_yield() {
+    let run = run("2.6.14-rc2", &[]);
+    let yield_at = run.extras::<CoredumpCase>().unwrap().yield_ns.unwrap();
+    let position = run.position_at_time(yield_at + 50 * MS);
+    let world = run.state_at(position);
+    assert_eq!(world.tasks[0].gauges[usize::from(gauge::ARRAY)], 2, "main in the expired array");
+    assert!(matches!(world.tasks[0].state, TaskState::Runnable));
+    let mmap_sem = run.layout.locks.iter().position(|l| l.name == "mm->mmap_sem").unwrap();
+    assert!(world.locks[mmap_sem].holds(slowpath_engine::run::world::TaskId(0)), "mmap_sem held for writing");
+}
+
+/// Checks the case's invariants on one state.
+fn check(run: &Run, position: u64) {
+    let world = run.state_at(position);
+    world.check_invariants();
+    let running: Vec<usize> = world
+        .tasks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| matches!(t.state, TaskState::RunningUser { .. } | TaskState::RunningKernel { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    assert!(running.len() <= 1, "one CPU: {running:?}");
+    let siglock = run.layout.locks.iter().position(|l| l.name == "sighand->siglock").unwrap();
+    for holder in &world.locks[siglock].holders {
+        assert_eq!(running, vec![holder.task.0 as usize], "only the running task holds siglock");
+    }
+    assert!(world.locks[siglock].waiters.is_empty());
+    let stop = run.layout.counter("group_stop_count").unwrap();
+    assert!(world.counters[usize::from(stop.0)] <= run.layout.tasks.len() as u64);
+    for (i, task) in world.tasks.iter().enumerate() {
+        if task.state == TaskState::Dead {
+            assert_eq!(task.gauges[usize::from(gauge::ARRAY)], 0, "task {i} dead but queued");
+        }
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+        /// Any valid knobs and every variant: the run ends, the invariants hold at
+        /// every iteration step (up to a budget), and seeking agrees with stepping.
+        #[test]
+        fn any_knobs_run_hold_the_invariants_and_seek_equals_stepping(
+            threads in 1u64..12,
+            pause in any::<bool>(),
+            signal in prop::sample::select(vec!["SIGQUIT", "SIGSEGV", "SIGABRT", "SIGINT", "SIGTERM"]),
+            signal_ms in 500u64..1_500,
+            dumpable in any::<bool>(),
+            unlimited in any::<bool>(),
+            nice in -20i64..20,
+            preempt in any::<bool>(),
+            hz in prop::sample::select(vec!["100", "250", "1000"]),
+            variant in prop::sample::select(vec!["2.6.14-rc2", "no-yield", "reset-group-stop", "2.6.18", "reset-only"]),
+        ) {
+            let sets = [
+                ("threads", threads.to_string()),
+                ("mode", if pause { "pause" } else { "spin" }.to_string()),
+                ("signal", signal.to_string()),
+                ("signal_at", format!("{signal_ms}ms")),
+                ("dumpable", if dumpable { "on" } else { "off" }.to_string()),
+                ("core_limit", if unlimited { "unlimited" } else { "0" }.to_string()),
+                ("nice", nice.to_string()),
+                ("preempt", if preempt { "on" } else { "off" }.to_string()),
+                ("hz", hz.to_string()),
+            ];
+            let case = find("coredump-threads").unwrap();
+            let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+            let run = run_checked(case, &params, variant, 1).unwrap();
+            prop_assert!(run.outcome == Outcome::Completed, "{:?}", run.outcome);
+            let mut position = 0;
+            for _ in 0..1_500 {
+                check(&run, position);
+                let next = run.step_forward(position, Granularity::Iteration);
+                if next == position {
+                    break;
+                }
+                position = next;
+            }
+            check(&run, run.total_ops());
+            common::assert_seek_agrees_with_stepping(&run);
+        }
+    }
+}
