@@ -36,7 +36,8 @@ pub struct CaseUi {
 }
 
 /// Every case that has a stage of its own.
-pub const CASE_UIS: &[CaseUi] = &[sparse_dump::UI, fifo_trigger::UI, coredump_threads::UI, gvisor_threadgroups::UI];
+pub const CASE_UIS: &[CaseUi] =
+    &[sparse_dump::UI, fifo_trigger::UI, coredump_threads::UI, gvisor_threadgroups::UI];
 
 /// The stage of case `id`, if it has one.
 pub fn ui_for(id: &str) -> Option<&'static CaseUi> {

@@ -19,6 +19,10 @@ pub const STORED_OPS_MAX: usize = 120_000;
 /// checkpoint or a delta of the world, so blocks, not only ops, weigh.
 pub const STORED_BLOCKS_MAX: usize = 50_000;
 
+/// Task states copied into checkpoints (each checkpoint copies the whole world):
+/// what a run of thousands of tasks weighs, about 200 bytes each.
+pub const CHECKPOINT_TASKS_MAX: u64 = 200_000;
+
 /// Records a case may keep per run for its figures and stage (a FIFO write, a
 /// burst): what a run keeps grows with what it stores, never with the simulated
 /// duration alone.

@@ -57,6 +57,8 @@ pub struct TraceBuilder {
     /// The open single iteration, if any: its block index.
     open_single: Option<usize>,
     checkpoint_due: bool,
+    /// Task states copied into checkpoints so far (the weight of a many-task run).
+    checkpoint_tasks: u64,
 }
 
 impl TraceBuilder {
@@ -85,6 +87,7 @@ impl TraceBuilder {
             ops_since_checkpoint: 0,
             open_single: None,
             checkpoint_due: true,
+            checkpoint_tasks: 0,
         }
     }
 
@@ -113,6 +116,7 @@ impl TraceBuilder {
     pub fn storage_full(&self) -> bool {
         self.ops.len() > crate::run::budget::STORED_OPS_MAX
             || self.blocks.len() > crate::run::budget::STORED_BLOCKS_MAX
+            || self.checkpoint_tasks > crate::run::budget::CHECKPOINT_TASKS_MAX
     }
 
     pub fn now_ns(&self) -> u64 {
@@ -158,6 +162,7 @@ impl TraceBuilder {
         if self.checkpoint_due || self.ops_since_checkpoint >= CHECKPOINT_EVERY_OPS {
             let block = u32::try_from(self.blocks.len()).expect("blocks fit u32");
             self.world.check_invariants();
+            self.checkpoint_tasks += self.world.tasks.len() as u64;
             self.checkpoints.push(Checkpoint { block, world: self.world.clone() });
             self.ops_since_checkpoint = 0;
             self.checkpoint_due = false;

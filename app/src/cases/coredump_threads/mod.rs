@@ -6,9 +6,12 @@ mod scaling;
 mod stage;
 
 use super::{CaseUi, StageContext};
+use crate::player::model::Pace;
 use yew::prelude::*;
 
-pub const UI: CaseUi = CaseUi { id: "coredump-threads", main, wide };
+/// The whole run in ten seconds: SIGQUIT and the dumper's yield under a second
+/// after Play, the array swap and the deaths at the end.
+pub const UI: CaseUi = CaseUi { id: "coredump-threads", main, wide, pace: Pace::WholeRunIn(10) };
 
 fn main(context: &StageContext) -> Html {
     html! { <stage::ThreadsStage run={context.run.clone()} view={context.view.clone()} /> }

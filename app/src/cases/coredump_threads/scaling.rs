@@ -1,7 +1,8 @@
 //! The time to die against the number of threads, every variant (each point a
 //! run, computed on demand), with the reported point; and the fixes' diff.
 
-use slowpath_engine::run::params::{format_duration, ParamValues};
+use slowpath_engine::run::format::duration as format_duration;
+use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::Metric;
 use slowpath_engine::{run_checked, CaseMeta, Run};
 use std::rc::Rc;

@@ -3,8 +3,8 @@
 
 use slowpath_engine::cases::coredump_threads::machine::gauge;
 use slowpath_engine::cases::coredump_threads::CoredumpCase;
+use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::narration::group_digits;
-use slowpath_engine::run::params::format_duration;
 use slowpath_engine::run::view::{TaskView, View};
 use slowpath_engine::run::world::TaskState;
 use slowpath_engine::Run;

@@ -19,12 +19,10 @@ use crate::run::trace::OpKind;
 use crate::run::world::{ChannelId, CounterId, Effect, Layout, LockId, TaskId, TaskState};
 use std::collections::BTreeSet;
 
-/// Stored ops beyond which the trace stops (the machine still runs to the end,
-/// so every metric covers the whole run): bounds memory at N = 4,096.
-pub const MAX_STORED_OPS: usize = 250_000;
-/// Checkpoints × tasks beyond which the trace stops: every repeat block places
-/// two checkpoints, each a copy of every task; this bounds the run's memory
-/// (about 200 bytes per task copy) at large N.
+/// Repeat blocks × tasks beyond which the trace stops: each repeat carries a world
+/// delta of every task; this bounds the deltas' memory at large N. (The run's
+/// storage budget, `run::budget`, bounds ops, blocks and checkpoint copies; the
+/// machine still runs to the end, so every metric covers the whole run.)
 pub const MAX_CHECKPOINT_TASKS: u64 = 1_000_000;
 
 /// Simulated-time cap: every valid setting ends far earlier (N = 4,096 in the
@@ -117,6 +115,10 @@ pub struct Outcome {
     pub context_switches: u64,
     pub truncated: bool,
     pub completed: bool,
+    /// Turns of the machine's event loop (the run's simulation steps).
+    pub steps: u64,
+    /// Where the work budget (`run::budget`) stopped the machine, if it did.
+    pub work_limited_at_ns: Option<u64>,
 }
 
 pub struct Machine<'c> {
@@ -262,7 +264,7 @@ impl<'c> Machine<'c> {
 
     fn rec_on(&mut self) -> bool {
         let copies = self.repeats * 2 * self.tasks.len() as u64;
-        if self.recording && (self.b.stored_ops() >= MAX_STORED_OPS || copies >= MAX_CHECKPOINT_TASKS) {
+        if self.recording && (self.b.storage_full() || copies >= MAX_CHECKPOINT_TASKS) {
             self.recording = false;
             self.out.truncated = true;
         }
@@ -373,6 +375,11 @@ impl<'c> Machine<'c> {
                 self.out.truncated = true;
                 break;
             }
+            if self.out.steps >= crate::run::budget::SIMULATED_STEPS_MAX {
+                self.out.work_limited_at_ns = Some(self.now);
+                break;
+            }
+            self.out.steps += 1;
             if !self.signal_sent && self.now >= self.cfg.signal_at_ns {
                 self.send_signal();
             }

@@ -316,10 +316,10 @@ impl Case for CoredumpThreads {
         let mut m = Machine::new(&cfg);
         m.run();
         let metrics = metrics(&m, &cfg);
-        let outcome = if m.out.truncated {
-            Outcome::StepLimit { micro_ops: m.b.ops_recorded() }
-        } else {
-            Outcome::Completed
+        let outcome = match (m.out.work_limited_at_ns, m.out.truncated) {
+            (Some(at_ns), _) => Outcome::WorkLimit { at_ns, steps: m.out.steps, budget: "simulation steps" },
+            (None, true) => Outcome::StepLimit { micro_ops: m.b.ops_recorded() },
+            (None, false) => Outcome::Completed,
         };
         let out = m.out.clone();
         let (mut user, mut sys) = (0, 0);
@@ -330,6 +330,7 @@ impl Case for CoredumpThreads {
         }
         let Machine { b, .. } = m;
         let mut run = b.finish(META.id, variant, seed, params.clone(), outcome, metrics);
+        run.simulated_steps = out.steps;
         let o1 = O1::v2_6_14(cfg.hz);
         let sp = static_prio(cfg.nice);
         run.set_extras(CoredumpCase {
