@@ -13,6 +13,9 @@
  *   -D DIR   child's working directory (where a `core` file lands)
  *   -T SEC   safety timeout: SIGKILL the child's process group after SEC s
  *            counted from ready (default 120)
+ *   -q       child's stdout and stderr go to /dev/null (default: the
+ *            child's stdout goes to our stderr, so that stdout carries only
+ *            the result line)
  *
  * The child:
  *   - runs in its own process group (so it can be cleaned up as a group),
@@ -77,11 +80,11 @@ static int wait_exit(int pidfd, double ms)
 
 int main(int argc, char *argv[])
 {
-    int sig = 0, opt;
+    int sig = 0, opt, quiet = 0;
     double delay = 0, killafter = -1, tmo = 120;
     const char *core = "0", *dir = NULL;
 
-    while ((opt = getopt(argc, argv, "+s:d:k:c:D:T:")) != -1) {
+    while ((opt = getopt(argc, argv, "+s:d:k:c:D:T:q")) != -1) {
         switch (opt) {
         case 's': sig = atoi(optarg); break;
         case 'd': delay = atof(optarg); break;
@@ -89,6 +92,7 @@ int main(int argc, char *argv[])
         case 'c': core = optarg; break;
         case 'D': dir = optarg; break;
         case 'T': tmo = atof(optarg); break;
+        case 'q': quiet = 1; break;
         default:
             fprintf(stderr, "usage: see the comment at the top of sigtime.c\n");
             return 2;
@@ -127,6 +131,17 @@ int main(int argc, char *argv[])
             die("setrlimit(RLIMIT_CORE)");
         if (dir && chdir(dir) < 0)
             die("chdir");
+        if (quiet) {
+            int nul = open("/dev/null", O_WRONLY);
+            if (nul < 0)
+                die("open(/dev/null)");
+            dup2(nul, 1);
+            dup2(nul, 2);
+            if (nul > 3)
+                close(nul);
+        } else {
+            dup2(2, 1);
+        }
         if (dup2(pfd[1], 3) < 0) /* dup2 clears O_CLOEXEC on fd 3 */
             die("dup2");
         execv(argv[optind], &argv[optind]);

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Measure how long a process with N spinning threads (seed 000) takes to die
+# on SIGQUIT (RLIMIT_CORE 0), on SIGQUIT with a core written (RLIMIT_CORE
+# unlimited; the core file lands in the scratch dir and is deleted), and on
+# SIGINT.  Needs a C compiler (cc) with pthreads and timeout(1).
+# NOT run by `cargo xtask test`.
+#
+# Usage: measure.sh [REPS] [NS] [DELAY_MS]
+#   REPS      repetitions of every (N, mode) pair (default 7)
+#   NS        thread counts (default "0 20 100 1000")
+#   DELAY_MS  time between "all threads created" and the signal, so that
+#             every thread is past its usleep(20000) and spinning (default 500)
+# Environment: SCRATCH (default /tmp/measure-scratch/coredump-threads)
+#
+# Output (stdout): TSV rows, one per run:
+#   mode n rep <key=value pairs from sigtime>
+# mode: quit_core0 | quit_core | int.  The runs are interleaved (every mode
+# and N once per repetition) so that slow drift in background load spreads
+# over all of them.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPS=${1:-7}
+NS=${2:-"0 20 100 1000"}
+DELAY_MS=${3:-500}
+SCRATCH=${SCRATCH:-/tmp/measure-scratch/coredump-threads}
+CC=${CC:-cc}
+
+mkdir -p "$SCRATCH/run"
+cleanup() {
+    rm -f "$SCRATCH/run/core" "$SCRATCH"/run/core.*
+}
+trap cleanup EXIT INT TERM
+
+CP=$(cat /proc/sys/kernel/core_pattern)
+case "$CP" in
+    core|core.*|core-*) ;;
+    *) echo "core_pattern is '$CP'; expected 'core' (a file in the cwd)." >&2
+       echo "Set it yourself (and restore it) if you want to run this." >&2
+       exit 1 ;;
+esac
+
+$CC -O2 -Wall -o "$SCRATCH/sigtime" "$HERE/../harness/sigtime.c"
+# -O0: keep the seed's empty busy loop (see the comment in the source)
+$CC -O0 -w -pthread -o "$SCRATCH/thread_share_RLIMIT_CPU" "$HERE/thread_share_RLIMIT_CPU.c"
+
+echo "# disk before: $(df -k "$SCRATCH/run" | tail -1)" >&2
+run() { # mode n rep sig core
+    line=$(timeout -s KILL 90 "$SCRATCH/sigtime" -q -s "$4" -d "$DELAY_MS" -c "$5" \
+        -D "$SCRATCH/run" -T 60 -- "$SCRATCH/thread_share_RLIMIT_CPU" 100000 "$2" \
+        2>/dev/null) || true
+    cleanup
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$line"
+}
+rep=1
+while [ "$rep" -le "$REPS" ]; do
+    for n in $NS; do
+        run quit_core0 "$n" "$rep" 3 0          # SIGQUIT = 3
+        run quit_core  "$n" "$rep" 3 unlimited
+        run int        "$n" "$rep" 2 0          # SIGINT = 2
+    done
+    rep=$((rep + 1))
+done
+echo "# disk after:  $(df -k "$SCRATCH/run" | tail -1)" >&2
