@@ -26,7 +26,7 @@
  *   - finds the write end of a "ready" pipe on fd 3 and must write one
  *     byte to it when it is ready to be signalled.
  *
- * Timing: t_ready = CLOCK_MONOTONIC right after the parent reads the ready
+ * Timing: t_start = CLOCK_MONOTONIC right before fork(); t_ready = CLOCK_MONOTONIC right after the parent reads the ready
  * byte; t_sig = right before kill(); t_exit = right after waitpid() returns
  * (the dying process's core dump, if any, happens before it becomes a
  * zombie, so it is inside the interval).
@@ -108,6 +108,7 @@ int main(int argc, char *argv[])
         die("pipe");
 
     pid_t parent = getpid();
+    double t_start = now_ms();
     pid_t pid = fork();
     if (pid < 0)
         die("fork");
@@ -227,6 +228,7 @@ int main(int argc, char *argv[])
            WIFSIGNALED(st) ? "signaled" : WIFEXITED(st) ? "exited" : "other",
            WIFSIGNALED(st) ? WTERMSIG(st) : WIFEXITED(st) ? WEXITSTATUS(st) : -1,
            WIFSIGNALED(st) ? (WCOREDUMP(st) ? 1 : 0) : 0);
+    printf(" start_to_ready_ms=%.3f", t_ready - t_start);
     printf(" ready_to_exit_ms=%.3f", t_exit - t_ready);
     printf(" signal_to_exit_ms=%.3f", t_sig >= 0 ? t_exit - t_sig : -1.0);
     printf(" kill_to_exit_ms=%.3f", t_kill >= 0 ? t_exit - t_kill : -1.0);
