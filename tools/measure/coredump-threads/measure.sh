@@ -5,15 +5,17 @@
 # SIGINT.  Needs a C compiler (cc) with pthreads and timeout(1).
 # NOT run by `cargo xtask test`.
 #
-# Usage: measure.sh [REPS] [NS] [DELAY_MS]
+# Usage: measure.sh [REPS] [NS] [DELAY_MS] [THREADS]
 #   REPS      repetitions of every (N, mode) pair (default 7)
 #   NS        thread counts (default "0 20 100 1000")
 #   DELAY_MS  time between "all threads created" and the signal, so that
 #             every thread is past its usleep(20000) and spinning (default 500)
+#   THREADS   "spin" (the seed as run by its reporter, default) or "pause"
+#             (the threads sleep in pause(); the seed's commented-out line)
 # Environment: SCRATCH (default /tmp/measure-scratch/coredump-threads)
 #
 # Output (stdout): TSV rows, one per run:
-#   mode n rep <key=value pairs from sigtime>
+#   threads mode n rep <key=value pairs from sigtime>
 # mode: quit_core0 | quit_core | int.  The runs are interleaved (every mode
 # and N once per repetition) so that slow drift in background load spreads
 # over all of them.
@@ -22,6 +24,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPS=${1:-7}
 NS=${2:-"0 20 100 1000"}
 DELAY_MS=${3:-500}
+THREADS=${4:-spin}
+case $THREADS in spin) TARG= ;; pause) TARG=pause ;; *) echo "THREADS: spin|pause" >&2; exit 1 ;; esac
 SCRATCH=${SCRATCH:-/tmp/measure-scratch/coredump-threads}
 CC=${CC:-cc}
 
@@ -46,10 +50,10 @@ $CC -O0 -w -pthread -o "$SCRATCH/thread_share_RLIMIT_CPU" "$HERE/thread_share_RL
 echo "# disk before: $(df -k "$SCRATCH/run" | tail -1)" >&2
 run() { # mode n rep sig core
     line=$(timeout -s KILL 90 "$SCRATCH/sigtime" -q -s "$4" -d "$DELAY_MS" -c "$5" \
-        -D "$SCRATCH/run" -T 60 -- "$SCRATCH/thread_share_RLIMIT_CPU" 100000 "$2" \
+        -D "$SCRATCH/run" -T 60 -- "$SCRATCH/thread_share_RLIMIT_CPU" 100000 "$2" $TARG \
         2>/dev/null) || true
     cleanup
-    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$line"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$THREADS" "$1" "$2" "$3" "$line"
 }
 rep=1
 while [ "$rep" -le "$REPS" ]; do

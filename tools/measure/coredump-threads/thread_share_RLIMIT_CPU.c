@@ -2,13 +2,17 @@
    LKML, 22 Sep 2005: "Process with many NPTL threads terminates slowly on
    core dump signal"), adapted for slowpath's measurements.
 
-   Usage: thread_share_RLIMIT_CPU [CPU-soft-limit [num-threads]]
+   Usage: thread_share_RLIMIT_CPU [CPU-soft-limit [num-threads [pause]]]
 
    Changes from the seed, and only these (marked "slowpath:" below):
      - after creating all threads, main() writes one byte to fd 3 if fd 3
        is open (the "ready" pipe of tools/measure/harness/sigtime.c);
      - system("uname -a; date") is kept but its output, like the threads'
        "Thread N cpu=" lines, is discarded by the harness (-q);
+     - an optional third argument "pause" makes every thread call pause()
+       after its usleep() instead of spinning: the seed's own commented-out
+       `// pause();` line, the variant the reporter also tried ("even if I
+       make the threads pause(), the problem is still observable");
      - (int) x / (void *) tn casts go through long, to compile cleanly on
        64-bit; the behaviour is the same.
    The measuring script passes a CPU soft limit of 100000 s: with N threads
@@ -26,6 +30,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <errno.h>
+#include <string.h>     /* slowpath: strcmp */
+
+static int threadsPause;        /* slowpath: argv[3] == "pause" */
 
 #define errExit(msg)            { perror(msg); exit(EXIT_FAILURE); }
 
@@ -42,6 +49,9 @@ tfunc(void *x)
                            threads before we start consuming CPU time */
 
     // pause();
+    if (threadsPause)           /* slowpath: the seed's commented-out line */
+        for (;;)
+            pause();
 
    /* Following consumes CPU time and prints messages
        allowing us to track CPU consumption */
@@ -83,6 +93,7 @@ main(int argc, char *argv[])
             (long) rlim.rlim_cur);
 
     numThreads = (argc > 2) ? atoi(argv[2]) : 2;
+    threadsPause = (argc > 3) && strcmp(argv[3], "pause") == 0;  /* slowpath */
 
     for (tn = 0; tn < numThreads; tn++) {
         s = pthread_create(&thr, NULL, tfunc, (void *) (long) tn); /* slowpath: via long */
