@@ -9,11 +9,14 @@
 #   SECONDS  how long the writer runs each time (default 10)
 #   MODES    "pinned unpinned" (default)
 # Environment: SCRATCH (default /tmp/measure-scratch/fifo-trigger),
-#              KEEP_DT=1 keeps every run's raw dt file in $SCRATCH/out.
+#              KEEP_DT=1 keeps every run's raw dt file in $SCRATCH/out,
+#              SLOW=FILE appends every write over 1 ms to FILE as
+#              "mode rep index dt_ms" (index = 1-based position of the write).
 #
 # Output (stdout): TSV rows, one per run:
 #   mode rep seconds n share_over_1ms p50_ms p99_ms max_ms n_over_1ms
-#   n_over_10ms n_over_50ms
+#   n_over_10ms n_over_50ms bursts burst_len_median burst_len_max
+#   fast_run_median            (see summarize.sh)
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPS=${1:-5}
@@ -53,6 +56,9 @@ for mode in $MODES; do
         $PIN timeout -s TERM "$SECS" "$SCRATCH/fifo_trigger" 2> "$dt" || true
         cleanup
         printf '%s\t%s\t%s\t%s\n' "$mode" "$rep" "$SECS" "$(sh "$HERE/summarize.sh" "$dt")"
+        if [ -n "${SLOW:-}" ]; then
+            awk -v m="$mode" -v r="$rep" '$1 == "dt" { i++; if ($3 > 1) printf "%s\t%s\t%d\t%s\n", m, r, i, $3 }' "$dt" >> "$SLOW"
+        fi
         [ "${KEEP_DT:-0}" = 1 ] || rm -f "$dt"
         rep=$((rep + 1))
     done
