@@ -13,6 +13,9 @@
 #   THREADS   "spin" (the seed as run by its reporter, default) or "pause"
 #             (the threads sleep in pause(); the seed's commented-out line)
 # Environment: SCRATCH (default /tmp/measure-scratch/coredump-threads)
+#              PIN=CPU pins the measured program (not the timing harness) to
+#              that CPU with taskset(1), like the seed's one-CPU machine; the
+#              rows then say threads=spin@cpuCPU (or pause@cpuCPU)
 #
 # Output (stdout): TSV rows, one per run:
 #   threads mode n rep <key=value pairs from sigtime>
@@ -26,6 +29,12 @@ NS=${2:-"0 20 100 1000"}
 DELAY_MS=${3:-500}
 THREADS=${4:-spin}
 case $THREADS in spin) TARG= ;; pause) TARG=pause ;; *) echo "THREADS: spin|pause" >&2; exit 1 ;; esac
+PINCMD=
+LABEL=$THREADS
+if [ -n "${PIN:-}" ]; then
+    PINCMD="$(command -v taskset) -c $PIN"
+    LABEL="$THREADS@cpu$PIN"
+fi
 SCRATCH=${SCRATCH:-/tmp/measure-scratch/coredump-threads}
 CC=${CC:-cc}
 
@@ -50,10 +59,10 @@ $CC -O0 -w -pthread -o "$SCRATCH/thread_share_RLIMIT_CPU" "$HERE/thread_share_RL
 echo "# disk before: $(df -k "$SCRATCH/run" | tail -1)" >&2
 run() { # mode n rep sig core
     line=$(timeout -s KILL 90 "$SCRATCH/sigtime" -q -s "$4" -d "$DELAY_MS" -c "$5" \
-        -D "$SCRATCH/run" -T 60 -- "$SCRATCH/thread_share_RLIMIT_CPU" 100000 "$2" $TARG \
+        -D "$SCRATCH/run" -T 60 -- $PINCMD "$SCRATCH/thread_share_RLIMIT_CPU" 100000 "$2" $TARG \
         2>/dev/null) || true
     cleanup
-    printf '%s\t%s\t%s\t%s\t%s\n' "$THREADS" "$1" "$2" "$3" "$line"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$1" "$2" "$3" "$line"
 }
 rep=1
 while [ "$rep" -le "$REPS" ]; do
