@@ -57,12 +57,19 @@ $CC -O2 -Wall -o "$SCRATCH/sigtime" "$HERE/../harness/sigtime.c"
 $CC -O0 -w -pthread -o "$SCRATCH/thread_share_RLIMIT_CPU" "$HERE/thread_share_RLIMIT_CPU.c"
 
 echo "# disk before: $(df -k "$SCRATCH/run" | tail -1)" >&2
+psi() { # /proc/pressure/cpu "some avg10": share of time some task waited for a CPU
+    if [ -r /proc/pressure/cpu ]; then
+        awk '$1 == "some" { sub("avg10=", "", $2); print $2 }' /proc/pressure/cpu
+    else
+        echo NA
+    fi
+}
 run() { # mode n rep sig core
     line=$(timeout -s KILL 90 "$SCRATCH/sigtime" -q -s "$4" -d "$DELAY_MS" -c "$5" \
         -D "$SCRATCH/run" -T 60 -- $PINCMD "$SCRATCH/thread_share_RLIMIT_CPU" 100000 "$2" $TARG \
         2>/dev/null) || true
     cleanup
-    printf '%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$1" "$2" "$3" "$line"
+    printf '%s\t%s\t%s\t%s\t%s psi_cpu_some_avg10=%s\n' "$LABEL" "$1" "$2" "$3" "$line" "$(psi)"
 }
 rep=1
 while [ "$rep" -le "$REPS" ]; do

@@ -17,6 +17,13 @@
 #   mode rep seconds n share_over_1ms p50_ms p99_ms max_ms n_over_1ms
 #   n_over_10ms n_over_50ms bursts burst_len_median burst_len_max
 #   fast_run_median            (see summarize.sh)
+#   pair_cpu_s                 CPU time (user + sys) that the listener and
+#                              the writer used in this run, from the shell's
+#                              `times`; pinned, SECONDS means they had CPU 0
+#                              to themselves, less means other work ran there
+#   psi_cpu_some_avg10         /proc/pressure/cpu "some avg10" right after the
+#                              run (share of time some task waited for a CPU;
+#                              NA if the file is missing)
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPS=${1:-5}
@@ -38,6 +45,23 @@ trap 'cleanup; exit 130' INT TERM
 # -O0: keep the listener's empty busy loop (see the comment in the source)
 $CC -O0 -w -o "$SCRATCH/fifo_trigger" "$HERE/fifo_trigger.c"
 
+# children's user + sys seconds in a file written by the shell's `times`
+# (`times` must run in this shell, not in a $(...) subshell)
+child_cpu() {
+    awk 'NR == 2 {
+        s = 0
+        for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); s += a[1] * 60 + a[2] }
+        printf "%.3f\n", s }' "$1"
+}
+
+psi() {
+    if [ -r /proc/pressure/cpu ]; then
+        awk '$1 == "some" { sub("avg10=", "", $2); print $2 }' /proc/pressure/cpu
+    else
+        echo NA
+    fi
+}
+
 cd "$SCRATCH/run"
 for mode in $MODES; do
     case $mode in
@@ -48,6 +72,7 @@ for mode in $MODES; do
     rep=1
     while [ "$rep" -le "$REPS" ]; do
         rm -f test.fifo
+        times > "$SCRATCH/times0"
         # listener: "$@" > 1 argument; its own timeout is a safety net only
         $PIN timeout -s KILL $((SECS + 10)) "$SCRATCH/fifo_trigger" LISTENER 2>/dev/null &
         LPID=$!
@@ -55,7 +80,10 @@ for mode in $MODES; do
         # writer: SIGTERM after SECS seconds (default action: terminate)
         $PIN timeout -s TERM "$SECS" "$SCRATCH/fifo_trigger" 2> "$dt" || true
         cleanup
-        printf '%s\t%s\t%s\t%s\n' "$mode" "$rep" "$SECS" "$(sh "$HERE/summarize.sh" "$dt")"
+        times > "$SCRATCH/times1"
+        c0=$(child_cpu "$SCRATCH/times0"); c1=$(child_cpu "$SCRATCH/times1")
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$rep" "$SECS" "$(sh "$HERE/summarize.sh" "$dt")" \
+            "$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", b - a }')" "$(psi)"
         if [ -n "${SLOW:-}" ]; then
             awk -v m="$mode" -v r="$rep" '$1 == "dt" { i++; if ($3 > 1) printf "%s\t%s\t%d\t%s\n", m, r, i, $3 }' "$dt" >> "$SLOW"
         fi
