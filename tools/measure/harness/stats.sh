@@ -19,7 +19,7 @@ function flush() {
 }
 {
     k = $1; for (i = 2; i <= g; i++) k = k "\t" $i
-    if (k != key) { flush(); key = k; cnt = 0 }
+    if (!started || k "" != key "") { flush(); key = k; cnt = 0; started = 1 }
     a[++cnt] = $(g + 1) + 0
 }
 END { flush() }'
