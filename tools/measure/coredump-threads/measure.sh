@@ -23,6 +23,18 @@
 # and N once per repetition) so that slow drift in background load spreads
 # over all of them.
 set -eu
+# AUTOGROUP_NICE=N: run in a new session (setsid), hence a new scheduler
+# autogroup of its own, and set that autogroup's nice to N
+# (/proc/self/autogroup).  With sched_autogroup_enabled=1 every session's
+# tasks share one weight against other sessions, so plain nice(1) cannot
+# shield a measurement from other people's jobs; this can.  Nothing global
+# changes: the autogroup disappears with the session.  Needs root for N < 0.
+if [ -n "${AUTOGROUP_NICE:-}" ] && [ -z "${_MEASURE_IN_SETSID:-}" ]; then
+    _MEASURE_IN_SETSID=1 exec setsid -w sh "$0" "$@"
+fi
+if [ -n "${AUTOGROUP_NICE:-}" ]; then
+    echo "$AUTOGROUP_NICE" > /proc/self/autogroup
+fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPS=${1:-7}
 NS=${2:-"0 20 100 1000"}
@@ -31,9 +43,10 @@ THREADS=${4:-spin}
 case $THREADS in spin) TARG= ;; pause) TARG=pause ;; *) echo "THREADS: spin|pause" >&2; exit 1 ;; esac
 PINCMD=
 LABEL=$THREADS
+[ -z "${AUTOGROUP_NICE:-}" ] || LABEL="$LABEL@ag$AUTOGROUP_NICE"
 if [ -n "${PIN:-}" ]; then
     PINCMD="$(command -v taskset) -c $PIN"
-    LABEL="$THREADS@cpu$PIN"
+    LABEL="$LABEL@cpu$PIN"
 fi
 SCRATCH=${SCRATCH:-/tmp/measure-scratch/coredump-threads}
 CC=${CC:-cc}

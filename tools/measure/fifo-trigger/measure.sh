@@ -10,6 +10,10 @@
 #   MODES    "pinned unpinned" (default)
 # Environment: SCRATCH (default /tmp/measure-scratch/fifo-trigger),
 #              KEEP_DT=1 keeps every run's raw dt file in $SCRATCH/out,
+#              NICE=N runs both programs at nice N (same for both, so their
+#              relative weight is the seed's; a negative N shields them from
+#              other load on a shared machine; needs root); the mode column
+#              then reads e.g. pinned@nice-10.
 #              SLOW=FILE appends every write over 1 ms to FILE as
 #              "mode rep index dt_ms" (index = 1-based position of the write).
 #
@@ -25,6 +29,18 @@
 #                              run (share of time some task waited for a CPU;
 #                              NA if the file is missing)
 set -eu
+# AUTOGROUP_NICE=N: run in a new session (setsid), hence a new scheduler
+# autogroup of its own, and set that autogroup's nice to N
+# (/proc/self/autogroup).  With sched_autogroup_enabled=1 every session's
+# tasks share one weight against other sessions, so plain nice(1) cannot
+# shield a measurement from other people's jobs; this can.  Nothing global
+# changes: the autogroup disappears with the session.  Needs root for N < 0.
+if [ -n "${AUTOGROUP_NICE:-}" ] && [ -z "${_MEASURE_IN_SETSID:-}" ]; then
+    _MEASURE_IN_SETSID=1 exec setsid -w sh "$0" "$@"
+fi
+if [ -n "${AUTOGROUP_NICE:-}" ]; then
+    echo "$AUTOGROUP_NICE" > /proc/self/autogroup
+fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPS=${1:-5}
 SECS=${2:-10}
@@ -69,6 +85,12 @@ for mode in $MODES; do
         unpinned) PIN= ;;
         *) echo "unknown mode $mode" >&2; exit 1 ;;
     esac
+    label=$mode
+    [ -z "${AUTOGROUP_NICE:-}" ] || label="$label@ag$AUTOGROUP_NICE"
+    if [ -n "${NICE:-}" ]; then
+        PIN="nice -n $NICE $PIN"
+        label="$mode@nice$NICE"
+    fi
     rep=1
     while [ "$rep" -le "$REPS" ]; do
         rm -f test.fifo
@@ -82,10 +104,10 @@ for mode in $MODES; do
         cleanup
         times > "$SCRATCH/times1"
         c0=$(child_cpu "$SCRATCH/times0"); c1=$(child_cpu "$SCRATCH/times1")
-        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$rep" "$SECS" "$(sh "$HERE/summarize.sh" "$dt")" \
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$rep" "$SECS" "$(sh "$HERE/summarize.sh" "$dt")" \
             "$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", b - a }')" "$(psi)"
         if [ -n "${SLOW:-}" ]; then
-            awk -v m="$mode" -v r="$rep" '$1 == "dt" { i++; if ($3 > 1) printf "%s\t%s\t%d\t%s\n", m, r, i, $3 }' "$dt" >> "$SLOW"
+            awk -v m="$label" -v r="$rep" '$1 == "dt" { i++; if ($3 > 1) printf "%s\t%s\t%d\t%s\n", m, r, i, $3 }' "$dt" >> "$SLOW"
         fi
         [ "${KEEP_DT:-0}" = 1 ] || rm -f "$dt"
         rep=$((rep + 1))
