@@ -13,8 +13,21 @@
 #
 # Output (stdout): TSV rows, one per run:
 #   kind size_gib rep <key=value pairs from sigtime>
-# kind = dump (the dump runs to the end) or kill1s (SIGKILL 1 s into it).
+# kind = dump (the dump runs to the end) or kill1s (SIGKILL 1 s into it),
+# with @agN appended when run with AUTOGROUP_NICE=N.
 set -eu
+# AUTOGROUP_NICE=N: run in a new session (setsid), hence a new scheduler
+# autogroup of its own, and set that autogroup's nice to N
+# (/proc/self/autogroup).  With sched_autogroup_enabled=1 every session's
+# tasks share one weight against other sessions, so plain nice(1) cannot
+# shield a measurement from other people's jobs; this can.  Nothing global
+# changes: the autogroup disappears with the session.  Needs root for N < 0.
+if [ -n "${AUTOGROUP_NICE:-}" ] && [ -z "${_MEASURE_IN_SETSID:-}" ]; then
+    _MEASURE_IN_SETSID=1 exec setsid -w sh "$0" "$@"
+fi
+if [ -n "${AUTOGROUP_NICE:-}" ]; then
+    echo "$AUTOGROUP_NICE" > /proc/self/autogroup
+fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPS=${1:-5}
 SIZES=${2:-"0 1 4 16 64 256 1024"}
@@ -48,6 +61,7 @@ $CC -O2 -Wall -o "$SCRATCH/sparse_dump" "$HERE/sparse_dump.c"
 echo "# disk before: $(df -k "$SCRATCH/run" | tail -1)" >&2
 run() { # kind size rep args...
     kind=$1 size=$2 rep=$3; shift 3
+    [ -z "${AUTOGROUP_NICE:-}" ] || kind="$kind@ag$AUTOGROUP_NICE"
     line=$(timeout -s KILL $((MAX_RUN_S + 30)) "$SCRATCH/sigtime" -c unlimited \
         -D "$SCRATCH/run" -T "$MAX_RUN_S" "$@" -- "$SCRATCH/sparse_dump" "$size" \
         2>/dev/null) || true
