@@ -3,11 +3,15 @@
 # Needs: a C compiler (cc), timeout(1), root not required unless core_pattern
 # must be changed (it is only read; see below).  NOT run by `cargo xtask test`.
 #
-# Usage: measure.sh [REPS] [SIZES_GIB] [KILL_SIZES_GIB]
+# Usage: measure.sh [REPS] [SIZES_GIB] [KILL_SIZES_GIB] [TOUCHED]
 #   REPS            repetitions per size (default 5)
 #   SIZES_GIB       mapping sizes in GiB (default "0 1 4 16 64 256 1024")
 #                   0 = mmap of 0 bytes fails: the dump of a tiny process
-#   KILL_SIZES_GIB  sizes for the SIGKILL-at-1-s probe (default "256 1024")
+#   KILL_SIZES_GIB  sizes for the SIGKILL-at-1-s probe (default "256 1024";
+#                   "" for none)
+#   TOUCHED         pages touched before abort(), spread evenly (default "1",
+#                   the seed); every size runs with every value; a value other
+#                   than 1 is appended to kind as @tN
 # Environment: SCRATCH (default /tmp/measure-scratch/sparse-dump),
 #              MAX_RUN_S (per-run safety timeout, default 120)
 #
@@ -31,7 +35,8 @@ fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPS=${1:-5}
 SIZES=${2:-"0 1 4 16 64 256 1024"}
-KILL_SIZES=${3:-"256 1024"}
+KILL_SIZES=${3-"256 1024"}
+TOUCHED=${4:-1}
 SCRATCH=${SCRATCH:-/tmp/measure-scratch/sparse-dump}
 MAX_RUN_S=${MAX_RUN_S:-120}
 CC=${CC:-cc}
@@ -59,27 +64,30 @@ $CC -O2 -Wall -o "$SCRATCH/sigtime" "$HERE/../harness/sigtime.c"
 $CC -O2 -Wall -o "$SCRATCH/sparse_dump" "$HERE/sparse_dump.c"
 
 echo "# disk before: $(df -k "$SCRATCH/run" | tail -1)" >&2
-run() { # kind size rep args...
-    kind=$1 size=$2 rep=$3; shift 3
+run() { # kind size touched rep args...
+    kind=$1 size=$2 touched=$3 rep=$4; shift 4
+    [ "$touched" = 1 ] || kind="$kind@t$touched"
     [ -z "${AUTOGROUP_NICE:-}" ] || kind="$kind@ag$AUTOGROUP_NICE"
     line=$(timeout -s KILL $((MAX_RUN_S + 30)) "$SCRATCH/sigtime" -c unlimited \
-        -D "$SCRATCH/run" -T "$MAX_RUN_S" "$@" -- "$SCRATCH/sparse_dump" "$size" \
+        -D "$SCRATCH/run" -T "$MAX_RUN_S" "$@" -- "$SCRATCH/sparse_dump" "$size" "$touched" \
         2>/dev/null) || true
     cleanup
     printf '%s\t%s\t%s\t%s\n' "$kind" "$size" "$rep" "$line"
 }
-for size in $SIZES; do
-    rep=1
-    while [ "$rep" -le "$REPS" ]; do
-        run dump "$size" "$rep"
-        rep=$((rep + 1))
+for touched in $TOUCHED; do
+    for size in $SIZES; do
+        rep=1
+        while [ "$rep" -le "$REPS" ]; do
+            run dump "$size" "$touched" "$rep"
+            rep=$((rep + 1))
+        done
     done
-done
-for size in $KILL_SIZES; do
-    rep=1
-    while [ "$rep" -le "$REPS" ]; do
-        run kill1s "$size" "$rep" -k 1000
-        rep=$((rep + 1))
+    for size in $KILL_SIZES; do
+        rep=1
+        while [ "$rep" -le "$REPS" ]; do
+            run kill1s "$size" "$touched" "$rep" -k 1000
+            rep=$((rep + 1))
+        done
     done
 done
 echo "# disk after:  $(df -k "$SCRATCH/run" | tail -1)" >&2
