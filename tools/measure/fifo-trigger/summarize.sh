@@ -14,7 +14,7 @@ trap 'rm -f "$tmp".*' EXIT
 awk '$1 == "dt" { print $3 }' "$f" > "$tmp.v"
 LC_ALL=C sort -g "$tmp.v" > "$tmp.sorted"
 awk -v B="$tmp.bursts" -v F="$tmp.fast" '
-{ if ($1 > 1) { if (bl == 0) { print fast > F; fast = 0 } bl++ }
+{ if ($1 > 1) { if (bl == 0) { print fast + 0 > F; fast = 0 } bl++ }
   else { if (bl) { print bl > B; bl = 0 } fast++ } }
 END { if (bl) print bl > B; close(B); close(F) }' "$tmp.v"
 touch "$tmp.bursts" "$tmp.fast"
