@@ -75,8 +75,8 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
         })
         .collect();
     let step = proptest::option::of((0usize..3, any::<u64>()));
-    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step, any::<bool>()).prop_map(
-        move |(pairs, variant, seed, granularity, step, embed)| {
+    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step, any::<bool>(), any::<bool>()).prop_map(
+        move |(pairs, variant, seed, granularity, step, embed, present)| {
             let (params, _) = ParamValues::from_pairs_clamped(
                 meta.params,
                 pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
@@ -88,6 +88,7 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
                 granularity: Granularity::ALL[granularity],
                 step: step.map(|(g, index)| (Granularity::ALL[g], index)),
                 embed,
+                present,
             }
         },
     )
@@ -107,6 +108,32 @@ proptest! {
         let meta = playground();
         let (query, _) = PlayerQuery::parse(meta, &text);
         prop_assert!(query.params.check(meta.params).is_ok());
+    }
+
+    /// Adversarial links for every case: the case's own keys with hostile values
+    /// (huge, negative, percent-encoded, units, control characters), repeated keys and
+    /// flags. Parsing never panics, always yields valid parameters, and what it writes
+    /// back reads back to the same state (a round trip from any link).
+    #[test]
+    fn hostile_links_for_every_case_parse_and_round_trip(
+        case_index in 0usize..64,
+        picks in proptest::collection::vec((0usize..64, 0usize..12), 0..12),
+        noise in "\\PC{0,40}",
+    ) {
+        let meta = registry()[case_index % registry().len()].meta();
+        let values = [
+            "0", "-1", "18446744073709551616", "99999999999999999999TiB", "1.5ms", "%00", "%E2%88%92",
+            "on", "", "\u{1b}[31m", "nan", &noise,
+        ];
+        let keys: Vec<&str> =
+            meta.params.iter().map(|spec| spec.name).chain(["v", "seed", "step", "g", "embed", "present"]).collect();
+        let link: Vec<String> =
+            picks.iter().map(|&(k, v)| format!("{}={}", keys[k % keys.len()], values[v % values.len()])).collect();
+        let (query, _) = PlayerQuery::parse(meta, &link.join("&"));
+        prop_assert!(query.params.check(meta.params).is_ok());
+        let (again, notices) = PlayerQuery::parse(meta, &query.to_query(meta));
+        prop_assert!(notices.is_empty(), "{notices:?}");
+        prop_assert_eq!(again, query);
     }
 }
 
