@@ -250,7 +250,7 @@ fn time_line(view: &View, case: &CoredumpCase) -> Html {
         <div class="cdt-time" data-testid="cdt-time">
             <h3>{ "time ./thread_share_RLIMIT_CPU 5 …" }</h3>
             <table>
-                <thead><tr><th></th><th>{ "this run (at the end)" }</th><th>{ "so far" }</th><th>{ "the report" }</th></tr></thead>
+                <thead><tr><th><span class="visually-hidden">{ "time" }</span></th><th>{ "this run (at the end)" }</th><th>{ "so far" }</th><th>{ "the report" }</th></tr></thead>
                 <tbody>
                     <tr><th>{ "real" }</th><td>{ seconds(case.real_ns) }</td><td>{ seconds(view.now_ns) }</td><td>{ "0m13.690s" }</td></tr>
                     <tr><th>{ "user" }</th><td>{ seconds(case.user_ns) }</td><td>{ seconds(user) }</td><td>{ "0m1.388s" }</td></tr>

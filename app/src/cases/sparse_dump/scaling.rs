@@ -4,7 +4,7 @@
 
 use slowpath_engine::cases::sparse_dump::AddressSpace;
 use slowpath_engine::run::format;
-use slowpath_engine::run::params::{ParamValue, ParamValues};
+use slowpath_engine::run::params::ParamValue;
 use slowpath_engine::run::trace::Metric;
 use slowpath_engine::{run_checked, CaseMeta, Run};
 use std::rc::Rc;
@@ -43,40 +43,57 @@ fn dump_ns(run: &Run) -> u64 {
     }
 }
 
-/// Every variant at every size, with this run's other parameters and no SIGKILL.
-fn series(meta: &'static CaseMeta, params: &ParamValues, seed: u64) -> Vec<(&'static str, Vec<(u64, u64)>)> {
-    let Some(case) = slowpath_engine::find(meta.id) else { return Vec::new() };
+/// Point `index` of the plot (variants × sizes, variant-major): this run's other
+/// parameters at that size and variant, no SIGKILL; the dump time, if it ran.
+fn point(meta: &'static CaseMeta, run: &Run, index: usize) -> Option<u64> {
+    let case = slowpath_engine::find(meta.id)?;
+    let variant = meta.variants.get(index / SIZES.len())?;
+    let mut params = run.params.clone();
+    params.0.insert("size".into(), ParamValue::Unsigned(SIZES[index % SIZES.len()]));
+    params.0.insert("sigkill_at".into(), ParamValue::Unsigned(0));
+    Some(dump_ns(&run_checked(case, &params, variant.id, run.seed).ok()?))
+}
+
+/// The points computed so far, grouped by variant: (variant, [(size, dump ns)]).
+fn series(meta: &'static CaseMeta, points: &[Option<u64>]) -> Vec<(&'static str, Vec<(u64, u64)>)> {
     meta.variants
         .iter()
-        .map(|variant| {
-            let points = SIZES
-                .iter()
-                .filter_map(|&size| {
-                    let mut params = params.clone();
-                    params.0.insert("size".into(), ParamValue::Unsigned(size));
-                    params.0.insert("sigkill_at".into(), ParamValue::Unsigned(0));
-                    let run = run_checked(case, &params, variant.id, seed).ok()?;
-                    Some((size, dump_ns(&run)))
-                })
-                .collect();
-            (variant.id, points)
+        .enumerate()
+        .map(|(v, variant)| {
+            let mine = points.iter().enumerate().skip(v * SIZES.len()).take(SIZES.len());
+            (variant.id, mine.filter_map(|(i, ns)| Some((SIZES[i % SIZES.len()], (*ns)?))).collect())
         })
         .collect()
 }
 
 #[function_component(ScalingPlot)]
 pub fn scaling_plot(props: &ScalingProps) -> Html {
-    let run = props.run.clone();
     let meta = props.meta;
-    let data = use_memo(Rc::as_ptr(&props.run) as usize, move |_| {
-        // Only cases with an address space have a size to vary.
-        if run.extras::<AddressSpace>().is_some() {
-            series(meta, &run.params, run.seed)
-        } else {
-            Vec::new()
-        }
-    });
-    if props.run.extras::<AddressSpace>().is_none() || data.is_empty() {
+    let total = meta.variants.len() * SIZES.len();
+    // The plot is many runs of the engine: one per animation frame, so that the page
+    // stays responsive even when this run's parameters make each of them heavy.
+    // Keyed by the run: a new run starts the plot over.
+    let run_key = Rc::as_ptr(&props.run) as usize;
+    let computed = use_state(|| (0usize, Rc::new(Vec::<Option<u64>>::new())));
+    {
+        let computed = computed.clone();
+        let run = props.run.clone();
+        let done = if computed.0 == run_key { computed.1.len() } else { 0 };
+        use_effect_with((run_key, done), move |&(key, done)| {
+            let mut frame = None;
+            if run.extras::<AddressSpace>().is_some() && done < total {
+                frame = Some(gloo::render::request_animation_frame(move |_| {
+                    let mut points = if computed.0 == key { (*computed.1).clone() } else { Vec::new() };
+                    points.push(point(meta, &run, points.len()));
+                    computed.set((key, Rc::new(points)));
+                }));
+            }
+            move || drop(frame)
+        });
+    }
+    let points: &[Option<u64>] = if computed.0 == run_key { &computed.1 } else { &[] };
+    let data = series(meta, points);
+    if props.run.extras::<AddressSpace>().is_none() {
         return html! {};
     }
     let (width, height, left, bottom) = (560.0, 300.0, 62.0, 36.0);
@@ -94,6 +111,9 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
         <figure class="panel scaling" data-testid="scaling-plot">
             <figcaption>
                 { "Dump time against mapping size, log–log, every variant run by the engine with this run's other parameters and no SIGKILL. The ◆ is the report: 1 TiB, about 30 s." }
+                if points.len() < total {
+                    { format!(" Computing: {} of {} runs.", points.len(), total) }
+                }
             </figcaption>
             <svg viewBox={format!("0 0 {width} {height}")} role="img"
                 aria-label="Dump time against mapping size for each kernel variant, on log scales">

@@ -205,8 +205,9 @@ impl Component for Timeline {
                     </p>
                 </div>
                 <div class="timeline-frame">
-                <div class="timeline-scroll" ref={self.scroller.clone()} onscroll={on_scroll}
-                    style={format!("height: {}px", geometry.view_h)}>
+                // Focusable: a keyboard reaches every track when the tracks scroll.
+                <div class="timeline-scroll" ref={self.scroller.clone()} onscroll={on_scroll} tabindex="0" role="region"
+                    aria-label="Timeline tracks, scrollable" style={format!("height: {}px", geometry.view_h)}>
                     <canvas ref={self.canvas.clone()} data-testid="timeline" role="img"
                         class={classes!("timeline-canvas", dragging.then_some("timeline-dragging"))}
                         style={canvas_style}
