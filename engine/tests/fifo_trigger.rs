@@ -231,3 +231,16 @@ fn on_2_4_24_one_cpu_predicts_slow_writes_and_only_smp_matches_the_report() {
         .collect();
     assert!(!texts.is_empty() && texts.iter().all(|text| text.contains("SMP reschedule_idle")), "{texts:?}");
 }
+
+/// i386's defconfig at 2.6.1 set CONFIG_PREEMPT; the reporter's configuration is
+/// unknown. The burst must not hinge on it: the same first write, the same slices.
+#[test]
+fn the_burst_is_the_same_with_config_preempt() {
+    let off = run("2.6.1", &[]);
+    let on = run("2.6.1", &[("preempt", "on")]);
+    for key in ["first_burst_first_dt_ns", "following_slow_mean_ns"] {
+        let (a, b) = (optional(&off, key).expect("a burst"), optional(&on, key).expect("a burst"));
+        assert!(a.abs_diff(b) * 100 <= a, "{key}: {a} without, {b} with CONFIG_PREEMPT");
+    }
+    assert_eq!(count(&off, "writes_over_1ms"), count(&on, "writes_over_1ms"));
+}

@@ -10,18 +10,19 @@ struct Report {
     links: &'static [(&'static str, &'static str)],
 }
 
-/// Mailing-list links are lore.kernel.org searches for the thread's subject or
-/// for a sentence of the message, not guessed message URLs.
+/// Mailing-list links are lore.kernel.org message-id permalinks where the
+/// message id is known, otherwise searches for the thread's subject or a
+/// sentence of the message, never guessed message URLs.
 const REPORTS: &[Report] = &[
     Report {
         year: 2005,
         title: "Process with many NPTL threads terminates slowly on core dump signal",
         who: "Michael Kerrisk, LKML, September 2005 (diagnosed by Oleg Nesterov)",
         what: "Twenty spinning threads take almost 14 seconds to die on SIGQUIT, even with core dumps disabled.",
-        links: &[(
-            "The thread on lore.kernel.org",
-            "https://lore.kernel.org/all/?q=%22Process+with+many+NPTL+threads+terminates+slowly+on+core+dump+signal%22",
-        )],
+        links: &[
+            ("Michael Kerrisk's report", "https://lore.kernel.org/lkml/20206.1127391230@www22.gmx.net/"),
+            ("Oleg Nesterov's diagnosis", "https://lore.kernel.org/lkml/434D48FA.FD0439AA@tv-sign.ru/"),
+        ],
     },
     Report {
         year: 2025,
@@ -44,10 +45,10 @@ const REPORTS: &[Report] = &[
         title: "Busy-wait delay in qmail 1.03 after upgrading to Linux 2.6",
         who: "Haakon Riiser, LKML, January 2004 (explained by Manfred Spraul)",
         what: "Writing one byte to a named pipe sometimes takes 100 to 300 ms on 2.6, never on 2.4.",
-        links: &[(
-            "The thread on lore.kernel.org",
-            "https://lore.kernel.org/all/?q=%22Busy-wait+delay+in+qmail%22",
-        )],
+        links: &[
+            ("Haakon Riiser's report", "https://lore.kernel.org/all/20040120004647.GA292@s.chello.no/"),
+            ("Manfred Spraul's explanation", "https://lore.kernel.org/all/400D746D.7030409@colorfullife.com/"),
+        ],
     },
     Report {
         year: 2019,

@@ -112,7 +112,7 @@ const PARAMS: &[ParamSpec] = &[
         name: "preempt",
         label: "CONFIG_PREEMPT",
         kind: ParamKind::Switch { default: false },
-        description: "Kernel preemption (2.6 only; mainline 2.4.24 has none): a task in a system call can be preempted at a tick instead of only when it leaves the kernel.",
+        description: "Kernel preemption (2.6 only; mainline 2.4.24 has none): a task in a system call can be preempted at a tick instead of only when it leaves the kernel. i386's defconfig at 2.6.1 set it (Kconfig gives no default); the reporter's configuration is unknown, and the burst comes out the same either way.",
     },
 ];
 
@@ -152,8 +152,12 @@ static META: CaseMeta = CaseMeta {
     summary: "qmail signals through a named pipe; on 2.6.1 a one-byte write() sometimes takes 100–300 ms, on 2.4.24 never.",
     sources: &[
         Source {
-            label: "Haakon Riiser's report and test program, and Manfred Spraul's explanation (LKML, January 2004)",
-            url: "https://lore.kernel.org/all/?q=%22Busy-wait+delay+in+qmail+1.03+after+upgrading+to+Linux+2.6%22",
+            label: "Haakon Riiser's report and test program (LKML, 20 January 2004)",
+            url: "https://lore.kernel.org/all/20040120004647.GA292@s.chello.no/",
+        },
+        Source {
+            label: "Manfred Spraul's explanation (LKML, January 2004)",
+            url: "https://lore.kernel.org/all/400D746D.7030409@colorfullife.com/",
         },
         Source {
             label: "kernel/sched.c at v2.6.1",

@@ -87,8 +87,8 @@ pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
 }
 
-const SEED_URL: &str =
-    "https://lore.kernel.org/all/?q=%22Busy-wait+delay+in+qmail+1.03+after+upgrading+to+Linux+2.6%22";
+/// The report with its test program (message-id permalink).
+const SEED_URL: &str = "https://lore.kernel.org/all/20040120004647.GA292@s.chello.no/";
 const TARBALL_2424: &str = "https://cdn.kernel.org/pub/linux/kernel/v2.4/linux-2.4.24.tar.gz";
 
 pub(crate) static CODE: &[Function] = &[
