@@ -62,8 +62,11 @@ describe('sparse core dump', () => {
       await page.goto(suite.url('#/case/sparse-dump'));
       await waitForApp(page);
       await page.getByTestId('player').waitFor();
+      // n visits the chapters: the first page's lock, then SIGKILL.
+      await page.keyboard.press('n');
       await page.keyboard.press('n');
       assert.match(await page.getByTestId('narration').innerText(), /SIGKILL is sent/);
+      assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), /SIGKILL arrives/);
       await page.getByTestId('sigkill').waitFor();
       const figures = await page.getByTestId('metrics').innerText();
       assert.match(figures, /reported: about 30 s/);

@@ -176,6 +176,7 @@ fn json(run: &Run) -> String {
         "outcome": run.outcome,
         "outcome_text": run.outcome.limit_text(),
         "simulated_steps": run.simulated_steps,
+        "chapters": run.chapters,
         "metrics": run.metrics,
     });
     value.to_string()

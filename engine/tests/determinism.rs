@@ -46,3 +46,23 @@ fn the_coredump_threads_default_hash_is_the_recorded_one() {
     let run = run_checked(case, &case.meta().default_params(), "2.6.14-rc2", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::COREDUMP_THREADS_DEFAULT_HASH);
 }
+
+/// Every reported case ships its key moments (chapters), in order, inside the run,
+/// at least two in its default run: a lecture's table of contents.
+#[test]
+fn every_reported_case_has_chapters_in_order() {
+    for case in slowpath_engine::registry() {
+        let meta = case.meta();
+        if meta.reported.is_empty() {
+            continue;
+        }
+        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        assert!(run.chapters.len() >= 2, "{}: {:?}", meta.id, run.chapters);
+        for pair in run.chapters.windows(2) {
+            assert!(pair[0].position < pair[1].position, "{}: {:?}", meta.id, run.chapters);
+        }
+        assert!(run.chapters.iter().all(|c| c.position <= run.total_ops() && !c.title.is_empty()));
+        // `n` from the start lands on the first chapter.
+        assert_eq!(run.next_key_moment(0), Some(run.chapters[0].position), "{}", meta.id);
+    }
+}

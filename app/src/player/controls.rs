@@ -122,7 +122,35 @@ pub fn transport(props: &PlayerProps) -> Html {
                 <input type="range" data-testid="scrub" aria-label="Position in the run" min="0" max={total.to_string()}
                     step="1" value={player.position.to_string()} oninput={on_scrub} />
                 <ScrubMarkers run={player.run.clone()} />
+                // The chapters as labelled marks at their place in the run.
+                { for run.chapters.iter().enumerate().map(|(index, chapter)| {
+                    let left = chapter.position as f64 / total.max(1) as f64 * 100.0;
+                    html! {
+                        <span class="chapter-mark" style={format!("left: {left:.3}%")} aria-hidden="true"
+                            title={format!("{}. {}", index + 1, chapter.title)}>{ index + 1 }</span>
+                    }
+                }) }
             </div>
+            if !run.chapters.is_empty() {
+                <nav class="chapters" aria-label="Chapters" data-testid="chapters">
+                    <ol role="list">
+                        { for run.chapters.iter().enumerate().map(|(index, chapter)| {
+                            let reached = player.position >= chapter.position
+                                && run.chapters.get(index + 1).is_none_or(|next| player.position < next.position);
+                            let position = chapter.position;
+                            html! {
+                                <li key={position.to_string()}>
+                                    <button type="button" class={classes!("chapter", reached.then_some("current"))}
+                                        aria-current={reached.then_some("step")}
+                                        onclick={on(Action::Seek(position))}>
+                                        { format!("{}. {}", index + 1, chapter.title) }
+                                    </button>
+                                </li>
+                            }
+                        }) }
+                    </ol>
+                </nav>
+            }
         </div>
     }
 }

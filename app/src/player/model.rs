@@ -246,9 +246,12 @@ impl Player {
             Action::StepBackCoarse => next.position = run.step_back(self.position, g.coarser()),
             Action::ToStart => next.position = 0,
             Action::ToEnd => next.position = run.total_ops(),
-            Action::NextNotable => next.position = run.next_notable(self.position).unwrap_or(self.position),
+            // Chapters first (the case's key moments), then the other notable events.
+            Action::NextNotable => {
+                next.position = run.next_key_moment(self.position).unwrap_or(self.position)
+            }
             Action::PreviousNotable => {
-                next.position = run.previous_notable(self.position).unwrap_or(self.position)
+                next.position = run.previous_key_moment(self.position).unwrap_or(self.position)
             }
             Action::TogglePlay => {
                 next.playing = !self.playing;

@@ -362,6 +362,7 @@ impl TraceBuilder {
             metrics,
             extras: None,
             simulated_steps: 0,
+            chapters: Vec::new(),
         }
     }
 }

@@ -266,9 +266,20 @@ pub struct Run {
     /// The simulation steps the case took to make this run, over all its passes
     /// (bounded by `run::budget::SIMULATED_STEPS_MAX`; set by the case).
     pub simulated_steps: u64,
+    /// The case's key moments in this run, in order (`Case` sets them; a lecture's
+    /// table of contents: `n` and `p` visit them before other notable events).
+    pub chapters: Vec<Chapter>,
     /// The case's own structures for its stage in the UI (its `extras.rs`);
     /// opaque here, so that the run machinery knows no case. Read with [`Run::extras`].
     pub(crate) extras: Option<Box<dyn std::any::Any + Send + Sync>>,
+}
+
+/// A key moment of a run: the position just after the op that makes it, and its
+/// title in a few words ("the dumper yields").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Chapter {
+    pub position: u64,
+    pub title: &'static str,
 }
 
 /// A micro-op resolved for display: absolute time, concrete arguments.
@@ -498,6 +509,64 @@ impl Run {
 
     pub fn notable_ops(&self) -> &[u64] {
         &self.notable
+    }
+
+    /// The first op rendered from any of `templates` (a repeat's template op stands
+    /// for its first iteration): one pass over the stored ops, never over repeats.
+    pub fn first_op_with_template(&self, templates: &[u16]) -> Option<u64> {
+        self.first_op_with_template_from(templates, 0)
+    }
+
+    /// The first op at or after op `from` rendered from any of `templates` (inside a
+    /// repeat, in the first iteration that reaches `from`).
+    pub fn first_op_with_template_from(&self, templates: &[u16], from: u64) -> Option<u64> {
+        let start = self
+            .blocks
+            .partition_point(|block| block.first_op + block.count * u64::from(block.ops_len) <= from);
+        self.blocks[start..].iter().find_map(|block| {
+            let len = u64::from(block.ops_len);
+            let ops = &self.ops[block.ops_start as usize..(block.ops_start + block.ops_len) as usize];
+            ops.iter().enumerate().filter(|(_, op)| templates.contains(&op.text.template)).find_map(
+                |(j, _)| {
+                    let first = block.first_op + j as u64;
+                    // The first iteration whose op j is at or after `from`.
+                    let k = if first >= from { 0 } else { (from - first).div_ceil(len) };
+                    (k < block.count).then_some(first + k * len)
+                },
+            )
+        })
+    }
+
+    /// Sets the run's chapters from (op index, title) pairs; moments that did not
+    /// happen in this run (None) are left out, the rest kept in order.
+    pub fn set_chapters(&mut self, moments: &[(Option<u64>, &'static str)]) {
+        let mut chapters: Vec<Chapter> = moments
+            .iter()
+            .filter_map(|&(index, title)| Some(Chapter { position: index? + 1, title }))
+            .filter(|chapter| chapter.position <= self.total_ops())
+            .collect();
+        chapters.sort_by_key(|chapter| chapter.position);
+        chapters.dedup_by_key(|chapter| chapter.position);
+        self.chapters = chapters;
+    }
+
+    /// The next chapter after `position`, else the next notable event: how `n` moves.
+    pub fn next_key_moment(&self, position: u64) -> Option<u64> {
+        self.chapters
+            .iter()
+            .map(|c| c.position)
+            .find(|&p| p > position)
+            .or_else(|| self.next_notable(position))
+    }
+
+    /// The previous chapter before `position`, else the previous notable event (`p`).
+    pub fn previous_key_moment(&self, position: u64) -> Option<u64> {
+        self.chapters
+            .iter()
+            .rev()
+            .map(|c| c.position)
+            .find(|&p| p < position)
+            .or_else(|| self.previous_notable(position))
     }
 
     /// The world after `position` ops: the nearest checkpoint at or before the

@@ -356,6 +356,21 @@ impl Case for CoredumpThreads {
             reported_sys: "11.977 s",
             gauges: [0, 1, 2, 3, 4, 5, 6],
         });
+        use text::T;
+        let first = |templates: &[T]| {
+            run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>())
+        };
+        let moments = [
+            (first(&[T::SIGNAL_SENT]), "the signal is sent"),
+            (first(&[T::YIELD]), "the dumper yields to the expired array"),
+            (
+                first(&[T::YIELD]).and_then(|y| run.first_op_with_template_from(&[T::SWAP.id()], y)),
+                "the arrays swap: the dumper runs again",
+            ),
+            (first(&[T::ZAP, T::ZAP_18]), "zap_threads: SIGKILL to every thread"),
+            (first(&[T::LAST_EXIT]), "the last thread exits"),
+        ];
+        run.set_chapters(&moments);
         run
     }
 }

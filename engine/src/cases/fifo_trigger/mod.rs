@@ -392,6 +392,24 @@ impl Case for FifoTrigger {
             slow_ns: SLOW_NS,
             reported_dt_ms: REPORTED_DT_MS,
         });
+        use text::T;
+        let first = |templates: &[T]| {
+            run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>())
+        };
+        let moments = [
+            // The first preemption after a write() (an earlier one can leave open()).
+            (
+                first(&[T::W_WROTE]).and_then(|wrote| {
+                    let switches =
+                        [T::SWITCH_PREEMPT.id(), T::SWITCH_PREEMPT_MID.id(), T::SWITCH_PREEMPT_24.id()];
+                    run.first_op_with_template_from(&switches, wrote)
+                }),
+                "preempted on its way out of write()",
+            ),
+            (first(&[T::W_TIME2_SLOW]), "the first slow write() is measured"),
+            (first(&[T::END]), "the end of the run"),
+        ];
+        run.set_chapters(&moments);
         run
     }
 }

@@ -324,6 +324,17 @@ impl Case for GvisorThreadgroups {
         // repeat block, any visit expanded on demand).
         run.simulated_steps = run.stored().1 as u64;
         run.set_extras(shape);
+        use text::T;
+        let first = |templates: &[T]| {
+            run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>())
+        };
+        let moments = [
+            (first(&[T::RLOCK]), "the ticker scans every task"),
+            (first(&[T::WRITER_WAITS]), "a clone waits for TaskSet.mu"),
+            (first(&[T::SEND_LOCK_DEFER]), "a defer inside the loop: locks pile up"),
+            (first(&[T::DEADLOCK]), "deadlock"),
+        ];
+        run.set_chapters(&moments);
         run
     }
 }

@@ -206,6 +206,16 @@ impl Case for SparseDump {
                 sim::Variant::TreeWalk => text::TREE_WALK,
             },
         });
+        use text::T;
+        let first = |templates: &[T]| {
+            run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>())
+        };
+        let moments = [
+            (first(&[T::LOCK, T::LOCK_TAKE_615, T::TREE_LOOKUP]), "mmap_lock is taken for the first page"),
+            (first(&[T::SIGNAL, T::SIGNAL_IN_HOLE]), "SIGKILL arrives"),
+            (first(&[T::END, T::END_KILLED, T::END_NO_SIGNAL]), "the dump ends"),
+        ];
+        run.set_chapters(&moments);
         run
     }
 }

@@ -1,0 +1,43 @@
+// Chapters: each reported case's key moments, listed and marked; n and p visit
+// them in order; a click on one seeks there.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSuite, waitForApp, withPage } from './browser.mjs';
+
+const T = { timeout: 90_000 };
+
+describe('chapters', () => {
+  let suite;
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    await suite?.close();
+  });
+
+  for (const id of ['coredump-threads', 'sparse-dump', 'fifo-trigger', 'gvisor-threadgroups']) {
+    test(`${id}: n and p walk the chapters; a click seeks to one`, T, async () => {
+      await withPage(suite.browser, `chapters-${id}`, async ({ page, consoleErrors, pageErrors }) => {
+        await page.goto(suite.url(`#/case/${id}`));
+        await waitForApp(page);
+        const chapters = page.getByTestId('chapters').getByRole('button');
+        const count = await chapters.count();
+        assert.ok(count >= 2, `${count} chapters`);
+        assert.equal(await page.locator('.chapter-mark').count(), count);
+        await page.keyboard.press('n');
+        await page.waitForSelector('.chapter[aria-current="step"]');
+        assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), /^1\. /);
+        await page.keyboard.press('n');
+        assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), /^2\. /);
+        await page.keyboard.press('p');
+        assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), /^1\. /);
+        await chapters.nth(count - 1).click();
+        assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), new RegExp(`^${count}\\. `));
+        assert.match(await page.evaluate(() => location.hash), /step=/);
+        assert.deepEqual(consoleErrors, []);
+        assert.deepEqual(pageErrors, []);
+      });
+    });
+  }
+});
