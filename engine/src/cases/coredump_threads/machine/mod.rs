@@ -1,0 +1,458 @@
+//! The machine: one CPU running the seed's program on Linux 2.6.14's rules.
+//!
+//! `main` and N threads are step machines mirroring the seed's C; the O(1)
+//! scheduler is `kernel::sched::o1` with the 2.6.8+ rules; the signal code
+//! (group stop, `get_signal_to_deliver`, `do_coredump`, `coredump_wait`,
+//! `zap_threads`, `exit_mm`) is modelled here, step by step. A thread that
+//! spins in user mode or loops in the kernel between two timer ticks is one
+//! closed-form chunk, recorded as a repeat block (one round of its loop per
+//! iteration); everything that decides something (a tick, a wakeup, a
+//! `schedule()`, the yield, an array swap, a kill, an exit) is an op of its own.
+
+mod program;
+mod sched;
+mod signals;
+mod spin;
+
+use super::text::{self, at, T};
+use super::{Config, Variant, COSTS};
+use crate::kernel::sched::o1::{wakeup_preempts, Activated, Array, O1Task, RunQueue, TickOutcome, O1};
+use crate::run::builder::{text as txt, OpSpec, TraceBuilder};
+use crate::run::lock::{LockKind, LockMode};
+use crate::run::narration::{Arg, CodeLoc};
+use crate::run::trace::OpKind;
+use crate::run::world::{ChannelId, CounterId, Effect, Layout, LockId, TaskId, TaskState};
+use std::collections::BTreeSet;
+
+/// Repeat blocks × tasks beyond which the trace stops: each repeat carries a world
+/// delta of every task; this bounds the deltas' memory at large N. (The run's
+/// storage budget, `run::budget`, bounds ops, blocks and checkpoint copies; the
+/// machine still runs to the end, so every metric covers the whole run.)
+pub const MAX_CHECKPOINT_TASKS: u64 = 1_000_000;
+
+/// Simulated-time cap: every valid setting ends far earlier (N = 4,096 in the
+/// stall takes about an hour of simulated time); a safety net, reported as StepLimit.
+pub const MAX_SIM_NS: u64 = 400 * 3_600 * 1_000_000_000;
+
+pub const MAIN: usize = 0;
+
+pub mod gauge {
+    pub const SLEEP_AVG: u8 = 0;
+    pub const PRIO: u8 = 1;
+    /// 0 not queued, 1 active array, 2 expired array.
+    pub const ARRAY: u8 = 2;
+    /// Enqueue sequence number: orders tasks within one priority list.
+    pub const SEQ: u8 = 3;
+    pub const SIGPENDING: u8 = 4;
+    pub const SLICE: u8 = 5;
+    /// See [`super::Doing`] as a number.
+    pub const DOING: u8 = 6;
+}
+
+/// What a task is doing, as the stage shows it (gauge `DOING`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Doing {
+    NotStarted = 0,
+    User = 1,
+    SignalLoop = 2,
+    Asleep = 3,
+    Dumper = 4,
+    Exiting = 5,
+    Dead = 6,
+    Stopped = 7,
+}
+
+/// What a task does next when it has the CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Act {
+    MainSetup,
+    MainCreate(u32),
+    MainPause,
+    ThreadStart,
+    PauseCall,
+    Spin,
+    Loop,
+    /// Back from an interrupt or a wakeup with TIF_SIGPENDING: do_notify_resume.
+    SigEntry,
+    MainSignal,
+    DumpLock,
+    DumpSetExit,
+    DumpWait,
+    Zap,
+    DumpResume,
+    KillExit,
+    Exiting,
+    Gone,
+}
+
+#[derive(Clone, Debug)]
+struct Task {
+    o1: O1Task,
+    act: Act,
+    /// Position in the user loop's round (0..period): user first, then times().
+    pos_ns: u64,
+    tif_sigpending: bool,
+    sigkill: bool,
+    user_ns: u64,
+    sys_ns: u64,
+    sleeping: bool,
+    stopped: bool,
+    seq: u64,
+    /// A pending usleep() timer: when it fires.
+    timer: Option<u64>,
+    /// pthread_create has run for it (main: always).
+    created: bool,
+}
+
+/// Everything the stage and the tests read besides the trace.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub signal_ns: u64,
+    pub yield_ns: Option<u64>,
+    pub swap_ns: Vec<u64>,
+    pub zap_ns: Option<u64>,
+    pub last_exit_ns: u64,
+    pub siglock_acquisitions: u64,
+    pub siglock_contended: u64,
+    pub group_stop_loops: u64,
+    pub slices_before_swap: u64,
+    pub requeued_active: u64,
+    pub context_switches: u64,
+    pub truncated: bool,
+    pub completed: bool,
+    /// Turns of the machine's event loop (the run's simulation steps).
+    pub steps: u64,
+    /// Where the work budget (`run::budget`) stopped the machine, if it did.
+    pub work_limited_at_ns: Option<u64>,
+}
+
+pub struct Machine<'c> {
+    cfg: &'c Config,
+    o1: O1,
+    rq: RunQueue,
+    tasks: Vec<Task>,
+    now: u64,
+    next_tick: u64,
+    tick_ns: u64,
+    current: Option<usize>,
+    need_resched: bool,
+    timers: BTreeSet<(u64, usize)>,
+    exact_wake: Option<(u64, usize)>,
+    signal_sent: bool,
+    group_stop_count: u64,
+    group_exit: bool,
+    group_exit_task: Option<usize>,
+    shared_pending: bool,
+    core_waiters: u64,
+    alive: usize,
+    seq: u64,
+    slices_counting: bool,
+    pub out: Outcome,
+    pub b: TraceBuilder,
+    recording: bool,
+    repeats: u64,
+    siglock: LockId,
+    mmap_sem: LockId,
+    ch_usleep: ChannelId,
+    ch_pause: ChannelId,
+    ch_system: ChannelId,
+    ch_startup: ChannelId,
+    ch_core: ChannelId,
+    c_stop: CounterId,
+    c_exit: CounterId,
+    c_loops: CounterId,
+    c_swaps: CounterId,
+    c_waiters: CounterId,
+    c_pending: CounterId,
+}
+
+fn id(task: usize) -> TaskId {
+    TaskId(task as u32)
+}
+
+impl<'c> Machine<'c> {
+    pub fn new(cfg: &'c Config) -> Machine<'c> {
+        let mut layout = Layout::new(1);
+        let group = layout.add_group("thread_share_RLIMIT_CPU");
+        layout.add_task("main", group);
+        for k in 0..cfg.threads {
+            layout.add_task(format!("T{k}"), group);
+        }
+        let siglock = layout.add_lock("sighand->siglock", LockKind::Spinlock);
+        let mmap_sem = layout.add_lock("mm->mmap_sem", LockKind::RwSem);
+        for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing"] {
+            layout.add_gauge(name);
+        }
+        let ch_usleep = layout.add_channel("usleep(20000)");
+        let ch_pause = layout.add_channel("pause()");
+        let ch_system = layout.add_channel("system(\"uname -a; date\")");
+        let ch_startup = layout.add_channel("wait_for_completion(startup_done)");
+        let ch_core = layout.add_channel("wait_for_completion(core_done)");
+        let c_stop = layout.add_counter("group_stop_count");
+        let c_exit = layout.add_counter("SIGNAL_GROUP_EXIT");
+        let c_loops = layout.add_counter("group_stop_loops");
+        let c_swaps = layout.add_counter("array_swaps");
+        let c_waiters = layout.add_counter("core_waiters");
+        let c_pending = layout.add_counter("shared_pending");
+        let o1 = O1::v2_6_14(cfg.hz);
+        let tasks = (0..=cfg.threads as usize)
+            .map(|k| Task {
+                o1: O1Task::new(&o1, cfg.nice, 0),
+                act: if k == MAIN { Act::MainSetup } else { Act::ThreadStart },
+                pos_ns: 0,
+                tif_sigpending: false,
+                sigkill: false,
+                user_ns: 0,
+                sys_ns: 0,
+                sleeping: true,
+                stopped: false,
+                seq: 0,
+                timer: None,
+                created: k == MAIN,
+            })
+            .collect();
+        let b = TraceBuilder::new(layout, text::TEMPLATES, text::CODE);
+        Machine {
+            cfg,
+            o1,
+            rq: RunQueue::new(),
+            tasks,
+            now: 0,
+            next_tick: o1.tick_ns(),
+            tick_ns: o1.tick_ns(),
+            current: None,
+            need_resched: false,
+            timers: BTreeSet::new(),
+            exact_wake: None,
+            signal_sent: false,
+            group_stop_count: 0,
+            group_exit: false,
+            group_exit_task: None,
+            shared_pending: false,
+            core_waiters: 0,
+            alive: 1,
+            seq: 0,
+            slices_counting: false,
+            out: Outcome::default(),
+            b,
+            recording: true,
+            repeats: 0,
+            siglock,
+            mmap_sem,
+            ch_usleep,
+            ch_pause,
+            ch_system,
+            ch_startup,
+            ch_core,
+            c_stop,
+            c_exit,
+            c_loops,
+            c_swaps,
+            c_waiters,
+            c_pending,
+        }
+    }
+
+    pub fn user_sys(&self, task: usize) -> (u64, u64) {
+        (self.tasks[task].user_ns, self.tasks[task].sys_ns)
+    }
+
+    pub fn tasks(&self) -> usize {
+        self.tasks.len()
+    }
+
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    // ----- recording -----
+
+    fn rec_on(&mut self) -> bool {
+        let copies = self.repeats * 2 * self.tasks.len() as u64;
+        if self.recording && (self.b.storage_full() || copies >= MAX_CHECKPOINT_TASKS) {
+            self.recording = false;
+            self.out.truncated = true;
+        }
+        self.recording
+    }
+
+    fn phase(&mut self, t: T, args: &[Arg]) {
+        if self.rec_on() {
+            self.b.phase(txt(t.id(), args));
+        }
+    }
+
+    fn iter(&mut self, t: T, args: &[Arg]) {
+        if self.rec_on() {
+            self.b.iteration(txt(t.id(), args));
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn op(
+        &mut self,
+        at_ns: u64,
+        actor: Option<usize>,
+        kind: OpKind,
+        code: CodeLoc,
+        t: T,
+        args: &[Arg],
+        effects: &[Effect],
+    ) {
+        if self.recording {
+            self.b.op(OpSpec { at_ns, actor: actor.map(id), kind, code, text: txt(t.id(), args), effects });
+        }
+    }
+
+    /// The effect that shows `task` in `state`, unless it already is.
+    fn state(&self, task: usize, state: TaskState) -> Option<Effect> {
+        let shown = self.b.world().tasks[task].state;
+        (self.recording && shown != state).then_some(Effect::SetState { task: id(task), state })
+    }
+
+    /// Gauges that show a task's scheduler state now.
+    fn gauges(&self, task: usize, doing: Doing) -> Vec<Effect> {
+        let t = &self.tasks[task];
+        let (array, _) = match self.rq.find(id(task)) {
+            Some((Array::Active, p)) => (1, p),
+            Some((Array::Expired, p)) => (2, p),
+            None => (0, 0),
+        };
+        let tid = id(task);
+        vec![
+            Effect::Gauge { task: tid, gauge: gauge::SLEEP_AVG, value: t.o1.sleep_avg_ns as i64 },
+            Effect::Gauge { task: tid, gauge: gauge::PRIO, value: i64::from(t.o1.prio) },
+            Effect::Gauge { task: tid, gauge: gauge::ARRAY, value: array },
+            Effect::Gauge { task: tid, gauge: gauge::SEQ, value: t.seq as i64 },
+            Effect::Gauge { task: tid, gauge: gauge::SIGPENDING, value: i64::from(t.tif_sigpending) },
+            Effect::Gauge { task: tid, gauge: gauge::SLICE, value: t.o1.time_slice as i64 },
+            Effect::Gauge { task: tid, gauge: gauge::DOING, value: doing as i64 },
+        ]
+    }
+
+    fn doing(&self, task: usize) -> Doing {
+        let t = &self.tasks[task];
+        match t.act {
+            Act::Gone => Doing::Dead,
+            Act::Exiting | Act::KillExit => Doing::Exiting,
+            _ if t.stopped => Doing::Stopped,
+            _ if t.sleeping && task != MAIN && matches!(t.act, Act::ThreadStart) => Doing::NotStarted,
+            Act::Loop => Doing::SignalLoop,
+            Act::DumpLock
+            | Act::DumpSetExit
+            | Act::DumpWait
+            | Act::Zap
+            | Act::DumpResume
+            | Act::MainSignal => Doing::Dumper,
+            _ if t.sleeping => Doing::Asleep,
+            Act::SigEntry if self.group_exit && self.group_stop_count > 0 => Doing::SignalLoop,
+            _ => Doing::User,
+        }
+    }
+
+    fn enqueue(&mut self, task: usize, array: Array) {
+        self.seq += 1;
+        self.tasks[task].seq = self.seq;
+        let prio = self.tasks[task].o1.prio;
+        self.rq.enqueue(array, id(task), prio);
+    }
+
+    // ----- the run -----
+
+    pub fn run(&mut self) {
+        self.phase(T::PHASE_START, &[Arg::Count(u64::from(self.cfg.threads))]);
+        // main: a child of a shell that had just woken from a long sleep (just
+        // interactive: 900 ms, bonus 9): CHILD_PENALTY gives it 9 × 95 / 100 = 8
+        // whole bonus steps, 800 ms, and half of the shell's slice (model choice).
+        let bonus = 9;
+        let mut main = O1Task::forked(&self.o1, self.cfg.nice, 0, bonus);
+        main.prio = self.o1.effective_prio(main.static_prio, main.sleep_avg_ns);
+        self.tasks[MAIN].o1 = main;
+        self.tasks[MAIN].sleeping = false;
+        self.enqueue(MAIN, Array::Active);
+        self.need_resched = true;
+        loop {
+            if self.alive == 0 {
+                self.out.completed = true;
+                break;
+            }
+            if self.now > MAX_SIM_NS {
+                self.out.truncated = true;
+                break;
+            }
+            if self.out.steps >= crate::run::budget::SIMULATED_STEPS_MAX {
+                self.out.work_limited_at_ns = Some(self.now);
+                break;
+            }
+            self.out.steps += 1;
+            if !self.signal_sent && self.now >= self.cfg.signal_at_ns {
+                self.send_signal();
+            }
+            if let Some((when, task)) = self.exact_wake {
+                if self.now >= when {
+                    self.exact_wake = None;
+                    self.wake(task, when, false);
+                }
+            }
+            while self.now >= self.next_tick {
+                let tick = self.next_tick;
+                self.tick(tick);
+                self.next_tick += self.tick_ns;
+            }
+            if self.need_resched || self.current.is_none() {
+                self.schedule();
+            }
+            match self.current {
+                None => self.idle(),
+                Some(task) => self.run_task(task),
+            }
+        }
+    }
+
+    fn idle(&mut self) {
+        let timer = self.timers.iter().next().map(|&(t, _)| t);
+        let exact = self.exact_wake.map(|(t, _)| t);
+        let signal = (!self.signal_sent).then_some(self.cfg.signal_at_ns);
+        let Some(next) = [timer, exact, signal].into_iter().flatten().min() else {
+            // Nothing can ever wake anybody: cannot happen in this program; stop safely.
+            self.out.truncated = true;
+            self.alive = 0;
+            return;
+        };
+        self.iter(T::ITER_IDLE, &[]);
+        self.op(self.now, None, OpKind::Sleep, at(text::SCHEDULE, 3), T::IDLE, &[Arg::Ns(next)], &[]);
+        self.now = next.max(self.now);
+        // The next tick to process is the first one at or after now.
+        self.next_tick = self.now.div_ceil(self.tick_ns).max(1) * self.tick_ns;
+    }
+
+    fn horizon(&self) -> u64 {
+        let mut h = self.next_tick;
+        if !self.signal_sent {
+            h = h.min(self.cfg.signal_at_ns);
+        }
+        if let Some((w, _)) = self.exact_wake {
+            h = h.min(w);
+        }
+        h.max(self.now)
+    }
+
+    fn run_task(&mut self, task: usize) {
+        let act = self.tasks[task].act;
+        match act {
+            Act::Spin => {
+                let end = self.horizon();
+                if end > self.now {
+                    self.spin(task, end);
+                } else {
+                    self.now += 1;
+                }
+            }
+            Act::Loop => {
+                let end = self.horizon();
+                self.signal_loop(task, end.max(self.now + 1));
+            }
+            _ => self.step(task, act),
+        }
+    }
+}

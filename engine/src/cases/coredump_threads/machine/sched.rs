@@ -1,0 +1,291 @@
+//! The O(1) scheduler's events on this machine: sleeping, waking (with the wakeup
+//! preemption test), the timer tick and `schedule()`.
+
+use super::*;
+
+impl Machine<'_> {
+    /// Created and not yet gone.
+    pub(super) fn live(&self, task: usize) -> bool {
+        self.tasks[task].created && self.tasks[task].act != Act::Gone
+    }
+
+    pub(super) fn sleep(&mut self, task: usize, channel: ChannelId) {
+        self.tasks[task].sleeping = true;
+        self.rq.remove(id(task));
+        self.tasks[task].o1.charge(&self.o1, self.now);
+        let doing = self.doing(task);
+        let mut e: Vec<Effect> = self.state(task, TaskState::Sleeping { channel }).into_iter().collect();
+        e.extend(self.gauges(task, doing));
+        self.op(self.now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 1), T::ITER_SCHEDULE, &[], &e);
+        if self.current == Some(task) {
+            self.current = None;
+        }
+        self.need_resched = true;
+    }
+
+    /// try_to_wake_up: recalc (activate_task), queue in the active array, preemption check.
+    pub(super) fn wake(&mut self, task: usize, at_ns: u64, from_interrupt: bool) {
+        if !self.tasks[task].sleeping {
+            return;
+        }
+        self.tasks[task].sleeping = false;
+        self.tasks[task].stopped = false;
+        if let Some(when) = self.tasks[task].timer.take() {
+            self.timers.remove(&(when, task));
+        }
+        let slept = at_ns.saturating_sub(self.tasks[task].o1.timestamp_ns);
+        if from_interrupt {
+            self.tasks[task].o1.wake_from_interrupt(&self.o1, at_ns);
+        } else {
+            self.tasks[task].o1.wake(&self.o1, at_ns);
+        }
+        self.enqueue(task, Array::Active);
+        let prio = self.tasks[task].o1.prio;
+        if self.rec_on() {
+            self.b.iteration(txt(T::ITER_SIGNAL.id(), &[]));
+            let doing = self.doing(task);
+            let mut e: Vec<Effect> = self.state(task, TaskState::Runnable).into_iter().collect();
+            e.extend(self.gauges(task, doing));
+            let o = &self.tasks[task].o1;
+            let (t, code) = if from_interrupt {
+                (T::TIMER_WAKE, at(text::TFUNC, 0))
+            } else {
+                (T::WAKE_SIGNAL, at(text::COMPLETE, 8))
+            };
+            let args = [
+                Arg::Task(id(task)),
+                Arg::Ns(slept),
+                Arg::Ns(o.sleep_avg_ns),
+                Arg::Signed(i64::from(o.prio)),
+            ];
+            self.op(at_ns.max(self.b.now_ns()), None, OpKind::Wake, code, t, &args, &e);
+        }
+        match self.current {
+            None => self.need_resched = true,
+            Some(c) => {
+                let cp = self.tasks[c].o1.prio;
+                let args = [
+                    Arg::Task(id(task)),
+                    Arg::Signed(i64::from(prio)),
+                    Arg::Task(id(c)),
+                    Arg::Signed(i64::from(cp)),
+                ];
+                let at_op = at_ns.max(self.b.now_ns());
+                if wakeup_preempts(prio, cp) {
+                    self.need_resched = true;
+                    self.op(at_op, None, OpKind::Preempt, at(text::SCHEDULE, 3), T::PREEMPT, &args, &[]);
+                } else if task == MAIN && self.signal_sent {
+                    self.op(at_op, None, OpKind::Compute, at(text::SCHEDULE, 3), T::NO_PREEMPT, &args, &[]);
+                }
+            }
+        }
+    }
+
+    pub(super) fn tick(&mut self, tick_at: u64) {
+        let now = self.now;
+        if let Some(c) = self.current {
+            let out = self.rq.tick(&self.o1, id(c), &mut self.tasks[c].o1, tick_at, 1);
+            let o = self.tasks[c].o1.clone();
+            let bonus = self.o1.current_bonus(o.sleep_avg_ns);
+            let args_basic = [
+                Arg::Task(id(c)),
+                Arg::Ns(o.sleep_avg_ns),
+                Arg::Signed(bonus),
+                Arg::Ns(o.time_slice * self.tick_ns),
+            ];
+            let doing = self.doing(c);
+            match out {
+                TickOutcome::Continue | TickOutcome::NotYetOff => {}
+                TickOutcome::Requeued => {
+                    self.need_resched = true;
+                    self.seq += 1;
+                    self.tasks[c].seq = self.seq;
+                    if self.rec_on() {
+                        self.b.iteration(txt(T::ITER_TICK.id(), &[]));
+                        let g = self.o1.granularity(o.sleep_avg_ns, 1) * self.tick_ns;
+                        let e = self.gauges(c, doing);
+                        self.op(
+                            now,
+                            Some(c),
+                            OpKind::Compute,
+                            at(text::TICK, 7),
+                            T::TICK_REQUEUE,
+                            &[Arg::Task(id(c)), Arg::Ns(g), Arg::Signed(bonus)],
+                            &e,
+                        );
+                    }
+                }
+                TickOutcome::ExpiredToActive => {
+                    self.need_resched = true;
+                    self.seq += 1;
+                    self.tasks[c].seq = self.seq;
+                    if self.slices_counting {
+                        self.out.slices_before_swap += 1;
+                        self.out.requeued_active += 1;
+                    }
+                    if self.rec_on() {
+                        self.b.iteration(txt(T::ITER_TICK.id(), &[]));
+                        let e = self.gauges(c, doing);
+                        let kind = if self.slices_counting { OpKind::Milestone } else { OpKind::Compute };
+                        self.op(now, Some(c), kind, at(text::TICK, 5), T::TICK_ACTIVE, &args_basic, &e);
+                    }
+                }
+                TickOutcome::ExpiredToExpired { starving } => {
+                    self.need_resched = true;
+                    self.seq += 1;
+                    self.tasks[c].seq = self.seq;
+                    if self.slices_counting {
+                        self.out.slices_before_swap += 1;
+                    }
+                    if self.rec_on() {
+                        self.b.iteration(txt(T::ITER_TICK.id(), &[]));
+                        let e = self.gauges(c, doing);
+                        let left = self.rq.arrays().0.len() as u64;
+                        if starving {
+                            self.op(
+                                now,
+                                Some(c),
+                                OpKind::Compute,
+                                at(text::TICK, 3),
+                                T::TICK_STARVING,
+                                &[Arg::Task(id(c))],
+                                &e,
+                            );
+                        } else {
+                            let args = [
+                                Arg::Task(id(c)),
+                                Arg::Ns(o.sleep_avg_ns),
+                                Arg::Signed(bonus),
+                                Arg::Count(left),
+                            ];
+                            self.op(
+                                now,
+                                Some(c),
+                                OpKind::Compute,
+                                at(text::TICK, 4),
+                                T::TICK_EXPIRED,
+                                &args,
+                                &e,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // The timer softirq after the tick: expired usleep() timers.
+        while let Some(&(when, task)) = self.timers.iter().next() {
+            if when > tick_at {
+                break;
+            }
+            self.timers.remove(&(when, task));
+            self.wake(task, now.max(when), true);
+        }
+    }
+
+    pub(super) fn schedule(&mut self) {
+        let now = self.now;
+        self.need_resched = false;
+        let prev = self.current;
+        let mut charge_args = None;
+        if let Some(p) = prev {
+            if !self.tasks[p].sleeping && self.tasks[p].act != Act::Gone {
+                let bonus = self.o1.current_bonus(self.tasks[p].o1.sleep_avg_ns).max(1);
+                let ran = now.saturating_sub(self.tasks[p].o1.timestamp_ns);
+                self.tasks[p].o1.charge(&self.o1, now);
+                charge_args = Some((p, ran, bonus));
+            }
+        }
+        let swaps = self.rq.swaps;
+        let next = self.rq.pick().map(|t| t.0 as usize);
+        let swapped = self.rq.swaps != swaps;
+        if swapped {
+            self.out.swap_ns.push(now);
+            if self.slices_counting {
+                self.slices_counting = false;
+            }
+        }
+        let mut credit = None;
+        if let Some(n) = next {
+            if self.tasks[n].o1.activated != Activated::No {
+                let how = if self.tasks[n].o1.activated == Activated::Interrupt { 2 } else { 1 };
+                let waited = now.saturating_sub(self.tasks[n].o1.timestamp_ns);
+                self.tasks[n].o1.credit_runqueue_wait(&self.o1, now);
+                let (array, _) = self.rq.find(id(n)).expect("picked task is queued");
+                self.rq.remove(id(n));
+                self.enqueue(n, array);
+                credit = Some((n, waited, how));
+            }
+        }
+        if next != prev {
+            self.out.context_switches += 1;
+            if let Some(n) = next {
+                self.tasks[n].o1.timestamp_ns = now;
+            }
+        }
+        self.current = next;
+        if let Some(n) = next {
+            if self.tasks[n].tif_sigpending && matches!(self.tasks[n].act, Act::Spin | Act::Loop) {
+                self.tasks[n].act = Act::SigEntry;
+            }
+        }
+        if !self.rec_on() {
+            return;
+        }
+        self.b.iteration(txt(T::ITER_SCHEDULE.id(), &[]));
+        if let Some((p, ran, bonus)) = charge_args {
+            let mut e: Vec<Effect> = Vec::new();
+            if next != Some(p) {
+                e.extend(self.state(p, TaskState::Runnable));
+            }
+            let doing = self.doing(p);
+            e.extend(self.gauges(p, doing));
+            let args =
+                [Arg::Task(id(p)), Arg::Ns(ran), Arg::Signed(bonus), Arg::Ns(self.tasks[p].o1.sleep_avg_ns)];
+            self.op(now, Some(p), OpKind::Schedule, at(text::SCHEDULE, 1), T::CHARGE, &args, &e);
+        }
+        if swapped {
+            let e = [Effect::Count { counter: self.c_swaps, delta: 1 }];
+            self.op(now, None, OpKind::Milestone, at(text::SCHEDULE, 2), T::SWAP, &[], &e);
+            let all: Vec<usize> = (0..self.tasks.len()).filter(|&t| self.rq.find(id(t)).is_some()).collect();
+            if all.len() <= 64 {
+                let mut e = Vec::new();
+                for t in all {
+                    e.extend(self.gauges(t, self.doing(t)));
+                }
+                self.op(now, None, OpKind::Compute, at(text::SCHEDULE, 2), T::ITER_SCHEDULE, &[], &e);
+            }
+        }
+        if let Some((n, waited, how)) = credit {
+            let o = &self.tasks[n].o1;
+            let args = [
+                Arg::Task(id(n)),
+                Arg::Ns(waited),
+                Arg::Count(how),
+                Arg::Ns(o.sleep_avg_ns),
+                Arg::Signed(i64::from(o.prio)),
+            ];
+            self.op(now, Some(n), OpKind::Compute, at(text::SCHEDULE, 4), T::PICK_CREDIT, &args, &[]);
+        }
+        if let Some(n) = next {
+            let doing = self.doing(n);
+            let mut e: Vec<Effect> = self.state(n, TaskState::RunningKernel { cpu: 0 }).into_iter().collect();
+            e.extend(self.gauges(n, doing));
+            let o = &self.tasks[n].o1;
+            let (t, args) = if next == prev {
+                (T::SWITCH_SAME, vec![Arg::Task(id(n))])
+            } else {
+                (
+                    T::SWITCH,
+                    vec![
+                        Arg::Task(id(n)),
+                        Arg::Signed(i64::from(o.prio)),
+                        Arg::Ns(o.sleep_avg_ns),
+                        Arg::Count(o.time_slice),
+                    ],
+                )
+            };
+            let kind = OpKind::Schedule;
+            self.op(now, Some(n), kind, at(text::SCHEDULE, 3), t, &args, &e);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The signal code: `get_signal_to_deliver`'s first turn, `zap_threads`, and
+//! `group_send_sig_info` with `__group_complete_signal` (group stop or SIGKILL to all).
+
+use super::*;
+
+impl Machine<'_> {
+    /// do_notify_resume → get_signal_to_deliver, the first turn after TIF_SIGPENDING.
+    pub(super) fn sig_entry(&mut self, task: usize) {
+        let tid = id(task);
+        if self.tasks[task].sigkill {
+            self.tasks[task].act = Act::KillExit;
+            return;
+        }
+        if self.group_stop_count > 0 && !self.group_exit {
+            // handle_group_stop: a real group stop.
+            self.now += COSTS.step_ns;
+            self.tasks[task].sys_ns += COSTS.step_ns;
+            self.out.siglock_acquisitions += 1;
+            self.group_stop_count -= 1;
+            self.tasks[task].stopped = true;
+            self.tasks[task].act = Act::SigEntry;
+            self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
+            let e = [Effect::Decrease { counter: self.c_stop, delta: 1 }];
+            self.op(
+                self.now,
+                Some(task),
+                OpKind::Sleep,
+                at(text::HGS, 6),
+                T::STOP,
+                &[Arg::Task(tid), Arg::Count(self.group_stop_count)],
+                &e,
+            );
+            self.rq.remove(tid);
+            self.tasks[task].sleeping = true;
+            self.tasks[task].o1.charge(&self.o1, self.now);
+            let e: Vec<Effect> = self
+                .state(task, TaskState::Stopped)
+                .into_iter()
+                .chain(self.gauges(task, Doing::Stopped))
+                .collect();
+            self.op(self.now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 1), T::ITER_SCHEDULE, &[], &e);
+            self.current = None;
+            self.need_resched = true;
+            return;
+        }
+        if self.group_stop_count > 0 {
+            // SIGNAL_GROUP_EXIT is set: punt, nothing to dequeue, TIF_SIGPENDING stays.
+            self.tasks[task].act = Act::Loop;
+            return;
+        }
+        // Nothing pending and no group stop: recalc_sigpending clears the flag.
+        self.now += COSTS.turn_ns;
+        self.tasks[task].sys_ns += COSTS.turn_ns;
+        self.out.siglock_acquisitions += 1;
+        self.tasks[task].tif_sigpending = false;
+        let back = if self.cfg.spin { Act::Spin } else { Act::PauseCall };
+        self.tasks[task].act = back;
+        self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
+        let e = self.gauges(task, Doing::User);
+        let to = if self.cfg.spin { "its user-mode loop" } else { "pause() (the system call restarts)" };
+        self.op(
+            self.now,
+            Some(task),
+            OpKind::Compute,
+            at(text::GSTD, 6),
+            T::CLEARED,
+            &[Arg::Task(tid), Arg::Word(to)],
+            &e,
+        );
+    }
+
+    /// SIGKILL to every live thread but `killer` (zap_threads, zap_other_threads, zap_process).
+    pub(super) fn zap_others(&mut self, killer: usize, reset: bool) {
+        if reset {
+            self.group_exit = true;
+            self.group_stop_count = 0;
+        }
+        for t in 0..self.tasks.len() {
+            if t == killer || !self.live(t) {
+                continue;
+            }
+            self.out.siglock_acquisitions += 1;
+            self.tasks[t].sigkill = true;
+            self.tasks[t].tif_sigpending = true;
+            if self.tasks[t].sleeping && !matches!(self.tasks[t].act, Act::Exiting) {
+                self.tasks[t].stopped = false;
+                self.tasks[t].act = Act::SigEntry;
+                self.wake(t, self.now, false);
+            } else if self.tasks[t].act == Act::Loop || self.tasks[t].act == Act::Spin {
+                self.tasks[t].act = Act::SigEntry;
+            }
+        }
+    }
+
+    pub(super) fn send_signal(&mut self) {
+        self.signal_sent = true;
+        let now = self.cfg.signal_at_ns.max(self.now);
+        self.out.signal_ns = now;
+        self.phase(T::PHASE_SIGNAL, &[Arg::Word(self.cfg.signal)]);
+        self.iter(T::ITER_SIGNAL, &[]);
+        self.out.siglock_acquisitions += 1;
+        let mut e = vec![
+            Effect::Acquire { lock: self.siglock, task: id(MAIN), mode: LockMode::Write, waited_ns: 0 },
+            Effect::Release { lock: self.siglock, task: id(MAIN) },
+        ];
+        let target = MAIN;
+        if self.cfg.coredump_sig {
+            self.shared_pending = true;
+            e.push(Effect::Count { counter: self.c_pending, delta: 1 });
+        }
+        self.op(
+            now,
+            None,
+            OpKind::Signal,
+            at(text::COMPLETE, 0),
+            T::SIGNAL_SENT,
+            &[Arg::Word(self.cfg.signal), Arg::Task(id(target))],
+            &e,
+        );
+        if self.cfg.coredump_sig {
+            let live = (0..self.tasks.len()).filter(|&t| self.live(t)).count() as u64;
+            self.group_stop_count = live;
+            self.group_exit_task = Some(target);
+            let e = [Effect::Count { counter: self.c_stop, delta: live }];
+            self.op(
+                now,
+                None,
+                OpKind::Signal,
+                at(text::COMPLETE, 8),
+                T::GROUP_STOP,
+                &[Arg::Word(self.cfg.signal), Arg::Count(live), Arg::Task(id(target))],
+                &e,
+            );
+            // signal_wake_up on every thread from p = main (the leader) on, in
+            // thread-list order; then wake_up_process(group_exit_task), a no-op
+            // here since main was woken first.
+            // If main is still creating threads, it meets the signal on its way
+            // out of the current clone(): the rest are never created.
+            self.tasks[target].act = Act::MainSignal;
+            self.tasks[target].tif_sigpending = true;
+            self.wake(target, now, false);
+            for t in 0..self.tasks.len() {
+                if t == target || !self.live(t) {
+                    continue;
+                }
+                self.tasks[t].tif_sigpending = true;
+                let sleeping = self.tasks[t].sleeping;
+                if matches!(self.tasks[t].act, Act::Spin | Act::PauseCall) || sleeping {
+                    self.tasks[t].act = Act::SigEntry;
+                }
+                if sleeping {
+                    self.wake(t, now, false);
+                } else if self.recording {
+                    let e = self.gauges(t, self.doing(t));
+                    self.op(now, None, OpKind::Compute, at(text::COMPLETE, 8), T::ITER_SIGNAL, &[], &e);
+                }
+            }
+        } else {
+            self.group_exit = true;
+            let e = [Effect::Count { counter: self.c_exit, delta: 1 }];
+            self.op(
+                now,
+                None,
+                OpKind::Signal,
+                at(text::COMPLETE, 3),
+                T::GROUP_EXIT,
+                &[Arg::Word(self.cfg.signal)],
+                &e,
+            );
+            self.zap_others(usize::MAX, false);
+        }
+    }
+}
