@@ -305,6 +305,12 @@ impl<'c> Machine<'c> {
     }
 
     /// The effect that shows `task` in `state`, unless it already is.
+    /// A kernel step of `task` costs `ns`: the clock moves on and the time is the task's sys time.
+    fn charge_sys(&mut self, task: usize, ns: u64) {
+        self.now += ns;
+        self.tasks[task].sys_ns += ns;
+    }
+
     fn state(&self, task: usize, state: TaskState) -> Option<Effect> {
         let shown = self.b.world().tasks[task].state;
         (self.recording && shown != state).then_some(Effect::SetState { task: id(task), state })

@@ -89,8 +89,7 @@ impl Machine<'_> {
                     if k + 1 < self.cfg.threads { Act::MainCreate(k + 1) } else { Act::MainPause };
             }
             Act::MainPause => {
-                self.now += COSTS.step_ns;
-                self.tasks[task].sys_ns += COSTS.step_ns;
+                self.charge_sys(task, COSTS.step_ns);
                 self.iter(T::ITER_MAIN, &[]);
                 self.op(
                     self.now,
@@ -105,8 +104,7 @@ impl Machine<'_> {
                 self.sleep(task, self.ch_pause);
             }
             Act::ThreadStart => {
-                self.now += COSTS.thread_start_ns;
-                self.tasks[task].sys_ns += COSTS.thread_start_ns;
+                self.charge_sys(task, COSTS.thread_start_ns);
                 // sys_nanosleep: timespec_to_jiffies rounds 20 ms up, plus one jiffy.
                 let jiffies = (20_000_000u64).div_ceil(self.tick_ns) + 1;
                 let wake = (self.now / self.tick_ns + jiffies) * self.tick_ns;
@@ -132,8 +130,7 @@ impl Machine<'_> {
                 }
             }
             Act::PauseCall => {
-                self.now += COSTS.step_ns;
-                self.tasks[task].sys_ns += COSTS.step_ns;
+                self.charge_sys(task, COSTS.step_ns);
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let e: Vec<Effect> =
                     self.state(task, TaskState::RunningKernel { cpu: 0 }).into_iter().collect();
@@ -151,8 +148,7 @@ impl Machine<'_> {
             }
             Act::SigEntry => self.sig_entry(task),
             Act::MainSignal => {
-                self.now += COSTS.step_ns;
-                self.tasks[task].sys_ns += COSTS.step_ns;
+                self.charge_sys(task, COSTS.step_ns);
                 self.out.siglock_acquisitions += 1;
                 if self.tasks[task].sigkill {
                     // A plain fatal signal (or not dumpable): SIGKILL is pending.
@@ -181,8 +177,7 @@ impl Machine<'_> {
                 self.tasks[task].act = Act::DumpLock;
             }
             Act::DumpLock => {
-                self.now += COSTS.step_ns;
-                self.tasks[task].sys_ns += COSTS.step_ns;
+                self.charge_sys(task, COSTS.step_ns);
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let e =
                     [Effect::Acquire { lock: self.mmap_sem, task: tid, mode: LockMode::Write, waited_ns: 0 }];
@@ -220,8 +215,7 @@ impl Machine<'_> {
                 }
             }
             Act::DumpSetExit => {
-                self.now += COSTS.step_ns;
-                self.tasks[task].sys_ns += COSTS.step_ns;
+                self.charge_sys(task, COSTS.step_ns);
                 self.out.siglock_acquisitions += 1;
                 self.group_exit = true;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
@@ -254,8 +248,7 @@ impl Machine<'_> {
                 self.tasks[task].act = Act::DumpWait;
             }
             Act::DumpWait => {
-                self.now += COSTS.step_ns;
-                self.tasks[task].sys_ns += COSTS.step_ns;
+                self.charge_sys(task, COSTS.step_ns);
                 self.core_waiters = 1;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 if self.cfg.variant.yields() {
@@ -287,8 +280,7 @@ impl Machine<'_> {
                 }
                 self.core_waiters += others;
                 let cost = COSTS.zap_per_thread_ns * others.max(1);
-                self.now += cost;
-                self.tasks[task].sys_ns += cost;
+                self.charge_sys(task, cost);
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 // --core_waiters: main's own count.
                 self.core_waiters -= 1;
@@ -311,8 +303,7 @@ impl Machine<'_> {
                 }
             }
             Act::DumpResume => {
-                self.now += COSTS.step_ns;
-                self.tasks[task].sys_ns += COSTS.step_ns;
+                self.charge_sys(task, COSTS.step_ns);
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let mut e = Vec::new();
                 if self.group_stop_count > 0 {
@@ -365,8 +356,7 @@ impl Machine<'_> {
                 self.tasks[task].act = Act::Exiting;
             }
             Act::KillExit => {
-                self.now += COSTS.step_ns;
-                self.tasks[task].sys_ns += COSTS.step_ns;
+                self.charge_sys(task, COSTS.step_ns);
                 self.out.siglock_acquisitions += 1;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let mut e = vec![
@@ -414,8 +404,7 @@ impl Machine<'_> {
                 }
             }
             Act::Exiting => {
-                self.now += COSTS.exit_ns;
-                self.tasks[task].sys_ns += COSTS.exit_ns;
+                self.charge_sys(task, COSTS.exit_ns);
                 self.alive -= 1;
                 self.tasks[task].act = Act::Gone;
                 self.rq.remove(tid);

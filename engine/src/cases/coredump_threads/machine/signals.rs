@@ -13,8 +13,7 @@ impl Machine<'_> {
         }
         if self.group_stop_count > 0 && !self.group_exit {
             // handle_group_stop: a real group stop.
-            self.now += COSTS.step_ns;
-            self.tasks[task].sys_ns += COSTS.step_ns;
+            self.charge_sys(task, COSTS.step_ns);
             self.out.siglock_acquisitions += 1;
             self.group_stop_count -= 1;
             self.tasks[task].stopped = true;
@@ -49,8 +48,7 @@ impl Machine<'_> {
             return;
         }
         // Nothing pending and no group stop: recalc_sigpending clears the flag.
-        self.now += COSTS.turn_ns;
-        self.tasks[task].sys_ns += COSTS.turn_ns;
+        self.charge_sys(task, COSTS.turn_ns);
         self.out.siglock_acquisitions += 1;
         self.tasks[task].tif_sigpending = false;
         let back = if self.cfg.spin { Act::Spin } else { Act::PauseCall };
