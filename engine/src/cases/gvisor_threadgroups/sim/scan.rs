@@ -1,0 +1,322 @@
+//! The CPU-clock ticker's scans (one repeat block per stretch of identical
+//! scans, any visit expanded on demand), the sleep they fill, and the clone that
+//! waits for `TaskSet.mu` in between.
+
+use super::*;
+
+impl Sim<'_> {
+    /// One scan's ops from `start` (absolute), the ticker's RLock granted at
+    /// `rlock_at` (≥ start + TICK_NS; later if a writer held or waited).
+    pub(super) fn scan_ops(&self, start: u64, tick: Arg, rlock_at: u64, relative: bool) -> Vec<Owned> {
+        let base = if relative { 0 } else { start };
+        let shift = |t: u64| t - start + base;
+        let (ticker, lock) = (self.ticker, self.taskset);
+        let mut ops = Vec::with_capacity(self.visit_ops.len() + 4);
+        let waited = rlock_at - (start + TICK_NS);
+        let wake_effects = vec![
+            Effect::SetState { task: ticker, state: TaskState::RunningKernel { cpu: 0 } },
+            Effect::Count { counter: self.c_scans, delta: 1 },
+        ];
+        ops.push(Owned {
+            at_ns: shift(start),
+            actor: Some(ticker),
+            kind: OpKind::Wake,
+            code: at(text::TICKER, 2),
+            template: T::TICK,
+            args: vec![tick, Arg::Ns(self.cfg.tick_ns)],
+            effects: wake_effects,
+        });
+        if waited > 0 {
+            ops.push(Owned {
+                at_ns: shift(start + TICK_NS),
+                actor: Some(ticker),
+                kind: OpKind::LockContended,
+                code: at(self.append_fn(), 1),
+                template: T::RLOCK_WAIT,
+                args: vec![Arg::Lock(lock)],
+                effects: vec![
+                    Effect::Enqueue { lock, task: ticker, mode: LockMode::Read },
+                    Effect::SetState { task: ticker, state: TaskState::BlockedOnLock { lock } },
+                ],
+            });
+            ops.push(Owned {
+                at_ns: shift(rlock_at),
+                actor: Some(ticker),
+                kind: OpKind::LockGranted,
+                code: at(self.append_fn(), 1),
+                template: T::RLOCK_GRANTED,
+                args: vec![Arg::Lock(lock), Arg::Ns(waited)],
+                effects: vec![
+                    Effect::Acquire { lock, task: ticker, mode: LockMode::Read, waited_ns: waited },
+                    Effect::SetState { task: ticker, state: TaskState::RunningKernel { cpu: 0 } },
+                ],
+            });
+        } else {
+            ops.push(Owned {
+                at_ns: shift(rlock_at),
+                actor: Some(ticker),
+                kind: OpKind::LockFast,
+                code: at(self.append_fn(), 1),
+                template: T::RLOCK,
+                args: vec![Arg::Lock(lock)],
+                effects: vec![Effect::Acquire { lock, task: ticker, mode: LockMode::Read, waited_ns: 0 }],
+            });
+        }
+        let visits_from = rlock_at + RLOCK_NS;
+        for op in &self.visit_ops {
+            let mut op = op.clone();
+            op.at_ns = shift(visits_from + op.at_ns);
+            ops.push(op);
+        }
+        let n = self.visit_ops.len() as u64;
+        let found = self.cfg.groups();
+        ops.push(Owned {
+            at_ns: shift(visits_from + self.visit_total_ns),
+            actor: Some(ticker),
+            kind: OpKind::LockRelease,
+            code: at(self.append_fn(), 2),
+            template: T::RUNLOCK,
+            args: vec![Arg::Count(n), Arg::Count(found), Arg::Ns(self.totals.scan_ns), Arg::Lock(lock)],
+            effects: vec![
+                Effect::Release { lock, task: ticker },
+                Effect::SetState { task: ticker, state: TaskState::Sleeping { channel: self.ch_tick } },
+            ],
+        });
+        ops
+    }
+
+    pub(super) fn count_scans(&mut self, scans: u64) {
+        self.totals.scans += scans;
+        self.totals.tasks_visited += scans * self.visit_ops.len() as u64;
+        self.totals.scan_cpu_ns += scans * (RLOCK_NS + self.visit_total_ns + RUNLOCK_NS);
+    }
+
+    /// `count` undisturbed scans from `start` (a tick), tick numbers from `tick0`.
+    pub(super) fn repeat_scans(&mut self, start: u64, tick0: u64, count: u64) {
+        if count == 0 {
+            return;
+        }
+        let period = self.totals.scan_period_ns;
+        let stride = period / self.cfg.tick_ns;
+        let tick = Arg::AffineCount { base: tick0, stride };
+        let ops = self.scan_ops(start, tick, start + TICK_NS, true);
+        let specs: Vec<OpSpec<'_>> = ops
+            .iter()
+            .map(|op| OpSpec {
+                at_ns: op.at_ns,
+                actor: op.actor,
+                kind: op.kind,
+                code: op.code,
+                text: say(op.template.id(), &op.args),
+                effects: &op.effects,
+            })
+            .collect();
+        self.builder.advance_to(start);
+        self.builder.repeat(count, period, say(T::ITER_TICK.id(), &[tick]), &specs);
+        self.count_scans(count);
+    }
+
+    pub(super) fn sleep(&mut self) {
+        let cfg = self.cfg;
+        let p = cfg.tick_ns;
+        let period = self.totals.scan_period_ns;
+        let stride = period / p;
+        self.builder
+            .phase(say(T::PHASE_SLEEP.id(), &[Arg::Ns(cfg.duration_ns), Arg::Count(1_000_000_000 / p)]));
+        let writer_at = Some(cfg.writer_at_ns).filter(|&w| w > 0 && w <= cfg.duration_ns);
+        if cfg.idle_stop {
+            self.builder.iteration(say(T::ITER_TICK.id(), &[Arg::Count(0)]));
+            self.emit(&Owned {
+                at_ns: 0,
+                actor: Some(self.ticker),
+                kind: OpKind::Note,
+                code: at(text::TICKER, 4),
+                template: T::TICKER_IDLE,
+                args: vec![],
+                effects: vec![],
+            });
+            if let Some(w) = writer_at {
+                self.writer_window(w, None);
+            }
+            // A clone at the very end of the sleep finishes after it (found by the budget test).
+            let end = self.builder.now_ns().max(cfg.duration_ns);
+            self.builder.advance_to(end);
+            self.totals.sleep_end_ns = end;
+            return;
+        }
+        // Scans at ticks 1, 1 + stride, … while the tick is within the duration.
+        let last_tick = cfg.duration_ns / p;
+        let mut next_tick = 1;
+        if let Some(w) = writer_at {
+            let w_tick = w / p; // the tick at or before the writer
+            if w_tick >= next_tick {
+                // Scans whose whole period ends at or before the writer's tick window.
+                let before = (w_tick - next_tick) / stride;
+                self.repeat_scans(next_tick * p, next_tick, before);
+                next_tick += before * stride;
+            }
+            next_tick = self.writer_window(w, Some((next_tick, last_tick)));
+        }
+        if next_tick <= last_tick {
+            let count = (last_tick - next_tick) / stride + 1;
+            self.repeat_scans(next_tick * p, next_tick, count);
+        }
+        let end = self.builder.now_ns().max(cfg.duration_ns);
+        self.builder.advance_to(end);
+        self.totals.sleep_end_ns = end;
+    }
+
+    /// The clone at `w`, with the ticker's scans around it (`ticks`: the next scan
+    /// tick and the last one). Returns the next scan tick after the window.
+    pub(super) fn writer_window(&mut self, w: u64, ticks: Option<(u64, u64)>) -> u64 {
+        let cfg = self.cfg;
+        let p = cfg.tick_ns;
+        let lock = self.taskset;
+        let writer = self.writer;
+        let mut ops: Vec<(u64, u8, Owned)> = Vec::new();
+        // Scan A: the one at the writer's tick window, if the ticker runs one there.
+        let scan_a = ticks.and_then(|(next, last)| {
+            let start = next * p;
+            (next <= last && start <= w + WRITER_HOLD_NS).then_some((next, start))
+        });
+        let (grant, release);
+        let mut next_tick = ticks.map_or(0, |(next, _)| next);
+        let mut window_tick = None;
+        match scan_a {
+            Some((tick_a, start_a)) => {
+                let rlock_a = start_a + TICK_NS;
+                let end_a = rlock_a + RLOCK_NS + self.visit_total_ns;
+                if w < rlock_a {
+                    // The clone gets in first; the scan's RLock waits for it.
+                    grant = w;
+                    release = w + WRITER_HOLD_NS;
+                    let rlock = rlock_a.max(release);
+                    let scan = self.scan_ops(start_a, Arg::Count(tick_a), rlock, false);
+                    let end = rlock + RLOCK_NS + self.visit_total_ns + RUNLOCK_NS;
+                    for op in scan {
+                        ops.push((op.at_ns, 2, op));
+                    }
+                    self.count_scans(1);
+                    next_tick = end.div_ceil(p).max(tick_a + 1);
+                } else {
+                    grant = if w < end_a { end_a } else { w };
+                    release = grant + WRITER_HOLD_NS;
+                    for op in self.scan_ops(start_a, Arg::Count(tick_a), rlock_a, false) {
+                        // The scan's RUnlock goes before the writer's grant at the same instant.
+                        ops.push((op.at_ns, 0, op));
+                    }
+                    self.count_scans(1);
+                    next_tick = tick_a + self.totals.scan_period_ns / p;
+                    // Scan B, if its RLock comes while the clone waits or holds.
+                    if let Some((_, last)) = ticks {
+                        let start_b = next_tick * p;
+                        if next_tick <= last && start_b + TICK_NS < release {
+                            let scan = self.scan_ops(start_b, Arg::Count(next_tick), release, false);
+                            for op in scan {
+                                ops.push((op.at_ns, 2, op));
+                            }
+                            self.count_scans(1);
+                            let end = release + RLOCK_NS + self.visit_total_ns + RUNLOCK_NS;
+                            next_tick = end.div_ceil(p).max(next_tick + 1);
+                        }
+                    }
+                }
+                window_tick = Some(tick_a);
+                if grant > w {
+                    self.totals.writer_scan = Some((start_a, tick_a));
+                }
+            }
+            None => {
+                grant = w;
+                release = w + WRITER_HOLD_NS;
+            }
+        }
+        let waited = grant - w;
+        self.totals.writer_waits.push(waited);
+        let mut arrive = vec![Effect::SetState { task: writer, state: TaskState::RunningKernel { cpu: 1 } }];
+        if waited > 0 {
+            arrive.push(Effect::Enqueue { lock, task: writer, mode: LockMode::Write });
+            arrive.push(Effect::SetState { task: writer, state: TaskState::BlockedOnLock { lock } });
+        }
+        ops.push((
+            w,
+            1,
+            Owned {
+                at_ns: w,
+                actor: Some(writer),
+                kind: OpKind::Syscall,
+                code: at(text::CLONE, 1),
+                template: T::WRITER_ARRIVES,
+                args: vec![Arg::Ns(w), Arg::Lock(lock)],
+                effects: arrive,
+            },
+        ));
+        if waited > 0 {
+            ops.push((
+                w,
+                1,
+                Owned {
+                    at_ns: w,
+                    actor: Some(writer),
+                    kind: OpKind::LockContended,
+                    code: at(text::CLONE, 1),
+                    template: T::WRITER_WAITS,
+                    args: vec![Arg::Lock(lock)],
+                    effects: vec![],
+                },
+            ));
+        }
+        let mut granted =
+            vec![Effect::Acquire { lock, task: writer, mode: LockMode::Write, waited_ns: waited }];
+        if waited > 0 {
+            granted.push(Effect::SetState { task: writer, state: TaskState::RunningKernel { cpu: 1 } });
+        }
+        ops.push((
+            grant,
+            1,
+            Owned {
+                at_ns: grant,
+                actor: Some(writer),
+                kind: if waited > 0 { OpKind::LockGranted } else { OpKind::LockFast },
+                code: at(text::CLONE, 3),
+                template: if waited > 0 { T::WRITER_GRANTED } else { T::WRITER_FREE },
+                args: if waited > 0 { vec![Arg::Lock(lock), Arg::Ns(waited)] } else { vec![Arg::Lock(lock)] },
+                effects: granted,
+            },
+        ));
+        ops.push((
+            release,
+            0,
+            Owned {
+                at_ns: release,
+                actor: Some(writer),
+                kind: OpKind::LockRelease,
+                code: at(text::CLONE, 2),
+                template: T::WRITER_DONE,
+                args: vec![Arg::Lock(lock)],
+                effects: vec![
+                    Effect::Release { lock, task: writer },
+                    Effect::SetState { task: writer, state: TaskState::Sleeping { channel: self.ch_done } },
+                ],
+            },
+        ));
+        // Stable sort: by time, then releases before grants, then the order pushed.
+        ops.sort_by_key(|(at_ns, order, _)| (*at_ns, *order));
+        let label_args = [Arg::Count(window_tick.unwrap_or(0))];
+        let label = match window_tick {
+            Some(_) => say(T::ITER_TICK_WRITER.id(), &label_args),
+            None => say(T::ITER_WRITER.id(), &[]),
+        };
+        self.builder.iteration(label);
+        for (_, _, op) in &ops {
+            self.emit(op);
+        }
+        let end = ops.last().map_or(w, |(at_ns, _, _)| *at_ns);
+        // The window ends at the next scan tick (or just after its last op).
+        let resume = (next_tick * p).max(end + 1);
+        if ticks.is_some() {
+            self.builder.advance_to(resume);
+        }
+        next_tick
+    }
+}
