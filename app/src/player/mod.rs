@@ -123,6 +123,11 @@ pub fn player_view(props: &PlayerProps) -> Html {
         });
     }
 
+    // The presenter view's QR code, encoded once per link, and held still while
+    // playing (a code that changes every frame cannot be scanned, nor is it worth
+    // encoding every frame): (link, SVG).
+    let qr_cache: Rc<RefCell<(String, Option<String>)>> = use_mut_ref(|| (String::new(), None));
+
     // Keyboard shortcuts, on the document, ignored while typing in a field.
     {
         let dispatcher = player.dispatcher();
@@ -259,7 +264,15 @@ pub fn player_view(props: &PlayerProps) -> Html {
         // The presenter view: what a room needs to see, large; a QR code so that
         // students follow on their phones; everything else is one key away (`v`).
         let student_url = link(&player.query.plain());
-        let qr = if player.qr { qr_svg(&student_url) } else { None };
+        let qr = if player.qr {
+            let mut cache = qr_cache.borrow_mut();
+            if cache.1.is_none() || (!player.playing && cache.0 != student_url) {
+                *cache = (student_url.clone(), qr_svg(&student_url));
+            }
+            cache.1.clone()
+        } else {
+            None
+        };
         return html! {
             <section class={classes!("player", "player-present", (*pointer_idle).then_some("pointer-idle"))} aria-label={format!("Presenter view: {}", meta.title)} data-testid="player">
                 <div class="present-bar">
