@@ -65,6 +65,8 @@ describe('sparse core dump', () => {
       // n visits the chapters: the first page's lock, then SIGKILL.
       await page.keyboard.press('n');
       await page.keyboard.press('n');
+      // The second jump crosses 72 million micro-ops: wait for its render.
+      await page.waitForFunction(() => /SIGKILL is sent/.test(document.querySelector('[data-testid="narration"]')?.textContent ?? ''));
       assert.match(await page.getByTestId('narration').innerText(), /SIGKILL is sent/);
       assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), /SIGKILL arrives/);
       await page.getByTestId('sigkill').waitFor();
