@@ -93,6 +93,10 @@ pub trait Case: Sync {
     /// Runs the model. `params` must have passed [`ParamValues::check`];
     /// [`run_checked`] is the entry point that guarantees it.
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run;
+
+    /// What its runs borrow from it (templates, pseudocode) and the type of their
+    /// extras, so that a run can cross threads as bytes (`run::wire`).
+    fn wire(&self) -> crate::run::wire::CaseWire;
 }
 
 impl CaseMeta {

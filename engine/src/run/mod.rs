@@ -14,4 +14,5 @@ pub mod synthetic;
 pub mod timeline;
 pub mod trace;
 pub mod view;
+pub mod wire;
 pub mod world;

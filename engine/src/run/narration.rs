@@ -5,10 +5,10 @@
 //! print plain text from the same record. Templates use `{0}`, `{1}`... .
 
 use crate::run::world::{Layout, LockId, TaskId};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A value in a narration or iteration label.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Arg {
     Task(TaskId),
@@ -18,7 +18,7 @@ pub enum Arg {
     Ns(u64),
     /// A virtual address, shown in hex.
     Addr(u64),
-    Word(&'static str),
+    Word(#[serde(deserialize_with = "crate::run::wire::static_str")] crate::run::wire::StaticStr),
     /// `base + stride × k` for iteration k of a repeat (page addresses, page numbers).
     AffineAddr {
         base: u64,
@@ -52,7 +52,7 @@ pub enum Segment {
 }
 
 /// Where an op is in the pseudocode: function index and line index (0-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeLoc {
     pub function: u16,
     pub line: u16,

@@ -14,7 +14,7 @@ use crate::run::lock::Deadlock;
 use crate::run::narration::{render, Arg, CodeLoc, Function, Segment};
 use crate::run::params::ParamValues;
 use crate::run::world::{Effect, Layout, TaskId, World, WorldDelta};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Step granularities, coarsest first.
@@ -51,7 +51,7 @@ impl Granularity {
 }
 
 /// What an op does, for colouring, filtering and "jump to next notable event".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OpKind {
     Compute,
@@ -116,7 +116,7 @@ impl OpKind {
 }
 
 /// A narration reference: template id and a slice of the argument pool.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct TextRef {
     pub template: u16,
     pub args_start: u32,
@@ -125,7 +125,7 @@ pub(crate) struct TextRef {
 
 /// One stored micro-op. `at_ns` is absolute in single blocks and relative to
 /// the iteration's start in repeat templates.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub(crate) struct Op {
     pub at_ns: u64,
     pub actor: Option<TaskId>,
@@ -136,7 +136,7 @@ pub(crate) struct Op {
     pub effects_len: u16,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Block {
     pub phase: u32,
     pub start_ns: u64,
@@ -159,20 +159,20 @@ impl Block {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Phase {
     pub title: TextRef,
     pub first_block: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Checkpoint {
     pub block: u32,
     pub world: World,
 }
 
 /// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
     /// The modelled work finished.
@@ -183,7 +183,12 @@ pub enum Outcome {
     StepLimit { micro_ops: u64 },
     /// The modelled process was killed by `signal`, sent at `sent_at_ns`; it died at
     /// `at_ns` (the figures cover the whole run up to then).
-    Killed { signal: &'static str, sent_at_ns: u64, at_ns: u64 },
+    Killed {
+        #[serde(deserialize_with = "crate::run::wire::static_str")]
+        signal: crate::run::wire::StaticStr,
+        sent_at_ns: u64,
+        at_ns: u64,
+    },
     /// A cycle in the wait-for graph: reported as a result, not a hang.
     Deadlock(Deadlock),
     /// The run reached the engine's work budget (`run::budget`) at `at_ns`, before
@@ -193,7 +198,8 @@ pub enum Outcome {
         /// Simulation steps taken when it stopped.
         steps: u64,
         /// What ran out, in words ("simulation steps", "kept writes").
-        budget: &'static str,
+        #[serde(deserialize_with = "crate::run::wire::static_str")]
+        budget: crate::run::wire::StaticStr,
     },
 }
 
@@ -234,7 +240,7 @@ pub enum Metric {
 }
 
 /// Step counts per granularity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepCounts {
     pub phases: u64,
     pub iterations: u64,
@@ -276,10 +282,11 @@ pub struct Run {
 
 /// A key moment of a run: the position just after the op that makes it, and its
 /// title in a few words ("the dumper yields").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chapter {
     pub position: u64,
-    pub title: &'static str,
+    #[serde(deserialize_with = "crate::run::wire::static_str")]
+    pub title: crate::run::wire::StaticStr,
 }
 
 /// A micro-op resolved for display: absolute time, concrete arguments.

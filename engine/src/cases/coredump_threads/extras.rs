@@ -2,14 +2,16 @@
 //! or gauges: the scheduler constants, the run's turning points, and the
 //! reporter's figures. Static for the whole run (`Run::extras`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CoredumpCase {
-    pub variant: &'static str,
+    #[serde(deserialize_with = "crate::run::wire::static_str")]
+    pub variant: crate::run::wire::StaticStr,
     pub threads: u32,
     pub spin: bool,
-    pub signal: &'static str,
+    #[serde(deserialize_with = "crate::run::wire::static_str")]
+    pub signal: crate::run::wire::StaticStr,
     pub hz: u64,
     pub tick_ns: u64,
     /// A full timeslice at the process's nice (task_timeslice).
@@ -27,9 +29,12 @@ pub struct CoredumpCase {
     pub user_ns: u64,
     pub sys_ns: u64,
     /// The reporter's `time` line.
-    pub reported_real: &'static str,
-    pub reported_user: &'static str,
-    pub reported_sys: &'static str,
+    #[serde(deserialize_with = "crate::run::wire::static_str")]
+    pub reported_real: crate::run::wire::StaticStr,
+    #[serde(deserialize_with = "crate::run::wire::static_str")]
+    pub reported_user: crate::run::wire::StaticStr,
+    #[serde(deserialize_with = "crate::run::wire::static_str")]
+    pub reported_sys: crate::run::wire::StaticStr,
     /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing.
     pub gauges: [u8; 7],
 }

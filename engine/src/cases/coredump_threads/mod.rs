@@ -311,6 +311,10 @@ impl Case for CoredumpThreads {
         &META
     }
 
+    fn wire(&self) -> crate::run::wire::CaseWire {
+        crate::run::wire::CaseWire::with_extras::<extras::CoredumpCase>(text::TEMPLATES, text::CODE)
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let cfg = config(params, variant);
         let mut m = Machine::new(&cfg);

@@ -2,13 +2,14 @@
 //! every write the program measured, the bursts, and the scheduler constants.
 //! Static for the whole run (`Run::extras`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The FIFO case's static data: every write the program measured, the bursts,
 /// and the scheduler constants the stage draws against.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FifoCase {
-    pub kernel: &'static str,
+    #[serde(deserialize_with = "crate::run::wire::static_str")]
+    pub kernel: crate::run::wire::StaticStr,
     pub cpus: u16,
     pub hz: u64,
     pub tick_ns: u64,
@@ -24,11 +25,12 @@ pub struct FifoCase {
     pub bursts: Vec<FifoBurst>,
     pub slow_ns: u64,
     /// The reporter's printed slow writes, for comparison.
+    #[serde(deserialize_with = "crate::run::wire::static_strs")]
     pub reported_dt_ms: &'static [&'static str],
 }
 
 /// A maximal run of slow writes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FifoBurst {
     /// 1-based number of its first write.
     pub first_write: u64,

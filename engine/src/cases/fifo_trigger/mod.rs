@@ -344,6 +344,10 @@ impl Case for FifoTrigger {
         &META
     }
 
+    fn wire(&self) -> crate::run::wire::CaseWire {
+        crate::run::wire::CaseWire::with_extras::<extras::FifoCase>(text::TEMPLATES, text::CODE)
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let config = config(params, variant);
         // Pass 1: where the writes and bursts fall.

@@ -2,11 +2,11 @@
 //! set's shape, the cache model (to colour any task's visit without the ops),
 //! the scaling curves computed by the engine, the seed's measured points.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One point of the scaling plot, computed in closed form by the same cost
 /// model as the run (every scan of a run is identical).
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct ScalingPoint {
     pub threads: u64,
     /// CPU time in ThreadGroupsAppend over the run's duration, this run's cache regime.
@@ -24,7 +24,7 @@ pub const REPORTED_BEFORE: &[(u64, u64, u64)] =
 pub const REPORTED_AFTER: &[(u64, u64, u64)] =
     &[(1, 0, 0), (1_024, 0, 0), (4_096, 0, 0), (8_192, 0, 0), (16_384, 0, 0)];
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SentryShape {
     /// "before" or "tgids".
     pub tgids: bool,
@@ -54,7 +54,9 @@ pub struct SentryShape {
     pub writer_scan: Option<(u64, u64)>,
     pub writer_wait_ns: Option<u64>,
     pub scaling: Vec<ScalingPoint>,
+    #[serde(deserialize_with = "crate::run::wire::static_slice")]
     pub reported_before: &'static [(u64, u64, u64)],
+    #[serde(deserialize_with = "crate::run::wire::static_slice")]
     pub reported_after: &'static [(u64, u64, u64)],
     /// Pseudocode function ids: the scan and the sender of this variant.
     pub append_fn: u16,

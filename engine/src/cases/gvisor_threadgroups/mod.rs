@@ -236,6 +236,10 @@ impl Case for GvisorThreadgroups {
         &META
     }
 
+    fn wire(&self) -> crate::run::wire::CaseWire {
+        crate::run::wire::CaseWire::with_extras::<extras::SentryShape>(text::TEMPLATES, text::CODE)
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let (cfg, capped) = config(params, variant, seed);
         let finished = sim::run(&cfg);

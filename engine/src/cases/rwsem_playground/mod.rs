@@ -125,6 +125,10 @@ impl Case for RwsemPlayground {
         &META
     }
 
+    fn wire(&self) -> crate::run::wire::CaseWire {
+        crate::run::wire::CaseWire::without_extras(text::TEMPLATES, text::CODE)
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let policy = match variant {
             "no-spin" => RwsemPolicy { writer_spin: false, handoff: true },

@@ -135,6 +135,10 @@ impl Case for SparseDump {
         &META
     }
 
+    fn wire(&self) -> crate::run::wire::CaseWire {
+        crate::run::wire::CaseWire::with_extras::<extras::AddressSpace>(text::TEMPLATES, text::CODE)
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let (page, geometry) = match params.word("page_size") {
             "16KiB" => (16 * KIB, space::GEOMETRY_16K),

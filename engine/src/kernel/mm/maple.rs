@@ -13,7 +13,7 @@
 //! root grows the tree by one level. Rebalancing on removal is not modelled
 //! (the case never unmaps).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// `MAPLE_RANGE64_SLOTS`: slots in a leaf.
 pub const LEAF_SLOTS: usize = 16;
@@ -29,7 +29,7 @@ pub fn min_slots(leaf: bool) -> usize {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "id", rename_all = "snake_case")]
 pub enum Slot {
     /// A hole between VMAs.
@@ -40,7 +40,7 @@ pub enum Slot {
     Child(u32),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Node {
     pub leaf: bool,
     /// `pivots[i]` is the last address slot `i` covers; the last equals the node's max.
@@ -49,7 +49,7 @@ pub struct Node {
 }
 
 /// One node of a lookup's descent: which node, how many pivots were compared, which slot was taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Visit {
     pub node: u32,
     pub pivots_compared: u32,
@@ -59,7 +59,7 @@ pub struct Visit {
     pub max: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MapleTree {
     pub nodes: Vec<Node>,
     pub root: u32,

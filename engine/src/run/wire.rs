@@ -1,0 +1,475 @@
+//! A run as bytes, so that one thread can make it and another read it.
+//!
+//! The app runs the engine in a Web Worker (a run may take a second of CPU; the
+//! page must not freeze) and moves the finished [`Run`] to the page as bytes.
+//! The format is MessagePack (`rmp-serde`): self-describing, so the tagged enums
+//! that give the CLI its JSON shape decode as they are, and compact enough that
+//! a run at the storage budget crosses in a few megabytes.
+//!
+//! What a run borrows from its case (the narration templates, the pseudocode, the
+//! case's `&'static` figures) is not sent: the receiver looks the case up by id
+//! and takes its tables from [`CaseWire`]; the few `&'static str` values in the
+//! data are interned once per distinct value ([`static_str`]), so decoding any
+//! number of runs keeps memory bounded by the engine's own literals.
+
+use crate::case::find;
+use crate::run::narration::Arg;
+use crate::run::narration::Function;
+use crate::run::params::{ParamValue, ParamValues};
+use crate::run::trace::{Block, Chapter, Checkpoint, Metric, Op, Outcome, Phase, Run, StepCounts, TextRef};
+use crate::run::world::{Effect, Layout, LockId, TaskId, WorldDelta};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// `&'static str` under another name: serde's derive ties a field spelt `&str` to
+/// the input's lifetime, which a decoded run outlives; [`static_str`] interns it.
+pub type StaticStr = &'static str;
+
+/// The extras of one run, boxed as `Run` holds them.
+pub type BoxedExtras = Box<dyn Any + Send + Sync>;
+
+/// What a case lends its runs and how its extras cross: one per case
+/// (`Case::wire`), so that decoding needs nothing but the bytes and the registry.
+#[derive(Clone, Copy)]
+pub struct CaseWire {
+    pub templates: &'static [&'static str],
+    pub code: &'static [Function],
+    encode_extras: fn(&Run) -> Vec<u8>,
+    decode_extras: fn(&[u8]) -> Result<Option<BoxedExtras>, String>,
+}
+
+impl CaseWire {
+    /// A case whose runs carry extras of type `T` (`run.extras::<T>()`).
+    pub fn with_extras<T: Serialize + DeserializeOwned + Any + Send + Sync>(
+        templates: &'static [&'static str],
+        code: &'static [Function],
+    ) -> CaseWire {
+        CaseWire { templates, code, encode_extras: encode_extras::<T>, decode_extras: decode_extras::<T> }
+    }
+
+    /// A case whose runs carry no extras.
+    pub fn without_extras(templates: &'static [&'static str], code: &'static [Function]) -> CaseWire {
+        CaseWire { templates, code, encode_extras: |_| Vec::new(), decode_extras: |_| Ok(None) }
+    }
+}
+
+fn encode_extras<T: Serialize + Any>(run: &Run) -> Vec<u8> {
+    match run.extras::<T>() {
+        Some(extras) => rmp_serde::to_vec_named(extras).expect("extras encode"),
+        None => Vec::new(),
+    }
+}
+
+fn decode_extras<T: DeserializeOwned + Any + Send + Sync>(
+    bytes: &[u8],
+) -> Result<Option<BoxedExtras>, String> {
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    let extras: T = rmp_serde::from_slice(bytes).map_err(|error| format!("extras: {error}"))?;
+    Ok(Some(Box::new(extras)))
+}
+
+/// A parameter value with its type named: `ParamValue` is untagged in JSON, where
+/// a non-negative `Signed` would read back as `Unsigned`.
+#[derive(Serialize, Deserialize)]
+enum WireParam {
+    Unsigned(u64),
+    Signed(i64),
+    Switch(bool),
+    Word(String),
+}
+
+/// A metric with its type named, for the same reason (`Count` and `Ns` are both
+/// bare numbers in JSON).
+#[derive(Serialize, Deserialize)]
+enum WireMetric {
+    Count(u64),
+    Ns(u64),
+    Ratio(f64),
+    Text(String),
+    None(Option<u64>),
+    List(Vec<WireMetric>),
+    Object(Vec<(String, WireMetric)>),
+}
+
+impl From<&Metric> for WireMetric {
+    fn from(metric: &Metric) -> WireMetric {
+        match metric {
+            Metric::Count(value) => WireMetric::Count(*value),
+            Metric::Ns(value) => WireMetric::Ns(*value),
+            Metric::Ratio(value) => WireMetric::Ratio(*value),
+            Metric::Text(value) => WireMetric::Text(value.clone()),
+            Metric::None(value) => WireMetric::None(*value),
+            Metric::List(items) => WireMetric::List(items.iter().map(WireMetric::from).collect()),
+            Metric::Object(fields) => {
+                WireMetric::Object(fields.iter().map(|(key, value)| (key.clone(), value.into())).collect())
+            }
+        }
+    }
+}
+
+impl From<WireMetric> for Metric {
+    fn from(metric: WireMetric) -> Metric {
+        match metric {
+            WireMetric::Count(value) => Metric::Count(value),
+            WireMetric::Ns(value) => Metric::Ns(value),
+            WireMetric::Ratio(value) => Metric::Ratio(value),
+            WireMetric::Text(value) => Metric::Text(value),
+            WireMetric::None(value) => Metric::None(value),
+            WireMetric::List(items) => Metric::List(items.into_iter().map(Metric::from).collect()),
+            WireMetric::Object(fields) => {
+                Metric::Object(fields.into_iter().map(|(key, value)| (key, value.into())).collect())
+            }
+        }
+    }
+}
+
+/// A narration argument with externally tagged struct variants: `Arg`'s JSON shape
+/// (adjacently tagged) does not read back from MessagePack's compact arrays.
+#[derive(Serialize, Deserialize)]
+enum WireArg {
+    Task(TaskId),
+    Lock(LockId),
+    Count(u64),
+    Signed(i64),
+    Ns(u64),
+    Addr(u64),
+    Word(String),
+    AffineAddr(u64, u64),
+    AffineCount(u64, u64),
+}
+
+impl From<&Arg> for WireArg {
+    fn from(arg: &Arg) -> WireArg {
+        match *arg {
+            Arg::Task(task) => WireArg::Task(task),
+            Arg::Lock(lock) => WireArg::Lock(lock),
+            Arg::Count(value) => WireArg::Count(value),
+            Arg::Signed(value) => WireArg::Signed(value),
+            Arg::Ns(value) => WireArg::Ns(value),
+            Arg::Addr(value) => WireArg::Addr(value),
+            Arg::Word(word) => WireArg::Word(word.to_string()),
+            Arg::AffineAddr { base, stride } => WireArg::AffineAddr(base, stride),
+            Arg::AffineCount { base, stride } => WireArg::AffineCount(base, stride),
+        }
+    }
+}
+
+impl From<WireArg> for Arg {
+    fn from(arg: WireArg) -> Arg {
+        match arg {
+            WireArg::Task(task) => Arg::Task(task),
+            WireArg::Lock(lock) => Arg::Lock(lock),
+            WireArg::Count(value) => Arg::Count(value),
+            WireArg::Signed(value) => Arg::Signed(value),
+            WireArg::Ns(value) => Arg::Ns(value),
+            WireArg::Addr(value) => Arg::Addr(value),
+            WireArg::Word(word) => Arg::Word(intern(word)),
+            WireArg::AffineAddr(base, stride) => Arg::AffineAddr { base, stride },
+            WireArg::AffineCount(base, stride) => Arg::AffineCount { base, stride },
+        }
+    }
+}
+
+/// The small part of a run, sent first.
+#[derive(Serialize, Deserialize)]
+struct Header {
+    case: String,
+    variant: String,
+    seed: u64,
+    params: Vec<(String, WireParam)>,
+    layout: Layout,
+    phases: Vec<Phase>,
+    notable: Vec<u64>,
+    counts: StepCounts,
+    end_ns: u64,
+    trace_hash: u64,
+    outcome: Outcome,
+    metrics: Vec<(String, WireMetric)>,
+    simulated_steps: u64,
+    chapters: Vec<Chapter>,
+    extras: Vec<u8>,
+}
+
+/// One message of a run. A run crosses as a header and then its big tables in
+/// chunks, so that the page decodes each in its own short task (one message
+/// event) instead of one long one that would freeze it.
+#[derive(Serialize, Deserialize)]
+enum Part {
+    Header(Box<Header>),
+    Blocks(Vec<Block>),
+    Ops(Vec<Op>),
+    Args(Vec<WireArg>),
+    Effects(Vec<Effect>),
+    Deltas(Vec<WorldDelta>),
+    Checkpoints(Vec<Checkpoint>),
+}
+
+/// Items per chunk: a chunk of ops, args or effects decodes in about 3 ms natively
+/// (`examples/wire_size.rs`), so under a frame in wasm.
+const CHUNK_ITEMS: usize = 4_096;
+/// Repeat deltas per chunk: each carries per-task changes, so about 8× an op.
+const CHUNK_DELTAS: usize = 512;
+/// Task states per chunk of checkpoints (a checkpoint copies every task).
+const CHUNK_TASKS: usize = 16_384;
+
+fn to_bytes(part: &Part) -> Vec<u8> {
+    rmp_serde::to_vec(part).expect("a run's part encodes")
+}
+
+/// The run as messages: a header, then its tables in chunks. Deterministic: the
+/// same run gives the same messages.
+pub fn encode(run: &Run) -> Vec<Vec<u8>> {
+    let case = find(run.case).expect("a run's case is registered");
+    let header = Header {
+        case: run.case.to_string(),
+        variant: run.variant.to_string(),
+        seed: run.seed,
+        params: run
+            .params
+            .0
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    ParamValue::Unsigned(v) => WireParam::Unsigned(*v),
+                    ParamValue::Signed(v) => WireParam::Signed(*v),
+                    ParamValue::Switch(v) => WireParam::Switch(*v),
+                    ParamValue::Word(v) => WireParam::Word(v.clone()),
+                };
+                (name.clone(), value)
+            })
+            .collect(),
+        layout: run.layout.clone(),
+        phases: run.phases.clone(),
+        notable: run.notable.clone(),
+        counts: run.counts,
+        end_ns: run.end_ns,
+        trace_hash: run.trace_hash,
+        outcome: run.outcome.clone(),
+        metrics: run.metrics.iter().map(|(key, value)| (key.clone(), value.into())).collect(),
+        simulated_steps: run.simulated_steps,
+        chapters: run.chapters.clone(),
+        extras: (case.wire().encode_extras)(run),
+    };
+    let mut parts = vec![to_bytes(&Part::Header(Box::new(header)))];
+    for chunk in run.blocks.chunks(CHUNK_ITEMS) {
+        parts.push(to_bytes(&Part::Blocks(chunk.to_vec())));
+    }
+    for chunk in run.ops.chunks(CHUNK_ITEMS) {
+        parts.push(to_bytes(&Part::Ops(chunk.to_vec())));
+    }
+    for chunk in run.args.chunks(CHUNK_ITEMS) {
+        parts.push(to_bytes(&Part::Args(chunk.iter().map(WireArg::from).collect())));
+    }
+    for chunk in run.effects.chunks(CHUNK_ITEMS) {
+        parts.push(to_bytes(&Part::Effects(chunk.to_vec())));
+    }
+    for chunk in run.deltas.chunks(CHUNK_DELTAS) {
+        parts.push(to_bytes(&Part::Deltas(chunk.to_vec())));
+    }
+    let checkpoints_per_chunk = (CHUNK_TASKS / run.layout.tasks.len().max(1)).max(1);
+    for chunk in run.checkpoints.chunks(checkpoints_per_chunk) {
+        parts.push(to_bytes(&Part::Checkpoints(chunk.to_vec())));
+    }
+    parts
+}
+
+/// Builds a run from the messages of [`encode`], one at a time (by this same
+/// build: the worker and the page load one module). Untrusted bytes give an
+/// error, never a panic.
+#[derive(Default)]
+pub struct Assembler {
+    header: Option<Header>,
+    blocks: Vec<Block>,
+    ops: Vec<Op>,
+    args: Vec<Arg>,
+    effects: Vec<Effect>,
+    deltas: Vec<WorldDelta>,
+    checkpoints: Vec<Checkpoint>,
+}
+
+impl Assembler {
+    pub fn new() -> Assembler {
+        Assembler::default()
+    }
+
+    /// Takes the next message; the header must come first.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let part: Part = rmp_serde::from_slice(bytes).map_err(|error| format!("run: {error}"))?;
+        match (part, self.header.is_some()) {
+            (Part::Header(header), false) => self.header = Some(*header),
+            (Part::Header(_), true) => return Err("run: a second header".to_string()),
+            (_, false) => return Err("run: a table before the header".to_string()),
+            (Part::Blocks(items), true) => self.blocks.extend(items),
+            (Part::Ops(items), true) => self.ops.extend(items),
+            (Part::Args(items), true) => self.args.extend(items.into_iter().map(Arg::from)),
+            (Part::Effects(items), true) => self.effects.extend(items),
+            (Part::Deltas(items), true) => self.deltas.extend(items),
+            (Part::Checkpoints(items), true) => self.checkpoints.extend(items),
+        }
+        Ok(())
+    }
+
+    /// The run, once every message is in.
+    pub fn finish(self) -> Result<Run, String> {
+        let wire = self.header.ok_or("run: no header")?;
+        let case = find(&wire.case).ok_or_else(|| format!("unknown case {:?}", wire.case))?;
+        let meta = case.meta();
+        let variant =
+            meta.variant(&wire.variant).ok_or_else(|| format!("unknown variant {:?}", wire.variant))?;
+        let tables = case.wire();
+        let extras = (tables.decode_extras)(&wire.extras)?;
+        let params = ParamValues(
+            wire.params
+                .into_iter()
+                .map(|(name, value)| {
+                    let value = match value {
+                        WireParam::Unsigned(v) => ParamValue::Unsigned(v),
+                        WireParam::Signed(v) => ParamValue::Signed(v),
+                        WireParam::Switch(v) => ParamValue::Switch(v),
+                        WireParam::Word(v) => ParamValue::Word(v),
+                    };
+                    (name, value)
+                })
+                .collect(),
+        );
+        let run = Run {
+            case: meta.id,
+            variant: variant.id,
+            seed: wire.seed,
+            params,
+            layout: wire.layout,
+            templates: tables.templates,
+            code: tables.code,
+            phases: wire.phases,
+            blocks: self.blocks,
+            ops: self.ops,
+            args: self.args,
+            effects: self.effects,
+            checkpoints: self.checkpoints,
+            deltas: self.deltas,
+            notable: wire.notable,
+            counts: wire.counts,
+            end_ns: wire.end_ns,
+            trace_hash: wire.trace_hash,
+            outcome: wire.outcome,
+            metrics: wire
+                .metrics
+                .into_iter()
+                .map(|(key, value)| (key, value.into()))
+                .collect::<BTreeMap<_, _>>(),
+            simulated_steps: wire.simulated_steps,
+            chapters: wire.chapters,
+            extras,
+        };
+        check_shape(&run)?;
+        Ok(run)
+    }
+}
+
+/// All messages at once (tests, the CLI): [`Assembler`] over `parts`.
+pub fn decode(parts: &[Vec<u8>]) -> Result<Run, String> {
+    let mut assembler = Assembler::new();
+    for part in parts {
+        assembler.push(part)?;
+    }
+    assembler.finish()
+}
+
+/// The indices a run's queries follow stay inside its tables: decoded bytes are
+/// checked here once, so that a query never panics on a damaged message.
+fn check_shape(run: &Run) -> Result<(), String> {
+    let text_ok = |text: &TextRef| {
+        usize::from(text.template) < run.templates.len()
+            && text.args_start as usize + usize::from(text.args_len) <= run.args.len()
+    };
+    let ops_ok = run.ops.iter().all(|op| {
+        text_ok(&op.text)
+            && op.effects_start as usize + usize::from(op.effects_len) <= run.effects.len()
+            && run
+                .code
+                .get(usize::from(op.code.function))
+                .is_some_and(|f| usize::from(op.code.line) < f.lines.len())
+    });
+    let blocks_ok = !run.blocks.is_empty()
+        && run.blocks.iter().all(|block| {
+            text_ok(&block.label)
+                && block.ops_start as usize + block.ops_len as usize <= run.ops.len()
+                && (block.phase as usize) < run.phases.len()
+                && block.delta.is_none_or(|delta| (delta as usize) < run.deltas.len())
+        });
+    let phases_ok = run
+        .phases
+        .iter()
+        .all(|phase| text_ok(&phase.title) && (phase.first_block as usize) < run.blocks.len());
+    let checkpoints_ok = run.checkpoints.first().is_some_and(|first| first.block == 0)
+        && run.checkpoints.iter().all(|checkpoint| (checkpoint.block as usize) < run.blocks.len());
+    if ops_ok && blocks_ok && phases_ok && checkpoints_ok {
+        Ok(())
+    } else {
+        Err("run: indices outside its tables".to_string())
+    }
+}
+
+/// Interned leaked strings: each distinct value is leaked once, so memory stays
+/// bounded by the engine's literals however many runs are decoded.
+static INTERNED: Mutex<BTreeMap<String, &'static str>> = Mutex::new(BTreeMap::new());
+
+fn intern(text: String) -> &'static str {
+    let mut interned = INTERNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(found) = interned.get(&text) {
+        return found;
+    }
+    let leaked: &'static str = Box::leak(text.clone().into_boxed_str());
+    interned.insert(text, leaked);
+    leaked
+}
+
+/// Interned leaked slices, keyed by type and content (`Debug`), for the same reason.
+static INTERNED_SLICES: Mutex<BTreeMap<String, &'static (dyn Any + Send + Sync)>> =
+    Mutex::new(BTreeMap::new());
+
+fn intern_slice<T: std::fmt::Debug + Any + Send + Sync>(items: Vec<T>) -> &'static [T] {
+    let key = format!("{}:{items:?}", std::any::type_name::<T>());
+    let mut interned = INTERNED_SLICES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(found) = interned.get(&key).and_then(|any| any.downcast_ref::<Box<[T]>>()) {
+        return found;
+    }
+    // A `Box<[T]>` (sized) is what `dyn Any` can hold and give back by type.
+    #[allow(clippy::borrowed_box)]
+    let leaked: &'static Box<[T]> = Box::leak(Box::new(items.into_boxed_slice()));
+    interned.insert(key, leaked);
+    leaked
+}
+
+/// `deserialize_with` for a `&'static str` field.
+pub fn static_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<&'static str, D::Error> {
+    Ok(intern(String::deserialize(deserializer)?))
+}
+
+/// `deserialize_with` for a `&'static [&'static str]` field.
+pub fn static_strs<'de, D: Deserializer<'de>>(deserializer: D) -> Result<&'static [&'static str], D::Error> {
+    let items: Vec<String> = Vec::deserialize(deserializer)?;
+    Ok(intern_slice(items.into_iter().map(intern).collect()))
+}
+
+/// `deserialize_with` for a `&'static [(&'static str, f64)]` field.
+pub fn static_named_values<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<&'static [(&'static str, f64)], D::Error> {
+    let items: Vec<(String, f64)> = Vec::deserialize(deserializer)?;
+    Ok(intern_slice(items.into_iter().map(|(name, value)| (intern(name), value)).collect()))
+}
+
+/// `deserialize_with` for a `&'static [T]` field of plain data.
+pub fn static_slice<'de, D, T>(deserializer: D) -> Result<&'static [T], D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + std::fmt::Debug + Any + Send + Sync,
+{
+    Ok(intern_slice(Vec::<T>::deserialize(deserializer)?))
+}
