@@ -77,3 +77,25 @@ fn damaged_bytes_give_an_error_not_a_panic() {
         let _ = decode(&damaged);
     }
 }
+
+#[test]
+fn a_summary_carries_the_figures_and_a_request_its_inputs() {
+    use slowpath_engine::run::wire::{decode_summary, encode_summary, Detail, Request};
+    for case in registry() {
+        let meta = case.meta();
+        let run =
+            run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("defaults run");
+        let summary = decode_summary(&encode_summary(&run)).expect("decodes");
+        assert_eq!((summary.case, summary.variant), (run.case, run.variant));
+        assert_eq!(
+            (&summary.metrics, &summary.outcome, summary.end_ns),
+            (&run.metrics, &run.outcome, run.end_ns)
+        );
+        let request = Request::new(7, meta.id, run.variant, 3, &run.params, Detail::Summary);
+        let back = Request::from_bytes(&request.to_bytes()).expect("decodes");
+        assert_eq!((back.id, back.case.as_str(), back.seed, back.detail), (7, meta.id, 3, Detail::Summary));
+        assert_eq!(back.params(), run.params, "parameters keep their types");
+    }
+    assert!(decode_summary(b"\x00garbage").is_err());
+    assert!(Request::from_bytes(b"\xff").is_err());
+}

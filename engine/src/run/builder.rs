@@ -249,6 +249,7 @@ impl TraceBuilder {
         }
         self.total_ops += 1;
         self.ops_since_checkpoint += 1;
+        crate::run::progress::note(self.world.now_ns);
     }
 
     /// Records `count` identical iterations of `period_ns` each, starting now.
@@ -307,6 +308,7 @@ impl TraceBuilder {
         self.total_ops += count * u64::from(ops_len);
         // Replaying this block costs its delta and, at most, one iteration's ops.
         self.ops_since_checkpoint += u64::from(ops_len) + 1;
+        crate::run::progress::note(self.world.now_ns);
     }
 
     /// Moves the clock without an op (idle time at the end of a run).

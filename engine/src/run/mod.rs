@@ -9,6 +9,7 @@ pub mod hash;
 pub mod lock;
 pub mod narration;
 pub mod params;
+pub mod progress;
 pub mod rng;
 pub mod synthetic;
 pub mod timeline;

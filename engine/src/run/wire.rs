@@ -75,12 +75,32 @@ fn decode_extras<T: DeserializeOwned + Any + Send + Sync>(
 
 /// A parameter value with its type named: `ParamValue` is untagged in JSON, where
 /// a non-negative `Signed` would read back as `Unsigned`.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 enum WireParam {
     Unsigned(u64),
     Signed(i64),
     Switch(bool),
     Word(String),
+}
+
+fn params_to_wire(params: &ParamValues) -> Vec<(String, WireParam)> {
+    let wire = |value: &ParamValue| match value {
+        ParamValue::Unsigned(v) => WireParam::Unsigned(*v),
+        ParamValue::Signed(v) => WireParam::Signed(*v),
+        ParamValue::Switch(v) => WireParam::Switch(*v),
+        ParamValue::Word(v) => WireParam::Word(v.clone()),
+    };
+    params.0.iter().map(|(name, value)| (name.clone(), wire(value))).collect()
+}
+
+fn params_from_wire(params: Vec<(String, WireParam)>) -> ParamValues {
+    let value = |wire: WireParam| match wire {
+        WireParam::Unsigned(v) => ParamValue::Unsigned(v),
+        WireParam::Signed(v) => ParamValue::Signed(v),
+        WireParam::Switch(v) => ParamValue::Switch(v),
+        WireParam::Word(v) => ParamValue::Word(v),
+    };
+    ParamValues(params.into_iter().map(|(name, wire)| (name, value(wire))).collect())
 }
 
 /// A metric with its type named, for the same reason (`Count` and `Ns` are both
@@ -221,28 +241,16 @@ fn to_bytes(part: &Part) -> Vec<u8> {
     rmp_serde::to_vec(part).expect("a run's part encodes")
 }
 
-/// The run as messages: a header, then its tables in chunks. Deterministic: the
-/// same run gives the same messages.
-pub fn encode(run: &Run) -> Vec<Vec<u8>> {
+/// The run's header alone: what a caller that wants only the figures needs (the
+/// landing page's headlines, a scaling plot's points, a sweep), the first
+/// message of [`encode`].
+pub fn encode_summary(run: &Run) -> Vec<u8> {
     let case = find(run.case).expect("a run's case is registered");
     let header = Header {
         case: run.case.to_string(),
         variant: run.variant.to_string(),
         seed: run.seed,
-        params: run
-            .params
-            .0
-            .iter()
-            .map(|(name, value)| {
-                let value = match value {
-                    ParamValue::Unsigned(v) => WireParam::Unsigned(*v),
-                    ParamValue::Signed(v) => WireParam::Signed(*v),
-                    ParamValue::Switch(v) => WireParam::Switch(*v),
-                    ParamValue::Word(v) => WireParam::Word(v.clone()),
-                };
-                (name.clone(), value)
-            })
-            .collect(),
+        params: params_to_wire(&run.params),
         layout: run.layout.clone(),
         phases: run.phases.clone(),
         notable: run.notable.clone(),
@@ -255,7 +263,95 @@ pub fn encode(run: &Run) -> Vec<Vec<u8>> {
         chapters: run.chapters.clone(),
         extras: (case.wire().encode_extras)(run),
     };
-    let mut parts = vec![to_bytes(&Part::Header(Box::new(header)))];
+    to_bytes(&Part::Header(Box::new(header)))
+}
+
+/// A run's figures without its trace: from [`encode_summary`].
+pub struct Summary {
+    pub case: &'static str,
+    pub variant: &'static str,
+    pub metrics: BTreeMap<String, Metric>,
+    pub outcome: Outcome,
+    pub end_ns: u64,
+    extras: Option<BoxedExtras>,
+}
+
+impl Summary {
+    /// The case's own stage data, as `Run::extras`.
+    pub fn extras<T: Any>(&self) -> Option<&T> {
+        self.extras.as_deref()?.downcast_ref()
+    }
+}
+
+/// Reads a message of [`encode_summary`]; untrusted bytes give an error.
+pub fn decode_summary(bytes: &[u8]) -> Result<Summary, String> {
+    let Part::Header(header) = rmp_serde::from_slice(bytes).map_err(|error| format!("summary: {error}"))?
+    else {
+        return Err("summary: not a header".to_string());
+    };
+    let case = find(&header.case).ok_or_else(|| format!("unknown case {:?}", header.case))?;
+    let variant = case
+        .meta()
+        .variant(&header.variant)
+        .ok_or_else(|| format!("unknown variant {:?}", header.variant))?;
+    Ok(Summary {
+        case: case.meta().id,
+        variant: variant.id,
+        metrics: header.metrics.into_iter().map(|(key, value)| (key, value.into())).collect(),
+        outcome: header.outcome,
+        end_ns: header.end_ns,
+        extras: (case.wire().decode_extras)(&header.extras)?,
+    })
+}
+
+/// What a caller asks of the engine's thread: a run, or only its figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Detail {
+    Run,
+    Summary,
+}
+
+/// A request to make a run (the page to its worker), as bytes.
+#[derive(Serialize, Deserialize)]
+pub struct Request {
+    pub id: u32,
+    pub case: String,
+    pub variant: String,
+    pub seed: u64,
+    params: Vec<(String, WireParam)>,
+    pub detail: Detail,
+}
+
+impl Request {
+    pub fn new(
+        id: u32,
+        case: &str,
+        variant: &str,
+        seed: u64,
+        params: &ParamValues,
+        detail: Detail,
+    ) -> Request {
+        let (case, variant) = (case.to_string(), variant.to_string());
+        Request { id, case, variant, seed, params: params_to_wire(params), detail }
+    }
+
+    pub fn params(&self) -> ParamValues {
+        params_from_wire(self.params.iter().map(|(name, value)| (name.clone(), value.clone())).collect())
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        rmp_serde::to_vec(self).expect("a request encodes")
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Request, String> {
+        rmp_serde::from_slice(bytes).map_err(|error| format!("request: {error}"))
+    }
+}
+
+/// The run as messages: a header, then its tables in chunks. Deterministic: the
+/// same run gives the same messages.
+pub fn encode(run: &Run) -> Vec<Vec<u8>> {
+    let mut parts = vec![encode_summary(run)];
     for chunk in run.blocks.chunks(CHUNK_ITEMS) {
         parts.push(to_bytes(&Part::Blocks(chunk.to_vec())));
     }
@@ -323,20 +419,7 @@ impl Assembler {
             meta.variant(&wire.variant).ok_or_else(|| format!("unknown variant {:?}", wire.variant))?;
         let tables = case.wire();
         let extras = (tables.decode_extras)(&wire.extras)?;
-        let params = ParamValues(
-            wire.params
-                .into_iter()
-                .map(|(name, value)| {
-                    let value = match value {
-                        WireParam::Unsigned(v) => ParamValue::Unsigned(v),
-                        WireParam::Signed(v) => ParamValue::Signed(v),
-                        WireParam::Switch(v) => ParamValue::Switch(v),
-                        WireParam::Word(v) => ParamValue::Word(v),
-                    };
-                    (name, value)
-                })
-                .collect(),
-        );
+        let params = params_from_wire(wire.params);
         let run = Run {
             case: meta.id,
             variant: variant.id,
