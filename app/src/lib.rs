@@ -11,9 +11,16 @@ pub mod panic;
 mod perf;
 pub mod player;
 pub mod route;
+pub mod worker;
 
-/// Starts the app: installs the panic overlay, then mounts Yew on `<body>`.
+/// Starts the app: installs the panic overlay, then mounts Yew on `<body>`; or,
+/// inside the engine's worker, serves runs.
 pub fn start() {
+    // The same module runs the engine's Web Worker (see `worker`): no UI there.
+    if worker::serve::in_worker() {
+        worker::serve();
+        return;
+    }
     panic::install();
     // The "Loading…" placeholder from index.html goes once the app can draw.
     if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {

@@ -22,6 +22,14 @@ fn hook(info: &PanicHookInfo<'_>) {
     browser::report(&message);
 }
 
+/// Shows the overlay for a panic reported from elsewhere (the engine's worker).
+pub fn report(message: &str) {
+    #[cfg(target_arch = "wasm32")]
+    browser::report(message);
+    #[cfg(not(target_arch = "wasm32"))]
+    eprintln!("slowpath panicked: {message}");
+}
+
 /// The panic payload as text, if it is text (it is for `panic!("...")` and `expect`).
 fn payload_text<'a>(info: &'a PanicHookInfo<'_>) -> Option<&'a str> {
     let payload = info.payload();

@@ -47,9 +47,23 @@ fn changing_a_parameter_reruns_and_keeps_the_position_if_it_exists() {
         player = player.apply(Action::StepForward);
     }
     let index = player.index();
-    let changed = player.apply(Action::SetParam { name: "jitter".into(), text: "10".into() });
+    let asked = player.apply(Action::SetParam { name: "jitter".into(), text: "10".into() });
+    assert!(Rc::ptr_eq(&asked.run, &player.run), "the run on screen stays until the new one arrives");
+    let key = asked.wanted().expect("a new run is wanted");
+    assert_eq!(key.params.unsigned("jitter"), 10);
+    let made = Rc::new(execute(asked.meta, &asked.query).expect("runs"));
+    let changed = asked.apply(Action::RunReady(RunHandle(made)));
     assert!(!Rc::ptr_eq(&changed.run, &player.run));
+    assert_eq!(changed.wanted(), None);
     assert_eq!(changed.index(), index);
+    // A run that fails (or is cancelled) puts the query back, with a notice.
+    let failed = asked.apply(Action::RunFailed("cancelled".into()));
+    assert_eq!(failed.wanted(), None);
+    assert_eq!(failed.query.params, player.query.params);
+    assert!(failed.notices.iter().any(|n| n.message.contains("cancelled")));
+    // A stale run (for other inputs) is ignored.
+    let stale = asked.apply(Action::RunReady(RunHandle(player.run.clone())));
+    assert!(stale.wanted().is_some());
     let clamped = player.apply(Action::SetParam { name: "readers".into(), text: "500".into() });
     assert_eq!(clamped.query.params.unsigned("readers"), 64);
     assert_eq!(clamped.notices.len(), 1);

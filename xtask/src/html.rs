@@ -33,6 +33,17 @@ fn harden(staging: &Path, release: bool) -> Outcome {
     let html = std::fs::read_to_string(&index).map_err(|e| fail("cannot read index.html", e))?;
     let (mut html, boot) = externalise_inline_module(&html);
     if let Some((name, script)) = boot {
+        if let Some((worker_name, worker)) = engine_worker(&script) {
+            std::fs::write(staging.join(&worker_name), worker)
+                .map_err(|e| fail(&format!("cannot write {worker_name}"), e))?;
+            if !html.contains("slowpath-engine-worker") {
+                let at = html.find("<meta charset").unwrap_or(0);
+                html.insert_str(
+                    at,
+                    &format!("<meta name=\"slowpath-engine-worker\" content=\"./{worker_name}\">"),
+                );
+            }
+        }
         std::fs::write(staging.join(&name), script).map_err(|e| fail(&format!("cannot write {name}"), e))?;
     }
     if release {
@@ -126,6 +137,26 @@ self.addEventListener('fetch', (event) => {
 });
 "#;
 
+/// The engine's Web Worker (`app/src/worker`): a module that loads the same glue
+/// and wasm as the page's start-up script (`boot`), whose `start()` then serves
+/// runs instead of drawing. Named by its content, like the boot script.
+fn engine_worker(boot: &str) -> Option<(String, String)> {
+    let quoted_after = |marker: &str| {
+        let start = boot.find(marker)? + marker.len();
+        let quote = boot[start..].chars().next().filter(|c| *c == '\'' || *c == '"')?;
+        let rest = &boot[start + 1..];
+        Some(rest[..rest.find(quote)?].to_string())
+    };
+    let glue = quoted_after(" from ")?;
+    let wasm = quoted_after("module_or_path: ")?;
+    let script = format!(
+        "// slowpath's engine worker (app/src/worker): the page's own module, started without the UI.\n\
+         import init from '{glue}';\nawait init({{ module_or_path: '{wasm}' }});\n"
+    );
+    let name = format!("engine-worker-{:016x}.js", crate::setup::fnv1a(script.as_bytes()));
+    Some((name, script))
+}
+
 /// Replaces the first inline `<script type=module>…</script>` with one that
 /// loads the same text from `boot-<hash>.js`; returns the new HTML and the file.
 fn externalise_inline_module(html: &str) -> (String, Option<(String, String)>) {
@@ -159,5 +190,16 @@ mod tests {
             format!("<head><script type=\"module\" src=\"./{name}\"></script><link rel=x></head>")
         );
         assert_eq!(externalise_inline_module(&out).1, None, "nothing inline is left");
+    }
+
+    #[test]
+    fn the_engine_worker_loads_the_boot_scripts_glue_and_wasm() {
+        let boot = "import init, * as bindings from './app-1a.js';\n\
+                    const wasm = await init({ module_or_path: './app-1a_bg.wasm' });\n";
+        let (name, script) = engine_worker(boot).expect("found");
+        assert!(name.starts_with("engine-worker-") && name.ends_with(".js"));
+        assert!(script.contains("import init from './app-1a.js';"), "{script}");
+        assert!(script.contains("await init({ module_or_path: './app-1a_bg.wasm' });"), "{script}");
+        assert_eq!(engine_worker("console.log(1)"), None);
     }
 }

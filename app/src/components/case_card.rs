@@ -1,9 +1,5 @@
 use super::MetaRef;
 use crate::route::Route;
-use gloo::render::{request_animation_frame, AnimationFrame};
-use slowpath_engine::CaseMeta;
-use std::cell::RefCell;
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -18,21 +14,21 @@ pub struct CaseCardProps {
 #[function_component(CaseCard)]
 pub fn case_card(props: &CaseCardProps) -> Html {
     let meta = props.meta.0;
-    // The headline figure comes from a run of the defaults, never from typed text. The
-    // run waits two frames, so that the cards are on screen before the engine works.
-    let headline = use_state(|| None::<String>);
-    {
-        let headline = headline.clone();
-        use_effect_with(meta.id, move |_| {
-            let inner: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
-            let slot = inner.clone();
-            let outer = request_animation_frame(move |_| {
-                let frame = request_animation_frame(move |_| headline.set(headline_of(meta)));
-                *slot.borrow_mut() = Some(frame);
-            });
-            move || drop((outer, inner))
-        });
-    }
+    // The headline figure comes from a run of the defaults, never from typed text,
+    // made by the engine's worker while the cards are already on screen.
+    let key = crate::worker::RunKey {
+        case: meta.id,
+        variant: meta.default_variant().id,
+        seed: 1,
+        params: meta.default_params(),
+    };
+    let figures = crate::worker::use_summaries(vec![key]);
+    let headline = figures.first().cloned().flatten().and_then(Result::ok).and_then(|summary| {
+        summary
+            .metrics
+            .get(meta.headline_metric)
+            .map(|m| crate::player::panels::metric_text(meta.headline_metric, m))
+    });
     html! {
         <li class="case-card" data-testid="case-card" data-case-id={meta.id}>
             <p class="case-card-meta">
@@ -43,7 +39,7 @@ pub fn case_card(props: &CaseCardProps) -> Html {
                 <a href={Route::case(meta.id).to_hash()}>{ meta.title }</a>
             </h3>
             <p class="case-card-summary">{ meta.summary }</p>
-            if let Some(figure) = (*headline).clone() {
+            if let Some(figure) = headline {
                 <p class="case-card-headline" data-testid="headline">
                     <strong>{ figure }</strong>{ " " }{ meta.headline_label }
                 </p>
@@ -64,14 +60,4 @@ pub fn case_list() -> Html {
             }) }
         </ul>
     }
-}
-
-/// The case's headline figure, from a run of its defaults.
-fn headline_of(meta: &'static CaseMeta) -> Option<String> {
-    let case = slowpath_engine::find(meta.id)?;
-    let started = crate::perf::now_ms();
-    let run =
-        slowpath_engine::run_checked(case, &meta.default_params(), meta.default_variant().id, 1).ok()?;
-    crate::perf::record("__slowpathRunMs", meta.id, crate::perf::now_ms() - started);
-    run.metrics.get(meta.headline_metric).map(|m| crate::player::panels::metric_text(meta.headline_metric, m))
 }

@@ -1,6 +1,6 @@
 use super::not_found::NoSuchCase;
 use crate::components::MetaRef;
-use crate::player::PlayerView;
+use crate::player::loader::PlayerLoader;
 use crate::route::Route;
 use slowpath_engine::{CaseMeta, ParamSpec};
 use yew::prelude::*;
@@ -40,7 +40,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
         // An embed or the presenter view: the player alone (it links back to this page itself).
         return html! {
             <article class="case case-embed" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
-                <PlayerView key={props.query.to_string()} meta={meta} query={props.query.clone()} />
+                <PlayerLoader key={props.query.to_string()} meta={meta} query={props.query.clone()} />
             </article>
         };
     }
@@ -62,7 +62,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             </header>
 
             // Keyed by the link: pasting another link into the address bar reopens the player.
-            <PlayerView key={props.query.to_string()} meta={meta} query={props.query.clone()} />
+            <PlayerLoader key={props.query.to_string()} meta={meta} query={props.query.clone()} />
 
             <h2 class="about-case">{ "About this case" }</h2>
             <section aria-labelledby="variants-title">

@@ -4,6 +4,7 @@
 
 pub mod canvas;
 mod controls;
+pub mod loader;
 pub mod model;
 pub mod panels;
 pub mod timeline;
@@ -43,6 +44,10 @@ pub struct PlayerProps {
     /// Set for synthetic load runs (the perf route): opens this run instead.
     #[prop_or_default]
     pub preset: Option<Rc<model::Preset>>,
+    /// The link's run, made by the engine's worker (`loader::PlayerLoader`);
+    /// None: made here.
+    #[prop_or_default]
+    pub run: Option<Rc<slowpath_engine::Run>>,
 }
 
 impl PartialEq for PlayerProps {
@@ -72,14 +77,26 @@ pub fn player_view(props: &PlayerProps) -> Html {
     let player = {
         let query = props.query.clone();
         let preset = props.preset.clone();
+        let run = props.run.clone();
         use_reducer(move || match preset {
             Some(preset) => Player::from_preset(meta, &preset),
             None => {
                 let speed =
                     crate::cases::ui_for(meta.id).map_or(model::DEFAULT_SPEED, |ui| model::speed_of(ui.pace));
-                Player::open_at_speed(meta, &query, speed)
+                let mut player = match run {
+                    Some(run) => Player::open_with_run(meta, &query, run),
+                    None => Player::open(meta, &query),
+                };
+                player.speed = speed.min(SPEEDS.len() - 1);
+                player
             }
         })
+    };
+    // A changed parameter, variant or seed: the new run comes from the worker.
+    let (making, making_target_ns) = loader::use_wanted_run(&player);
+    let progress = html! {
+        <loader::RunProgress making={making} target_ns={making_target_ns}
+            on_cancel={Callback::from(|_| crate::worker::cancel_in_flight())} />
     };
 
     // The state in the URL: every change, throttled while playing.
@@ -282,6 +299,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         data-testid="leave-present">{ "Leave presenter view" }</a>
                 </div>
                 <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                { progress.clone() }
                 <div class="present-grid">
                     <div class="present-words">
                         <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
@@ -316,6 +334,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <a href={share_url} target="_blank" rel="noopener" data-testid="open-full">{ "Open in slowpath ↗" }</a>
                 </div>
                 <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                { progress.clone() }
                 if let Some(case_ui) = case_ui {
                     { (case_ui.main)(&context) }
                     { (case_ui.wide)(&context) }
@@ -338,6 +357,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                 <p class="run-limit" role="status" data-testid="run-limit">{ text }</p>
             }
             <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+            { progress }
             <div class="player-grid">
                 <div class="player-main">
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}

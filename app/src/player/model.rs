@@ -8,6 +8,8 @@ use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::{run_checked, CaseMeta, Run};
 use std::rc::Rc;
 
+pub use crate::worker::RunKey;
+
 /// How playback moves: by steps at the selected granularity, or by simulated
 /// time (many steps coalesced into one frame, counters moving smoothly).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +86,28 @@ pub enum Action {
     /// The presenter view's QR code of the link, shown or hidden.
     ToggleQr,
     DismissNotices,
+    /// The run the query asks for has arrived (from the engine's worker).
+    RunReady(RunHandle),
+    /// The run the query asked for could not be made (cancelled, failed): the
+    /// query goes back to the run on screen, and a notice says why.
+    RunFailed(String),
+}
+
+/// A run in an action: compared by identity (two runs are the same only if
+/// they are one object; comparing traces would cost a walk of both).
+#[derive(Clone)]
+pub struct RunHandle(pub Rc<Run>);
+
+impl PartialEq for RunHandle {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for RunHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RunHandle({} {} seed {})", self.0.case, self.0.variant, self.0.seed)
+    }
 }
 
 #[derive(Clone)]
@@ -122,8 +146,14 @@ pub struct Preset {
     pub run: Rc<Run>,
 }
 
-/// Runs a registered case; None for metas outside the registry (presets).
-fn execute(meta: &'static CaseMeta, query: &PlayerQuery) -> Option<Run> {
+/// The inputs of the run `query` asks for.
+pub fn run_key(meta: &'static CaseMeta, query: &PlayerQuery) -> RunKey {
+    RunKey { case: meta.id, variant: query.variant, seed: query.seed, params: query.params.clone() }
+}
+
+/// Runs a registered case here, on this thread (host tests; the page asks the
+/// engine's worker instead); None for metas outside the registry (presets).
+pub fn execute(meta: &'static CaseMeta, query: &PlayerQuery) -> Option<Run> {
     let case = slowpath_engine::find(meta.id)?;
     // The query was validated against the schema, so this cannot fail; if it ever
     // did, the panic overlay would report it rather than show a wrong run.
@@ -150,24 +180,27 @@ fn position_for(run: &Run, step: Option<(Granularity, u64)>) -> (u64, Option<Not
 }
 
 impl Player {
-    /// Opens a case from a link's query string, playing at `speed` when asked to.
-    pub fn open_at_speed(meta: &'static CaseMeta, query_text: &str, speed: usize) -> Player {
-        let mut player = Player::open(meta, query_text);
-        player.speed = speed.min(SPEEDS.len() - 1);
-        player
+    /// Opens a case from a link's query string, making its run here.
+    pub fn open(meta: &'static CaseMeta, query_text: &str) -> Player {
+        let (query, _) = PlayerQuery::parse(meta, query_text);
+        let run = execute(meta, &query).expect("open() takes registered cases");
+        Player::open_with_run(meta, query_text, Rc::new(run))
     }
 
-    /// Opens a case from a link's query string.
-    pub fn open(meta: &'static CaseMeta, query_text: &str) -> Player {
+    /// Opens a case from a link's query string with its run, made elsewhere (the
+    /// engine's worker) from the same query.
+    pub fn open_with_run(meta: &'static CaseMeta, query_text: &str, run: Rc<Run>) -> Player {
         let (query, mut notices) = PlayerQuery::parse(meta, query_text);
-        let run = execute(meta, &query).expect("open() takes registered cases");
+        debug_assert_eq!(run.variant, query.variant, "the run was made from this query");
         let (position, notice) = position_for(&run, query.step);
         notices.extend(notice);
+        let started = crate::perf::now_ms();
         let timeline = Rc::new(run.timeline());
+        crate::perf::record("__slowpathTimelineMs", meta.id, crate::perf::now_ms() - started);
         let mut player = Player {
             meta,
             query,
-            run: Rc::new(run),
+            run,
             timeline,
             position,
             playing: false,
@@ -222,13 +255,38 @@ impl Player {
         self.position >= self.run.total_ops()
     }
 
+    /// The run the query asks for, when it is not the one on screen (a parameter,
+    /// the variant or the seed changed): the page asks the engine's worker for it.
+    pub fn wanted(&self) -> Option<RunKey> {
+        let query = &self.query;
+        let same = self.run.params == query.params
+            && self.run.variant == query.variant
+            && self.run.seed == query.seed;
+        (!same && slowpath_engine::find(self.meta.id).is_some()).then(|| run_key(self.meta, query))
+    }
+
+    /// The query changed what to run: stop playing until the new run arrives.
     fn rerun(&mut self) {
-        let Some(run) = execute(self.meta, &self.query) else { return };
+        self.playing = false;
+    }
+
+    /// Puts `run` on screen if it is the one the query asks for.
+    fn install(&mut self, run: Rc<Run>) {
+        if self.wanted()
+            != Some(RunKey {
+                case: run.case,
+                variant: run.variant,
+                seed: run.seed,
+                params: run.params.clone(),
+            })
+        {
+            return;
+        }
         // Keep the position when it still exists in the new run.
         let (position, notice) = position_for(&run, self.query.step);
         self.notices.extend(notice);
         self.timeline = Rc::new(run.timeline());
-        self.run = Rc::new(run);
+        self.run = run;
         self.position = position;
         self.playing = false;
         self.sync_step();
@@ -325,6 +383,22 @@ impl Player {
             Action::ToggleQr => next.qr = !self.qr,
             Action::CloseHelp => next.help = false,
             Action::DismissNotices => next.notices.clear(),
+            Action::RunReady(RunHandle(run)) => {
+                next.install(run);
+                return next;
+            }
+            Action::RunFailed(why) => {
+                if self.wanted().is_some() {
+                    next.query.params = self.run.params.clone();
+                    next.query.variant = self.run.variant;
+                    next.query.seed = self.run.seed;
+                    next.notices.push(Notice {
+                        param: "run".to_string(),
+                        message: format!("the new run was not made ({why}); showing the previous one"),
+                    });
+                }
+                return next;
+            }
         }
         next.sync_step();
         next.clock_ns = next.run.time_at(next.position);

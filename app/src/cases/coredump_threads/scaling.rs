@@ -4,7 +4,7 @@
 use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::Metric;
-use slowpath_engine::{run_checked, CaseMeta, Run};
+use slowpath_engine::{CaseMeta, Run};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -22,34 +22,52 @@ impl PartialEq for PlotProps {
     }
 }
 
-fn latency(meta: &'static CaseMeta, base: &ParamValues, variant: &str, n: u64) -> Option<u64> {
-    let case = slowpath_engine::find(meta.id)?;
+/// The run of point N for `variant`: this run's other parameters, N threads.
+fn point_key(
+    meta: &'static CaseMeta,
+    base: &ParamValues,
+    variant: &'static str,
+    n: u64,
+) -> crate::worker::RunKey {
     let mut params = base.clone();
     params.0.insert("threads".into(), slowpath_engine::ParamValue::Unsigned(n));
-    let run = run_checked(case, &params, variant, 1).ok()?;
-    match run.metrics.get("exit_latency_ns") {
-        Some(Metric::Ns(v)) => Some(*v),
-        _ => None,
-    }
+    crate::worker::RunKey { case: meta.id, variant, seed: 1, params }
 }
 
 #[function_component(ScalingPlot)]
 pub fn scaling_plot(props: &PlotProps) -> Html {
-    let points = use_state(Vec::<(&'static str, Vec<(u64, u64)>)>::new);
+    let meta = props.meta;
+    // The curve is many runs: asked of the engine's worker on demand, drawn as
+    // they arrive.
+    let asked = use_state(|| false);
     let compute = {
-        let points = points.clone();
-        let meta = props.meta;
-        let base = props.run.params.clone();
-        Callback::from(move |_| {
-            let all = meta
-                .variants
-                .iter()
-                .map(|v| {
-                    (v.id, NS.iter().filter_map(|&n| latency(meta, &base, v.id, n).map(|l| (n, l))).collect())
-                })
-                .collect();
-            points.set(all);
-        })
+        let asked = asked.clone();
+        Callback::from(move |_| asked.set(true))
+    };
+    let keys: Vec<crate::worker::RunKey> = if *asked {
+        let base = &props.run.params;
+        meta.variants.iter().flat_map(|v| NS.iter().map(move |&n| point_key(meta, base, v.id, n))).collect()
+    } else {
+        Vec::new()
+    };
+    let figures = crate::worker::use_summaries(keys);
+    let latency =
+        |index: usize| match figures.get(index)?.as_ref()?.as_ref().ok()?.metrics.get("exit_latency_ns") {
+            Some(Metric::Ns(v)) => Some(*v),
+            _ => None,
+        };
+    let points: Vec<(&'static str, Vec<(u64, u64)>)> = if figures.is_empty() {
+        Vec::new()
+    } else {
+        meta.variants
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let row =
+                    NS.iter().enumerate().filter_map(|(i, &n)| latency(k * NS.len() + i).map(|l| (n, l)));
+                (v.id, row.collect())
+            })
+            .collect()
     };
     let max =
         points.iter().flat_map(|(_, p)| p.iter().map(|&(_, l)| l)).max().unwrap_or(1).max(90_000_000_000);

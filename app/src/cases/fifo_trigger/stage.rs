@@ -21,7 +21,7 @@ use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::run::trace::OpKind;
 use slowpath_engine::run::view::{TaskView, View};
 use slowpath_engine::run::world::{CounterId, TaskState};
-use slowpath_engine::{ParamValues, Run};
+use slowpath_engine::Run;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -118,24 +118,12 @@ fn summary(case: &FifoCase) -> Summary {
     }
 }
 
-/// The other kernel's run for the same parameters and seed, kept while they hold.
-type CompareKey = (ParamValues, u64, &'static str);
-type CompareCache = Option<(CompareKey, Result<Rc<FifoCase>, String>)>;
-
 fn other_variant(run: &Run) -> &'static str {
     if run.variant.starts_with("2.4.24") {
         "2.6.1"
     } else {
         "2.4.24"
     }
-}
-
-fn run_other(run: &Run, variant: &'static str) -> Result<Rc<FifoCase>, String> {
-    let case = slowpath_engine::find(run.case).ok_or_else(|| format!("no case {}", run.case))?;
-    let other = slowpath_engine::run_checked(case, &run.params, variant, run.seed)
-        .map_err(|error| format!("the {variant} run failed: {error:?}"))?;
-    let case = other.extras::<FifoCase>().ok_or_else(|| format!("the {variant} run carries no FIFO data"))?;
-    Ok(Rc::new(case.clone()))
 }
 
 #[function_component(FifoStage)]
@@ -147,22 +135,24 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
         use_memo(Rc::as_ptr(&props.run) as usize, move |_| run.extras::<FifoCase>().cloned().map(Rc::new))
     };
     let comparing = use_state(|| false);
-    let cache = use_mut_ref(|| CompareCache::None);
+    // The other kernel's run for the same parameters and seed: its figures only,
+    // asked of the engine's worker while comparing.
+    let other = other_variant(&run);
+    let other_key =
+        crate::worker::RunKey { case: run.case, variant: other, seed: run.seed, params: run.params.clone() };
+    let other_figures = crate::worker::use_summaries(if *comparing { vec![other_key] } else { Vec::new() });
     let Some(case) = (*case).clone() else { return html! {} };
     let view = &props.view;
     let now = view.now_ns;
     let (printed, current_write) = write_progress(&case, now);
-    let other = other_variant(&run);
-    let compare = if *comparing {
-        let key: CompareKey = (run.params.clone(), run.seed, other);
-        let mut cache = cache.borrow_mut();
-        if cache.as_ref().map(|(k, _)| k) != Some(&key) {
-            *cache = Some((key.clone(), run_other(&run, other)));
-        }
-        cache.as_ref().map(|(_, result)| result.clone())
-    } else {
-        None
-    };
+    let compare: Option<Result<Rc<FifoCase>, String>> = other_figures.first().map(|figures| match figures {
+        None => Err(format!("running Linux {other}…")),
+        Some(Err(why)) => Err(format!("the {other} run failed: {why}")),
+        Some(Ok(summary)) => summary
+            .extras::<FifoCase>()
+            .map(|case| Rc::new(case.clone()))
+            .ok_or_else(|| format!("the {other} run carries no FIFO data")),
+    });
     let on_toggle = {
         let comparing = comparing.clone();
         Callback::from(move |_: MouseEvent| comparing.set(!*comparing))

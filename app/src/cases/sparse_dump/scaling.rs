@@ -6,7 +6,7 @@ use slowpath_engine::cases::sparse_dump::AddressSpace;
 use slowpath_engine::run::format;
 use slowpath_engine::run::params::ParamValue;
 use slowpath_engine::run::trace::Metric;
-use slowpath_engine::{run_checked, CaseMeta, Run};
+use slowpath_engine::{CaseMeta, Run};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -36,22 +36,21 @@ const SIZES: [u64; 19] = {
 /// The report: 1 TiB, about 30 s.
 const REPORTED: (u64, u64) = (1 << 40, 30_000_000_000);
 
-fn dump_ns(run: &Run) -> u64 {
-    match run.metrics.get("dump_ns") {
+fn dump_ns(metrics: &std::collections::BTreeMap<String, Metric>) -> u64 {
+    match metrics.get("dump_ns") {
         Some(Metric::Ns(ns)) => *ns,
         _ => 0,
     }
 }
 
 /// Point `index` of the plot (variants × sizes, variant-major): this run's other
-/// parameters at that size and variant, no SIGKILL; the dump time, if it ran.
-fn point(meta: &'static CaseMeta, run: &Run, index: usize) -> Option<u64> {
-    let case = slowpath_engine::find(meta.id)?;
+/// parameters at that size and variant, no SIGKILL.
+fn point_key(meta: &'static CaseMeta, run: &Run, index: usize) -> Option<crate::worker::RunKey> {
     let variant = meta.variants.get(index / SIZES.len())?;
     let mut params = run.params.clone();
     params.0.insert("size".into(), ParamValue::Unsigned(SIZES[index % SIZES.len()]));
     params.0.insert("sigkill_at".into(), ParamValue::Unsigned(0));
-    Some(dump_ns(&run_checked(case, &params, variant.id, run.seed).ok()?))
+    Some(crate::worker::RunKey { case: meta.id, variant: variant.id, seed: run.seed, params })
 }
 
 /// The points computed so far, grouped by variant: (variant, [(size, dump ns)]).
@@ -70,28 +69,22 @@ fn series(meta: &'static CaseMeta, points: &[Option<u64>]) -> Vec<(&'static str,
 pub fn scaling_plot(props: &ScalingProps) -> Html {
     let meta = props.meta;
     let total = meta.variants.len() * SIZES.len();
-    // The plot is many runs of the engine: one per animation frame, so that the page
-    // stays responsive even when this run's parameters make each of them heavy.
-    // Keyed by the run: a new run starts the plot over.
-    let run_key = Rc::as_ptr(&props.run) as usize;
-    let computed = use_state(|| (0usize, Rc::new(Vec::<Option<u64>>::new())));
-    {
-        let computed = computed.clone();
-        let run = props.run.clone();
-        let done = if computed.0 == run_key { computed.1.len() } else { 0 };
-        use_effect_with((run_key, done), move |&(key, done)| {
-            let mut frame = None;
-            if run.extras::<AddressSpace>().is_some() && done < total {
-                frame = Some(gloo::render::request_animation_frame(move |_| {
-                    let mut points = if computed.0 == key { (*computed.1).clone() } else { Vec::new() };
-                    points.push(point(meta, &run, points.len()));
-                    computed.set((key, Rc::new(points)));
-                }));
-            }
-            move || drop(frame)
-        });
-    }
-    let points: &[Option<u64>] = if computed.0 == run_key { &computed.1 } else { &[] };
+    // The plot is many runs of the engine, made by its worker (the page stays
+    // responsive even when this run's parameters make each of them heavy) and
+    // drawn as they arrive. A new run (other parameters) asks for a new plot.
+    let keys: Vec<crate::worker::RunKey> = if props.run.extras::<AddressSpace>().is_some() {
+        (0..total).filter_map(|index| point_key(meta, &props.run, index)).collect()
+    } else {
+        Vec::new()
+    };
+    let figures = crate::worker::use_summaries(keys);
+    let points: Vec<Option<u64>> = figures
+        .iter()
+        .map(|figures| {
+            figures.as_ref().and_then(|f| f.as_ref().ok()).map(|summary| dump_ns(&summary.metrics))
+        })
+        .collect();
+    let points = &points[..];
     let data = series(meta, points);
     if props.run.extras::<AddressSpace>().is_none() {
         return html! {};
@@ -111,8 +104,8 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
         <figure class="panel scaling" data-testid="scaling-plot">
             <figcaption>
                 { "Dump time against mapping size, log–log, every variant run by the engine with this run's other parameters and no SIGKILL. The ◆ is the report: 1 TiB, about 30 s." }
-                if points.len() < total {
-                    { format!(" Computing: {} of {} runs.", points.len(), total) }
+                if points.iter().filter(|p| p.is_some()).count() < total {
+                    { format!(" Computing: {} of {} runs.", points.iter().filter(|p| p.is_some()).count(), total) }
                 }
             </figcaption>
             <svg viewBox={format!("0 0 {width} {height}")} role="img"

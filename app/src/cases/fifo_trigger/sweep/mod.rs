@@ -10,7 +10,7 @@ use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::run::params::{ParamValue, ParamValues};
 use slowpath_engine::run::trace::Metric;
-use slowpath_engine::{run_checked, CaseMeta, Run};
+use slowpath_engine::{CaseMeta, Run};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -194,8 +194,8 @@ fn xs_of(meta: &'static CaseMeta, swept: Swept) -> Vec<f64> {
     swept.values().iter().filter_map(|text| parse_value(meta, swept, text)).map(|v| numeric(&v)).collect()
 }
 
-/// The run of one sweep point.
-fn run_point(meta: &'static CaseMeta, key: &SweepKey, text: &str) -> Point {
+/// The run of one sweep point: its x, and the run to ask for.
+fn point_key(meta: &'static CaseMeta, key: &SweepKey, text: &str) -> (f64, crate::worker::RunKey) {
     let mut params = key.params.clone();
     let mut x = 0.0;
     if let Some(spec) = spec(meta, "duration") {
@@ -205,14 +205,17 @@ fn run_point(meta: &'static CaseMeta, key: &SweepKey, text: &str) -> Point {
         x = numeric(&value);
         params.0.insert(key.swept.name().into(), value);
     }
-    let failed = Point { x, fast: None, slow: 0, failed: true };
-    let Some(case) = slowpath_engine::find(meta.id) else { return failed };
-    let Ok(run) = run_checked(case, &params, key.variant, key.seed) else { return failed };
-    let fast = match run.metrics.get(FAST_METRIC) {
+    (x, crate::worker::RunKey { case: meta.id, variant: key.variant, seed: key.seed, params })
+}
+
+/// What one sweep point's run measured (None: the run could not be made).
+fn point_of(x: f64, metrics: Option<&std::collections::BTreeMap<String, Metric>>) -> Point {
+    let Some(metrics) = metrics else { return Point { x, fast: None, slow: 0, failed: true } };
+    let fast = match metrics.get(FAST_METRIC) {
         Some(Metric::None(value)) => *value,
         _ => None,
     };
-    let slow = match run.metrics.get(SLOW_METRIC) {
+    let slow = match metrics.get(SLOW_METRIC) {
         Some(Metric::Count(n)) => *n,
         _ => 0,
     };
@@ -322,29 +325,36 @@ fn point_text(swept: Swept, point: &Point) -> String {
     format!("{x}: {fast}, {} writes over 1 ms", group_digits(point.slow))
 }
 
-/// A sweep in progress: the points so far and the pending frame.
+/// A sweep in progress: the points so far and the request for the next one.
 struct Job {
     key: SweepKey,
     points: Vec<Point>,
-    _frame: Option<gloo::render::AnimationFrame>,
+    _next: Option<crate::worker::Ticket>,
 }
 
 type Cache = Rc<RefCell<Vec<(SweepKey, Rc<Vec<Point>>)>>>;
 type JobSlot = Rc<RefCell<Option<Job>>>;
 
-/// Runs the job's next point on the next animation frame, then the one after.
+/// Asks the engine's worker for the job's next point, then the one after.
 fn schedule(job: JobSlot, cache: Cache, update: UseForceUpdateHandle, meta: &'static CaseMeta) {
+    let Some((x, run_key)) = job.borrow().as_ref().and_then(|running| {
+        let text = running.key.swept.values().get(running.points.len())?;
+        Some(point_key(meta, &running.key, text))
+    }) else {
+        return;
+    };
     let slot = job.clone();
-    let frame = gloo::render::request_animation_frame(move |_| {
+    let on_reply = Callback::from(move |reply: crate::worker::Reply| {
+        let point = match reply {
+            crate::worker::Reply::Summary(summary) => point_of(x, Some(&summary.metrics)),
+            crate::worker::Reply::Failed(_) => point_of(x, None),
+            _ => return,
+        };
         let finished = {
             let mut current = slot.borrow_mut();
             let Some(running) = current.as_mut() else { return };
-            let values = running.key.swept.values();
-            if let Some(text) = values.get(running.points.len()) {
-                let point = run_point(meta, &running.key, text);
-                running.points.push(point);
-            }
-            running.points.len() >= values.len()
+            running.points.push(point);
+            running.points.len() >= running.key.swept.values().len()
         };
         if finished {
             if let Some(done) = slot.borrow_mut().take() {
@@ -356,12 +366,13 @@ fn schedule(job: JobSlot, cache: Cache, update: UseForceUpdateHandle, meta: &'st
                 cache.push((done.key, Rc::new(done.points)));
             }
         } else {
-            schedule(slot, cache, update.clone(), meta);
+            schedule(slot.clone(), cache.clone(), update.clone(), meta);
         }
         update.force_update();
     });
+    let ticket = crate::worker::request(run_key, slowpath_engine::run::wire::Detail::Summary, on_reply);
     if let Some(running) = job.borrow_mut().as_mut() {
-        running._frame = Some(frame);
+        running._next = Some(ticket);
     }
 }
 
@@ -413,7 +424,7 @@ pub fn fifo_sweep(props: &FifoSweepProps) -> Html {
         let update = update.clone();
         let key = key.clone();
         Callback::from(move |_: MouseEvent| {
-            *job.borrow_mut() = Some(Job { key: key.clone(), points: Vec::new(), _frame: None });
+            *job.borrow_mut() = Some(Job { key: key.clone(), points: Vec::new(), _next: None });
             schedule(job.clone(), cache.clone(), update.clone(), meta);
             update.force_update();
         })
@@ -432,7 +443,7 @@ pub fn fifo_sweep(props: &FifoSweepProps) -> Html {
     } else if finished.is_some() {
         format!("{total} runs of {} each, one per value", SWEEP_DURATION)
     } else {
-        format!("Not run yet: {total} runs of {SWEEP_DURATION} each, one per animation frame")
+        format!("Not run yet: {total} runs of {SWEEP_DURATION} each")
     };
 
     html! {
@@ -573,7 +584,11 @@ mod tests {
             variant: meta.default_variant().id,
             seed: 1,
         };
-        let at = |swept, text| run_point(meta, &key(swept), text);
+        let at = |swept, text| {
+            let (x, run) = point_key(meta, &key(swept), text);
+            let made = slowpath_engine::run_checked(case, &run.params, run.variant, run.seed).ok();
+            point_of(x, made.as_ref().map(|run| &run.metrics))
+        };
         // Very cheap lines: the fast run ends when the FIFO's buffer is full.
         assert_eq!(at(Swept::PrintCost, "10us").fast, Some(PIPE_SIZE));
         // Dearer lines: fewer writes per timeslice.
