@@ -93,6 +93,10 @@ pub trait Case: Sync {
     /// Runs the model. `params` must have passed [`ParamValues::check`];
     /// [`run_checked`] is the entry point that guarantees it.
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run;
+
+    /// The case's guided tour (its `tour.rs`). Required, with no default: a case ships
+    /// its tour, and the registry test opens every stop.
+    fn tour(&self) -> &'static crate::tour::Tour;
 }
 
 impl CaseMeta {

@@ -10,6 +10,7 @@
 mod extras;
 pub mod machine;
 mod text;
+mod tour;
 
 use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
 use crate::kernel::sched::o1::{static_prio, O1};
@@ -309,6 +310,10 @@ fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
 impl Case for CoredumpThreads {
     fn meta(&self) -> &'static CaseMeta {
         &META
+    }
+
+    fn tour(&self) -> &'static crate::tour::Tour {
+        &tour::TOUR
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {

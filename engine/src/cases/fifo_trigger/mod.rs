@@ -13,6 +13,7 @@ mod fold;
 pub mod machine;
 pub mod pipe;
 mod text;
+mod tour;
 
 use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
@@ -342,6 +343,10 @@ fn metrics(
 impl Case for FifoTrigger {
     fn meta(&self) -> &'static CaseMeta {
         &META
+    }
+
+    fn tour(&self) -> &'static crate::tour::Tour {
+        &tour::TOUR
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {

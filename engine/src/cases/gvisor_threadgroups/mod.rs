@@ -6,6 +6,7 @@
 mod extras;
 mod sim;
 mod text;
+mod tour;
 
 use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
@@ -234,6 +235,10 @@ pub(crate) const SCALING_THREADS: &[u64] = &[1, 1_024, 2_048, 4_096, 8_192, 12_2
 impl Case for GvisorThreadgroups {
     fn meta(&self) -> &'static CaseMeta {
         &META
+    }
+
+    fn tour(&self) -> &'static crate::tour::Tour {
+        &tour::TOUR
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {

@@ -6,6 +6,7 @@ mod sim;
 mod space;
 mod steps;
 mod text;
+mod tour;
 
 use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
@@ -133,6 +134,10 @@ static META: CaseMeta = CaseMeta {
 impl Case for SparseDump {
     fn meta(&self) -> &'static CaseMeta {
         &META
+    }
+
+    fn tour(&self) -> &'static crate::tour::Tour {
+        &tour::TOUR
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
