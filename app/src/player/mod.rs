@@ -43,11 +43,15 @@ pub struct PlayerProps {
     /// Set for synthetic load runs (the perf route): opens this run instead.
     #[prop_or_default]
     pub preset: Option<Rc<model::Preset>>,
+    /// A page that owns its link (a tour stop, `#/case/<id>/tour/<n>`) keeps this hash
+    /// in the address bar instead of the player's state.
+    #[prop_or_default]
+    pub address: Option<AttrValue>,
 }
 
 impl PartialEq for PlayerProps {
     fn eq(&self, other: &Self) -> bool {
-        self.meta.id == other.meta.id && self.query == other.query
+        self.meta.id == other.meta.id && self.query == other.query && self.address == other.address
     }
 }
 
@@ -86,15 +90,20 @@ pub fn player_view(props: &PlayerProps) -> Html {
     {
         let last_write = use_mut_ref(|| f64::NEG_INFINITY);
         let synthetic = props.preset.is_some();
-        use_effect_with(((*player).clone(), synthetic), move |(player, synthetic)| {
-            let now = now_ms();
-            if !*synthetic && (!player.playing || now - *last_write.borrow() >= URL_WRITE_INTERVAL_MS) {
-                let route =
-                    Route::Case { id: player.meta.id.to_string(), query: player.query.to_query(player.meta) };
-                replace_hash(&route.to_hash());
-                *last_write.borrow_mut() = now;
-            }
-        });
+        use_effect_with(
+            ((*player).clone(), synthetic, props.address.clone()),
+            move |(player, synthetic, address)| {
+                let now = now_ms();
+                if !*synthetic && (!player.playing || now - *last_write.borrow() >= URL_WRITE_INTERVAL_MS) {
+                    let route = Route::Case {
+                        id: player.meta.id.to_string(),
+                        query: player.query.to_query(player.meta),
+                    };
+                    replace_hash(address.as_deref().unwrap_or(&route.to_hash()));
+                    *last_write.borrow_mut() = now;
+                }
+            },
+        );
     }
 
     // The presenter view hides the pointer after a moment without a move (a
@@ -373,7 +382,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
 fn toggle_presenter_view() {
     let location = gloo::utils::window().location();
     let route = Route::parse(&location.hash().unwrap_or_default());
-    if matches!(route, Route::Case { .. }) {
+    if matches!(route, Route::Case { .. } | Route::Tour { .. }) {
         let _ = location.set_hash(&route.with_flag_toggled("present").to_hash());
     }
 }
@@ -480,6 +489,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("] / [", "faster / slower"),
     ("g", "cycle granularity: phase, iteration, micro-op"),
     ("v", "presenter view: projector theme, large text, a QR code of the link"),
+    ("→ / ←, PageDown / PageUp", "in a tour: next / previous stop (Shift + → / ← still step the run)"),
     ("f", "fullscreen"),
     ("q", "presenter view: show / hide the QR code"),
     ("?", "show / hide this list"),

@@ -1,0 +1,337 @@
+//! `#/case/<id>/tour/<n>`: stop n of a case's guided tour. The stop comes from the
+//! engine (`slowpath_engine::tour::open`: its run, its position, its text with the
+//! figures filled in, its question with the answer worked out); this page shows the
+//! tour panel above the player opened at the stop's state.
+//!
+//! Predict, then reveal: a question's answer is kept here (not in the player), and the
+//! next stop reveals it. →/PageDown and ←/PageUp move between stops; they are caught
+//! on the window before the player's own keys, so that a presentation clicker drives
+//! the tour, and Shift + →/← still step the run.
+
+use super::not_found::NoSuchCase;
+use crate::components::MetaRef;
+use crate::player::url::{PlayerQuery, DEFAULT_GRANULARITY};
+use crate::player::PlayerView;
+use crate::route::Route;
+use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
+use slowpath_engine::run::trace::Granularity;
+use slowpath_engine::tour::{self, Answer, OpenStop, Posed, TourError};
+use slowpath_engine::CaseMeta;
+use std::collections::BTreeMap;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct TourPageProps {
+    pub id: AttrValue,
+    /// The stop as written in the link (1-based; clamped here).
+    pub stop: AttrValue,
+    pub query: AttrValue,
+}
+
+#[function_component(TourPage)]
+pub fn tour_page(props: &TourPageProps) -> Html {
+    match slowpath_engine::find(&props.id) {
+        // Keyed by case: the answers given live as long as one case's tour is open.
+        Some(case) => html! {
+            <TourOf key={props.id.to_string()} meta={MetaRef(case.meta())} stop={props.stop.clone()}
+                query={props.query.clone()} />
+        },
+        None => html! { <NoSuchCase id={props.id.clone()} /> },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TourProps {
+    meta: MetaRef,
+    stop: AttrValue,
+    query: AttrValue,
+}
+
+/// What the student answered at a stop, judged against that stop's run.
+#[derive(Clone, Debug, PartialEq)]
+struct Given {
+    said: String,
+    right: bool,
+}
+
+/// The flags of a link that say how the page shows (`present`, `embed`), kept from
+/// stop to stop; everything else a stop decides itself.
+fn flags(query: &str) -> String {
+    query
+        .split('&')
+        .filter(|pair| matches!(pair.split('=').next(), Some("present" | "embed")))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn stop_hash(meta: &CaseMeta, index: usize, flags: &str) -> String {
+    Route::Tour { id: meta.id.to_string(), stop: (index + 1).to_string(), query: flags.to_string() }.to_hash()
+}
+
+fn go_to(meta: &'static CaseMeta, index: usize, flags: &str) {
+    let _ = gloo::utils::window().location().set_hash(&stop_hash(meta, index, flags));
+}
+
+/// The player's link for an opened stop: its state and position, and the page's flags.
+fn player_query(meta: &'static CaseMeta, opened: &OpenStop, flags: &str) -> String {
+    let (shown, _) = PlayerQuery::parse(meta, flags);
+    PlayerQuery {
+        params: opened.state.params.clone(),
+        variant: opened.state.variant,
+        seed: opened.state.seed,
+        granularity: DEFAULT_GRANULARITY,
+        step: opened.position.checked_sub(1).map(|last| (Granularity::Micro, last)),
+        ..shown
+    }
+    .to_query(meta)
+}
+
+/// Keys typed into a text field are the field's; a clicker's PageDown on a radio
+/// button or the scrub bar still moves the tour.
+fn typing(event: &web_sys::KeyboardEvent, arrows: bool) -> bool {
+    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return false;
+    };
+    match element.tag_name().as_str() {
+        "TEXTAREA" => true,
+        "SELECT" => arrows,
+        "INPUT" => {
+            arrows
+                || matches!(
+                    element.get_attribute("type").as_deref(),
+                    None | Some("text" | "search" | "number")
+                )
+        }
+        _ => false,
+    }
+}
+
+#[function_component(TourOf)]
+fn tour_of(props: &TourProps) -> Html {
+    let meta = props.meta.0;
+    let stops = slowpath_engine::find(meta.id).map_or(&[][..], |case| case.tour().stops);
+    let (index, notice) = tour::stop_number(&props.stop, stops.len());
+    let flags = flags(&props.query);
+    let opened = use_memo((meta.id, index), |&(id, index)| {
+        slowpath_engine::find(id)
+            .ok_or_else(|| TourError(format!("no case `{id}`")))
+            .and_then(|c| tour::open(c, index))
+    });
+    // The previous stop's question, revealed here (its own run, so a link straight to
+    // this stop still shows the answer).
+    let revealed = use_memo((meta.id, index), |&(id, index)| -> Option<Posed> {
+        let previous = index.checked_sub(1)?;
+        let case = slowpath_engine::find(id)?;
+        case.tour().stops.get(previous)?.question?;
+        tour::open(case, previous).ok()?.question
+    });
+    let answers = use_state(BTreeMap::<usize, Given>::new);
+    let guess_error = use_state(|| None::<String>);
+    let guess_ref = use_node_ref();
+
+    {
+        let flags = flags.clone();
+        let len = stops.len();
+        use_effect_with((index, flags), move |(index, flags)| {
+            let (index, flags) = (*index, flags.clone());
+            let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
+            let listener =
+                EventListener::new_with_options(&gloo::utils::window(), "keydown", options, move |event| {
+                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    if event.ctrl_key() || event.meta_key() || event.alt_key() || event.shift_key() {
+                        return;
+                    }
+                    let key = event.key();
+                    let arrows = matches!(key.as_str(), "ArrowRight" | "ArrowLeft");
+                    let target = match key.as_str() {
+                        "ArrowRight" | "PageDown" => Some((index + 1 < len).then_some(index + 1)),
+                        "ArrowLeft" | "PageUp" => Some(index.checked_sub(1)),
+                        _ => None,
+                    };
+                    let Some(target) = target else { return };
+                    if typing(event, arrows) {
+                        return;
+                    }
+                    // The tour owns these keys here: the player's step keys must not also run.
+                    event.prevent_default();
+                    event.stop_propagation();
+                    if let Some(target) = target {
+                        go_to(meta, target, &flags);
+                    }
+                });
+            move || drop(listener)
+        });
+    }
+
+    let route = Route::Tour { id: meta.id.to_string(), stop: String::new(), query: flags.clone() };
+    let address = AttrValue::from(stop_hash(meta, index, &flags));
+    let (player_query, open_error) = match &*opened {
+        Ok(opened) => (player_query(meta, opened, &flags), None),
+        Err(error) => (flags.clone(), Some(error.to_string())),
+    };
+    let leave = Route::Case { id: meta.id.to_string(), query: player_query.clone() }.to_hash();
+    let go = |target: usize| {
+        let flags = flags.clone();
+        Callback::from(move |_: MouseEvent| go_to(meta, target, &flags))
+    };
+    let last = index + 1 >= stops.len();
+    let title = stops.get(index).map_or("", |stop| stop.title);
+    let given = answers.get(&index).cloned();
+
+    let question = match &*opened {
+        Ok(OpenStop { question: Some(posed), .. }) => {
+            let record = {
+                let answers = answers.clone();
+                move |said: String, right: bool| {
+                    let mut next = (*answers).clone();
+                    next.insert(index, Given { said, right });
+                    answers.set(next);
+                }
+            };
+            let body = match &posed.answer {
+                Answer::Choice { choices, correct } => html! {
+                    <div class="tour-choices">
+                        { for choices.iter().enumerate().map(|(i, choice)| {
+                            let record = record.clone();
+                            let (said, right) = (choice.clone(), i == *correct);
+                            let onchange = Callback::from(move |_: Event| record(said.clone(), right));
+                            let checked = given.as_ref().is_some_and(|g| g.said == *choice);
+                            html! {
+                                <label class="tour-choice">
+                                    <input type="radio" name={format!("tour-question-{index}")} {checked} {onchange} />
+                                    { choice.clone() }
+                                </label>
+                            }
+                        }) }
+                    </div>
+                },
+                Answer::Guess { .. } => {
+                    let onsubmit = {
+                        let (answer, guess_ref, guess_error) =
+                            (posed.answer.clone(), guess_ref.clone(), guess_error.clone());
+                        Callback::from(move |event: SubmitEvent| {
+                            event.prevent_default();
+                            let text = guess_ref
+                                .cast::<web_sys::HtmlInputElement>()
+                                .map(|i| i.value())
+                                .unwrap_or_default();
+                            match answer.judge_guess(&text) {
+                                Ok(right) => {
+                                    guess_error.set(None);
+                                    record(text.trim().to_string(), right);
+                                }
+                                Err(why) => guess_error.set(Some(why)),
+                            }
+                        })
+                    };
+                    html! {
+                        <form class="tour-guess" {onsubmit}>
+                            <label>
+                                <span>{ "Your guess" }</span>
+                                <input type="text" ref={guess_ref.clone()} data-testid="tour-guess" autocomplete="off"
+                                    aria-describedby="tour-guess-error" />
+                            </label>
+                            <button type="submit">{ "Save my guess" }</button>
+                            <p id="tour-guess-error" class="tour-error" aria-live="polite">
+                                { (*guess_error).clone().unwrap_or_default() }
+                            </p>
+                        </form>
+                    }
+                }
+            };
+            html! {
+                <fieldset class="tour-question" data-testid="tour-question">
+                    <legend>{ posed.prompt.clone() }</legend>
+                    { body }
+                    <p class="tour-noted" role="status" data-testid="tour-noted">
+                        { given.as_ref().map(|g| format!(
+                            "Noted: {}. Play on, or go to the next stop to see whether you were right.", g.said
+                        )).unwrap_or_default() }
+                    </p>
+                </fieldset>
+            }
+        }
+        _ => Html::default(),
+    };
+
+    let reveal = match (&*revealed, index.checked_sub(1)) {
+        (Some(posed), Some(previous)) => {
+            let verdict = match answers.get(&previous) {
+                Some(Given { said, right: true }) => format!("You said {said}: right."),
+                Some(Given { said, right: false }) => format!("You said {said}: not this time."),
+                None => "You did not answer at the previous stop.".to_string(),
+            };
+            html! {
+                <div class="tour-reveal" data-testid="tour-reveal">
+                    <h3>{ "The answer" }</h3>
+                    <p class="tour-prompt">{ posed.prompt.clone() }</p>
+                    <p data-testid="tour-verdict">{ verdict }</p>
+                    <p><strong>{ posed.answer.correct_text() }</strong>{ ". " }{ posed.explain.clone() }</p>
+                </div>
+            }
+        }
+        _ => Html::default(),
+    };
+
+    let text = match &*opened {
+        Ok(opened) => opened.text.join(" "),
+        Err(_) => String::new(),
+    };
+    let panel = html! {
+        <section class="panel tour-panel" aria-labelledby="tour-title" data-testid="tour">
+            <p class="tour-count" data-testid="tour-count">
+                { format!("Guided tour · stop {} of {}", index + 1, stops.len()) }
+            </p>
+            <h2 id="tour-title">{ title }</h2>
+            if let Some(notice) = &notice {
+                <p class="tour-notice" role="status" data-testid="tour-notice">{ notice.message.clone() }</p>
+            }
+            if let Some(error) = &open_error {
+                <p class="tour-notice" role="status" data-testid="tour-notice">
+                    { format!("This stop could not be opened ({error}); showing the case at its start.") }
+                </p>
+            }
+            { reveal }
+            <p class="tour-text" data-testid="tour-text">{ text }</p>
+            { question }
+            <nav class="tour-nav" aria-label="Tour stops">
+                <button type="button" data-testid="tour-prev" disabled={index == 0}
+                    onclick={go(index.saturating_sub(1))}>{ "← Previous stop" }</button>
+                <button type="button" data-testid="tour-next" disabled={last}
+                    onclick={go((index + 1).min(stops.len().saturating_sub(1)))}>{ "Next stop →" }</button>
+                <a href={leave} data-testid="leave-tour">{ "Leave tour" }</a>
+                <span class="tour-keys">{ "→ or PageDown: next stop · ← or PageUp: previous" }</span>
+            </nav>
+        </section>
+    };
+    let key = format!("{index}?{player_query}");
+    let player = html! {
+        <PlayerView {key} meta={meta} query={AttrValue::from(player_query)}
+            address={Some(address)} />
+    };
+    if route.embedded() || route.presenting() {
+        return html! {
+            <article class="case case-embed case-tour" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
+                { panel }
+                { player }
+            </article>
+        };
+    }
+    html! {
+        <article class="case case-tour" data-testid="case-page" data-case-id={meta.id} aria-labelledby="case-title">
+            <nav class="breadcrumb" aria-label="Breadcrumb">
+                <ol role="list">
+                    <li><a href={Route::Landing.to_hash()}>{ "Cases" }</a></li>
+                    <li><a href={Route::case(meta.id).to_hash()}>{ meta.title }</a></li>
+                    <li><span aria-current="page">{ "Guided tour" }</span></li>
+                </ol>
+            </nav>
+            <header class="case-header">
+                <h1 id="case-title">{ meta.title }</h1>
+            </header>
+            { panel }
+            { player }
+        </article>
+    }
+}
