@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import jsQR from 'jsqr';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
 
 const T = { timeout: 120_000 };
@@ -22,6 +23,28 @@ async function violations(page) {
 }
 
 const hash = (page) => page.evaluate(() => location.hash);
+
+/** Decodes the presenter view's QR code (as present.test.mjs does). */
+async function decodeQr(page) {
+  const pixels = await page.evaluate(async () => {
+    const svg = document.querySelector('[data-testid="qr"] svg');
+    const image = new Image();
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
+    await image.decode();
+    const size = 400;
+    const canvas = document.createElement('canvas');
+    canvas.width = size;
+    canvas.height = size;
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#fff';
+    context.fillRect(0, 0, size, size);
+    context.drawImage(image, 0, 0, size, size);
+    return { size, data: Array.from(context.getImageData(0, 0, size, size).data) };
+  });
+  const code = jsQR(Uint8ClampedArray.from(pixels.data), pixels.size, pixels.size);
+  assert.ok(code, 'the QR code decodes');
+  return code.data;
+}
 
 describe('guided tours', () => {
   let suite;
@@ -128,12 +151,25 @@ describe('guided tours', () => {
     });
   });
 
-  test('the presenter view keeps the tour, and PageDown moves it', T, async () => {
+  test('the case page links its tour', T, async () => {
+    await withPage(suite.browser, 'tour-link', async ({ page }) => {
+      await page.goto(suite.url('#/case/gvisor-threadgroups'));
+      await waitForApp(page);
+      await page.getByRole('link', { name: 'Take the guided tour' }).click();
+      await page.getByTestId('tour').waitFor();
+      assert.equal(await hash(page), '#/case/gvisor-threadgroups/tour/1');
+      assert.match(await page.getByTestId('tour-count').innerText(), /stop 1 of/);
+    });
+  });
+
+  test('the presenter view keeps the tour, its QR code is the stop, and PageDown moves it', T, async () => {
     await withPage(suite.browser, 'tour-present', async ({ page, pageErrors }) => {
       await page.goto(suite.url('#/case/fifo-trigger/tour/2?present'));
       await waitForApp(page);
       await page.locator('.player-present').waitFor();
       await page.getByTestId('tour').waitFor();
+      // Students who scan it follow the tour, not only this moment of the run.
+      assert.equal(await decodeQr(page), suite.url('#/case/fifo-trigger/tour/2'));
       await page.keyboard.press('PageDown');
       await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/3?present');
       await page.locator('.player-present').waitFor();

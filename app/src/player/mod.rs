@@ -272,7 +272,13 @@ pub fn player_view(props: &PlayerProps) -> Html {
     if player.query.present {
         // The presenter view: what a room needs to see, large; a QR code so that
         // students follow on their phones; everything else is one key away (`v`).
-        let student_url = link(&player.query.plain());
+        // On a tour stop, the students' link is the stop's, so that they follow the tour.
+        let student_url = match &props.address {
+            Some(address) => {
+                format!("{base}{}", Route::parse(address).with_flag_toggled("present").to_hash())
+            }
+            None => link(&player.query.plain()),
+        };
         let qr = if player.qr {
             let mut cache = qr_cache.borrow_mut();
             if cache.1.is_none() || (!player.playing && cache.0 != student_url) {
