@@ -116,6 +116,22 @@ describe('guided tours', () => {
     });
   });
 
+  test('playing to the next stop moves the tour there and reveals the answer', T, async () => {
+    await withPage(suite.browser, 'tour-play', async ({ page, pageErrors }) => {
+      await page.goto(suite.url('#/case/sparse-dump/tour/1'));
+      await waitForApp(page);
+      await page.getByTestId('tour-question').getByRole('radio').last().check();
+      assert.match(await page.getByTestId('tour-noted').innerText(), /Play on/);
+      await page.getByTestId('play').click();
+      await page.waitForFunction(() => location.hash === '#/case/sparse-dump/tour/2');
+      await page.getByTestId('tour-reveal').waitFor();
+      assert.match(await page.getByTestId('tour-verdict').innerText(), /^You said .+: (right|not this time)\.$/);
+      // The next stop opens paused at its own moment.
+      assert.equal(await page.getByTestId('play').getAttribute('aria-pressed'), 'false');
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test('a numeric guess: unreadable text is explained, a number is noted and revealed', T, async () => {
     await withPage(suite.browser, 'tour-guess', async ({ page, pageErrors }) => {
       await page.goto(suite.url('#/case/rwsem-playground/tour/1'));

@@ -176,6 +176,17 @@ fn tour_of(props: &TourProps) -> Html {
         Callback::from(move |_: MouseEvent| go_to(meta, target, &flags))
     };
     let last = index + 1 >= stops.len();
+    // When the next stop is later in this same run, playing (or stepping) to its moment
+    // moves the tour there: predict, play, see. (own position, next stop's position)
+    let follow = match (&*opened, stops.get(index + 1)) {
+        (Ok(opened), Some(next)) => tour::stop_state(meta, next)
+            .ok()
+            .filter(|state| *state == opened.state)
+            .and_then(|_| tour::resolve(&opened.run, next.at).ok())
+            .filter(|&next| next > opened.position)
+            .map(|next| (opened.position, next)),
+        _ => None,
+    };
     let title = stops.get(index).map_or("", |stop| stop.title);
     let given = answers.get(&index).cloned();
 
@@ -245,9 +256,11 @@ fn tour_of(props: &TourProps) -> Html {
                     <legend>{ posed.prompt.clone() }</legend>
                     { body }
                     <p class="tour-noted" role="status" data-testid="tour-noted">
-                        { given.as_ref().map(|g| format!(
-                            "Noted: {}. Play on, or go to the next stop to see whether you were right.", g.said
-                        )).unwrap_or_default() }
+                        { given.as_ref().map(|g| if follow.is_some() {
+                            format!("Noted: {}. Play on: at the next stop's moment the tour moves there and shows whether you were right.", g.said)
+                        } else {
+                            format!("Noted: {}. Go to the next stop to see whether you were right.", g.said)
+                        }).unwrap_or_default() }
                     </p>
                 </fieldset>
             }
@@ -306,9 +319,17 @@ fn tour_of(props: &TourProps) -> Html {
         </section>
     };
     let key = format!("{index}?{player_query}");
+    let on_position = follow.map(|(own, next)| {
+        let flags = flags.clone();
+        Callback::from(move |position: u64| {
+            if position > own && position >= next {
+                go_to(meta, index + 1, &flags);
+            }
+        })
+    });
     let player = html! {
         <PlayerView {key} meta={meta} query={AttrValue::from(player_query)}
-            address={Some(address)} />
+            address={Some(address)} {on_position} />
     };
     if route.embedded() || route.presenting() {
         return html! {

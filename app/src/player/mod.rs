@@ -47,6 +47,10 @@ pub struct PlayerProps {
     /// in the address bar instead of the player's state.
     #[prop_or_default]
     pub address: Option<AttrValue>,
+    /// Told the position after every change (a tour moves on when play reaches its
+    /// next stop). Fixed for the player's life: not compared.
+    #[prop_or_default]
+    pub on_position: Option<Callback<u64>>,
 }
 
 impl PartialEq for PlayerProps {
@@ -90,9 +94,13 @@ pub fn player_view(props: &PlayerProps) -> Html {
     {
         let last_write = use_mut_ref(|| f64::NEG_INFINITY);
         let synthetic = props.preset.is_some();
+        let on_position = props.on_position.clone();
         use_effect_with(
             ((*player).clone(), synthetic, props.address.clone()),
             move |(player, synthetic, address)| {
+                if let Some(on_position) = on_position {
+                    on_position.emit(player.position);
+                }
                 let now = now_ms();
                 if !*synthetic && (!player.playing || now - *last_write.borrow() >= URL_WRITE_INTERVAL_MS) {
                     let route = Route::Case {
