@@ -11,7 +11,7 @@
 use crate::case::{run_checked, Case, CaseMeta};
 use crate::run::format;
 use crate::run::narration::group_digits;
-use crate::run::params::{quote_input, Notice, ParamKind, ParamSpec, ParamValues};
+use crate::run::params::{quote_input, Notice, ParamKind, ParamSpec, ParamValue, ParamValues};
 use crate::run::trace::{Metric, Run};
 use std::fmt;
 
@@ -165,7 +165,7 @@ fn read_guess(text: &str, duration: bool) -> Result<u64, String> {
     };
     let spec = ParamSpec { name: "guess", label: "guess", kind, description: "" };
     match spec.parse_exact(&text) {
-        Ok(crate::run::params::ParamValue::Unsigned(value)) => Ok(value),
+        Ok(ParamValue::Unsigned(value)) => Ok(value),
         _ => Err(format!("`{}` is not a number this question can read", quote_input(&text))),
     }
 }
@@ -203,6 +203,18 @@ fn shown(value: u64, duration: bool) -> String {
     }
 }
 
+/// A parameter's value as the UI writes it (`1 TiB`, `1.3 s`, `4,096`); the link
+/// forms of `params.rs` (`1TiB`) are for links and inputs, not for sentences.
+fn param_shown(spec: &ParamSpec, value: &ParamValue) -> String {
+    match (spec.kind, value) {
+        (ParamKind::Duration { .. }, ParamValue::Unsigned(ns)) => format::duration(*ns),
+        (ParamKind::Size { .. }, ParamValue::Unsigned(bytes)) => format::size(*bytes),
+        (ParamKind::Count { .. }, ParamValue::Unsigned(count)) => group_digits(*count),
+        (ParamKind::Signed { .. }, ParamValue::Signed(value)) => format::signed(*value),
+        _ => spec.format_value(value),
+    }
+}
+
 /// Fills a sentence's slots from the run at `position`: `{m:path}` a metric, `{t}`
 /// the simulated time there, `{p:name}` a parameter, `{variant}` the variant's label.
 pub fn fill(meta: &CaseMeta, run: &Run, position: u64, text: &str) -> Result<String, TourError> {
@@ -219,18 +231,7 @@ pub fn fill(meta: &CaseMeta, run: &Run, position: u64, text: &str) -> Result<Str
             Some(("p", name)) => {
                 let spec = meta.params.iter().find(|spec| spec.name == name);
                 match (spec, run.params.0.get(name)) {
-                    (Some(spec), Some(value)) => match (spec.kind, value) {
-                        (ParamKind::Duration { .. }, crate::run::params::ParamValue::Unsigned(ns)) => {
-                            format::duration(*ns)
-                        }
-                        (ParamKind::Size { .. }, crate::run::params::ParamValue::Unsigned(b)) => {
-                            format::size(*b)
-                        }
-                        (ParamKind::Count { .. }, crate::run::params::ParamValue::Unsigned(n)) => {
-                            group_digits(*n)
-                        }
-                        _ => spec.format_value(value),
-                    },
+                    (Some(spec), Some(value)) => param_shown(spec, value),
                     _ => return Err(error(format!("no parameter `{name}` for slot in `{text}`"))),
                 }
             }

@@ -128,3 +128,31 @@ fn every_stop_of_every_tour_opens_and_agrees_with_its_run() {
         }
     }
 }
+
+#[test]
+fn slots_fill_from_the_run_and_bad_ones_are_errors_not_panics() {
+    let case = slowpath_engine::find("rwsem-playground").expect("registered");
+    let meta = case.meta();
+    let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+    let Metric::Count(contended) = run.metrics["contended"] else { panic!("a count") };
+    assert_eq!(
+        tour::fill(meta, &run, 0, "{m:contended} waits").unwrap(),
+        format!("{} waits", group_digits(contended))
+    );
+    assert_eq!(
+        tour::fill(meta, &run, run.total_ops(), "at {t}").unwrap(),
+        format!("at {}", format::duration(run.end_ns))
+    );
+    assert_eq!(tour::fill(meta, &run, 0, "{variant}").unwrap(), meta.default_variant().label);
+    for bad in ["{m:nope}", "{m:locks}", "{p:nope}", "{x}", "{m:contended", "{}"] {
+        assert!(tour::fill(meta, &run, 0, bad).is_err(), "{bad}");
+    }
+    // A question whose choices would all read the same is refused, not shown.
+    let question = tour::Question {
+        prompt: "p",
+        ask: Ask::Magnitude { metric: "handoffs", powers: &[-1, 1] },
+        explain: "e",
+    };
+    assert!(matches!(run.metrics["handoffs"], Metric::Count(0)));
+    assert!(tour::pose(meta, &run, 0, &question).is_err());
+}
