@@ -129,6 +129,16 @@ fn tour_of(props: &TourProps) -> Html {
     let answers = use_state(BTreeMap::<usize, Given>::new);
     let guess_error = use_state(|| None::<String>);
     let guess_ref = use_node_ref();
+    // A message about the last stop's guess says nothing about this one's.
+    {
+        let (guess_error, guess_ref) = (guess_error.clone(), guess_ref.clone());
+        use_effect_with(index, move |_| {
+            guess_error.set(None);
+            if let Some(input) = guess_ref.cast::<web_sys::HtmlInputElement>() {
+                input.set_value("");
+            }
+        });
+    }
 
     {
         let flags = flags.clone();
