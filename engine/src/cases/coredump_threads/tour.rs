@@ -13,7 +13,7 @@ pub static TOUR: Tour = Tour {
             at: At::Start,
             text: &[
                 "A program starts {p:threads} threads, and each spins in user space calling times().",
-                "At {m:signal_ns} one thread receives SIGQUIT, whose default action dumps core.",
+                "At {m:signal_ns} the process receives {p:signal}, whose default action dumps core.",
                 "Before the dump can begin, every other thread of the process must stop.",
             ],
             question: Some(Question {
@@ -29,9 +29,9 @@ pub static TOUR: Tour = Tour {
             seed: 1,
             at: At::Chapter("the signal is sent"),
             text: &[
-                "The signal arrives at {t}.",
-                "The thread that takes it becomes the dumper, and the others are told to stop as a group.",
-                "Stopping is cheap when a thread is asleep, but these threads are running.",
+                "The signal arrives at {t} and goes on the process's shared pending set.",
+                "A signal that dumps core first starts a group stop: every thread is woken to stop, and the main thread, which sleeps in pause(), will do the dump.",
+                "Watch the siglock counters and the scheduler's two arrays from here on.",
             ],
             question: None,
         },
@@ -42,9 +42,9 @@ pub static TOUR: Tour = Tour {
             seed: 1,
             at: At::Chapter("the dumper yields to the expired array"),
             text: &[
-                "coredump_wait() calls yield() to let the other threads reach their stop.",
-                "On this kernel, yield() moves the dumper to the expired array: it will not run again until every thread in the active array has used up its timeslice.",
-                "Meanwhile each thread goes round the group-stop path in the kernel, taking the siglock every turn.",
+                "The dumper takes mmap_sem, marks the whole group as exiting, and coredump_wait() calls yield() to let the other threads reach their stop.",
+                "On this kernel's scheduler yield() moves the dumper to the expired array: it runs again only when the active array is empty.",
+                "Meanwhile every other thread loops in the kernel on its way back to user space: the group stop is still pending, so each turn takes the siglock and finds the signal work not done.",
             ],
             question: Some(Question {
                 prompt: "Where will the process spend most of its time until it dies?",
@@ -59,7 +59,7 @@ pub static TOUR: Tour = Tour {
             seed: 1,
             at: At::Chapter("the arrays swap: the dumper runs again"),
             text: &[
-                "Only when the active array is empty do the arrays swap, at {t}, and the dumper runs again.",
+                "An interactive thread goes back into the active array at the end of its slice, so the array drains only as the threads lose their sleep credit; at {t} it is empty, the arrays swap, and the dumper runs again.",
                 "By then the threads have gone round the group-stop loop {m:group_stop_loops} times and taken the siglock {m:siglock_acquisitions} times.",
             ],
             question: None,

@@ -12,8 +12,8 @@ pub static TOUR: Tour = Tour {
             seed: 1,
             at: At::Start,
             text: &[
-                "A writer program writes one byte into a FIFO in a loop and times each write().",
-                "A listener program opens the FIFO, reads, closes it and spins in user space before opening it again.",
+                "A writer program opens a FIFO, writes one byte and closes it, over and over, timing each write().",
+                "A listener program opens the FIFO, waits in select() for a byte, closes it and runs a busy loop before opening it again.",
                 "Most writes take {m:write_dt_ns.p50}.",
             ],
             question: Some(Question {
@@ -29,9 +29,9 @@ pub static TOUR: Tour = Tour {
             seed: 1,
             at: At::Chapter("preempted on its way out of write()"),
             text: &[
-                "write() wakes the listener, and on the way out of the system call the writer is preempted.",
-                "The listener has slept, so the scheduler counts it as interactive and gives it the CPU.",
-                "It then spins in user space, and the writer waits on the run queue.",
+                "write() puts the byte in the pipe and wakes the listener, which has slept in select() and so has a better priority than the writer, which never sleeps.",
+                "The writer is preempted on its way out of write(), before it can read the clock again.",
+                "Nobody reads the byte, so each of the listener's select() calls returns at once, and it spins through its whole timeslice.",
             ],
             question: None,
         },
@@ -43,7 +43,7 @@ pub static TOUR: Tour = Tour {
             at: At::Chapter("the first slow write() is measured"),
             text: &[
                 "The writer gets the CPU back and measures this write(): {m:first_burst_first_dt_ns}.",
-                "It did no work in that time; it waited while the listener used up its timeslice.",
+                "While it waited, the listener, still counted as interactive, went back into the active array at the end of each timeslice, ahead of the writer.",
             ],
             question: Some(Question {
                 prompt: "How many slow writes will the whole run have?",
