@@ -190,6 +190,11 @@ describe('guided tours', () => {
       await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/3?present');
       await page.locator('.player-present').waitFor();
       assert.match(await page.getByTestId('tour-count').innerText(), /stop 3 of/);
+      // Leaving the presenter view stays on the tour's stop.
+      await page.getByTestId('leave-present').click();
+      await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/3');
+      await page.getByTestId('tour').waitFor();
+      assert.equal(await page.locator('.player-present').count(), 0);
       assert.deepEqual(pageErrors, []);
     });
   });

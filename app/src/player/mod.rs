@@ -280,12 +280,17 @@ pub fn player_view(props: &PlayerProps) -> Html {
     if player.query.present {
         // The presenter view: what a room needs to see, large; a QR code so that
         // students follow on their phones; everything else is one key away (`v`).
-        // On a tour stop, the students' link is the stop's, so that they follow the tour.
-        let student_url = match &props.address {
+        // On a tour stop, the students' link is the stop's, so that they follow the tour,
+        // and leaving the presenter view stays on the tour.
+        let (student_url, leave_hash) = match &props.address {
             Some(address) => {
-                format!("{base}{}", Route::parse(address).with_flag_toggled("present").to_hash())
+                let hash = Route::parse(address).with_flag_toggled("present").to_hash();
+                (format!("{base}{hash}"), hash)
             }
-            None => link(&player.query.plain()),
+            None => (
+                link(&player.query.plain()),
+                Route::Case { id: meta.id.to_string(), query: player.query.plain().to_query(meta) }.to_hash(),
+            ),
         };
         let qr = if player.qr {
             let mut cache = qr_cache.borrow_mut();
@@ -301,7 +306,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                 <div class="present-bar">
                     <h1 class="present-title">{ meta.title }</h1>
                     <span class="present-keys">{ "v: leave · f: fullscreen · q: QR code" }</span>
-                    <a href={Route::Case { id: meta.id.to_string(), query: player.query.plain().to_query(meta) }.to_hash()}
+                    <a href={leave_hash}
                         data-testid="leave-present">{ "Leave presenter view" }</a>
                 </div>
                 <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
