@@ -366,3 +366,44 @@ fn tour_of(props: &TourProps) -> Html {
         </article>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::model::Player;
+
+    /// Every stop's link, as this page builds it, opens the player at the stop's state
+    /// and position, with no notice (nothing clamped or replaced).
+    #[test]
+    fn every_stop_opens_in_the_player_where_the_engine_put_it() {
+        for case in slowpath_engine::registry() {
+            let meta = case.meta();
+            for index in 0..case.tour().stops.len() {
+                let opened = tour::open(*case, index).expect("opens");
+                for flags in ["", "present"] {
+                    let query = player_query(meta, &opened, flags);
+                    let player = Player::open(meta, &query);
+                    let name = format!("{} stop {} `{query}`", meta.id, index + 1);
+                    assert_eq!(player.position, opened.position, "{name}");
+                    assert_eq!(player.query.params, opened.state.params, "{name}");
+                    assert_eq!(
+                        (player.query.variant, player.query.seed),
+                        (opened.state.variant, opened.state.seed)
+                    );
+                    assert_eq!(player.query.present, flags == "present", "{name}");
+                    assert!(player.notices.is_empty(), "{name}: {:?}", player.notices);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_display_flags_carry_from_stop_to_stop() {
+        assert_eq!(flags("present&v=x&seed=3&embed=1"), "present&embed=1");
+        assert_eq!(flags("step=iter:4"), "");
+        assert_eq!(
+            stop_hash(slowpath_engine::registry()[0].meta(), 2, "present").split('/').last(),
+            Some("3?present")
+        );
+    }
+}
