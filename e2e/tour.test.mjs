@@ -24,6 +24,17 @@ async function violations(page) {
 
 const hash = (page) => page.evaluate(() => location.hash);
 
+/** Waits until the address is `expected` and the page has drawn that stop (the hash
+ *  changes before the app renders it). */
+async function atStop(page, expected) {
+  await page.waitForFunction((want) => location.hash === want, expected);
+  const stop = expected.match(/tour\/(\d+)/)[1];
+  await page.waitForFunction(
+    (k) => document.querySelector('[data-testid="tour-count"]')?.innerText.includes(`stop ${k} of`),
+    stop,
+  );
+}
+
 /** Decodes the presenter view's QR code (as present.test.mjs does). */
 async function decodeQr(page) {
   const pixels = await page.evaluate(async () => {
@@ -76,7 +87,7 @@ describe('guided tours', () => {
 
       // PageDown (a clicker), even with the radio button focused, goes to the next stop.
       await page.keyboard.press('PageDown');
-      await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/2');
+      await atStop(page, '#/case/fifo-trigger/tour/2');
       assert.match(await page.getByTestId('tour-count').innerText(), /stop 2 of/);
       const reveal = page.getByTestId('tour-reveal');
       await reveal.waitFor();
@@ -89,11 +100,11 @@ describe('guided tours', () => {
 
       // Back with PageUp, answer right this time, forward with →: the reveal says so.
       await page.keyboard.press('PageUp');
-      await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/1');
+      await atStop(page, '#/case/fifo-trigger/tour/1');
       await page.locator('.tour-choice', { hasText: correct }).getByRole('radio').check();
       await page.locator('body').click({ position: { x: 2, y: 2 } });
       await page.keyboard.press('ArrowRight');
-      await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/2');
+      await atStop(page, '#/case/fifo-trigger/tour/2');
       assert.equal(await page.getByTestId('tour-verdict').innerText(), `You said ${correct}: right.`);
 
       // Shift + → still steps the run; the address stays on the stop.
@@ -104,13 +115,14 @@ describe('guided tours', () => {
 
       // ← goes back; the buttons too; the last stop cannot go further.
       await page.keyboard.press('ArrowLeft');
-      await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/1');
+      await atStop(page, '#/case/fifo-trigger/tour/1');
       assert.ok(await page.getByTestId('tour-prev').isDisabled());
       await page.getByTestId('tour-next').click();
-      await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/2');
+      await atStop(page, '#/case/fifo-trigger/tour/2');
       await page.getByRole('link', { name: 'Leave tour' }).click();
       await page.waitForFunction(() => location.hash.startsWith('#/case/fifo-trigger?'));
-      assert.equal(await page.getByTestId('tour').count(), 0);
+      await page.getByTestId('tour').waitFor({ state: 'detached' });
+      await page.getByTestId('player').waitFor();
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });
@@ -123,7 +135,7 @@ describe('guided tours', () => {
       await page.getByTestId('tour-question').getByRole('radio').last().check();
       assert.match(await page.getByTestId('tour-noted').innerText(), /Play on/);
       await page.getByTestId('play').click();
-      await page.waitForFunction(() => location.hash === '#/case/sparse-dump/tour/2');
+      await atStop(page, '#/case/sparse-dump/tour/2');
       await page.getByTestId('tour-reveal').waitFor();
       assert.match(await page.getByTestId('tour-verdict').innerText(), /^You said .+: (right|not this time)\.$/);
       // The next stop opens paused at its own moment.
@@ -187,12 +199,12 @@ describe('guided tours', () => {
       // Students who scan it follow the tour, not only this moment of the run.
       assert.equal(await decodeQr(page), suite.url('#/case/fifo-trigger/tour/2'));
       await page.keyboard.press('PageDown');
-      await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/3?present');
+      await atStop(page, '#/case/fifo-trigger/tour/3?present');
       await page.locator('.player-present').waitFor();
       assert.match(await page.getByTestId('tour-count').innerText(), /stop 3 of/);
       // Leaving the presenter view stays on the tour's stop.
       await page.getByTestId('leave-present').click();
-      await page.waitForFunction(() => location.hash === '#/case/fifo-trigger/tour/3');
+      await atStop(page, '#/case/fifo-trigger/tour/3');
       await page.getByTestId('tour').waitFor();
       assert.equal(await page.locator('.player-present').count(), 0);
       assert.deepEqual(pageErrors, []);

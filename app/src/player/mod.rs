@@ -94,24 +94,18 @@ pub fn player_view(props: &PlayerProps) -> Html {
     {
         let last_write = use_mut_ref(|| f64::NEG_INFINITY);
         let synthetic = props.preset.is_some();
-        let on_position = props.on_position.clone();
-        use_effect_with(
-            ((*player).clone(), synthetic, props.address.clone()),
-            move |(player, synthetic, address)| {
-                if let Some(on_position) = on_position {
-                    on_position.emit(player.position);
-                }
-                let now = now_ms();
-                if !*synthetic && (!player.playing || now - *last_write.borrow() >= URL_WRITE_INTERVAL_MS) {
-                    let route = Route::Case {
-                        id: player.meta.id.to_string(),
-                        query: player.query.to_query(player.meta),
-                    };
-                    replace_hash(address.as_deref().unwrap_or(&route.to_hash()));
-                    *last_write.borrow_mut() = now;
-                }
-            },
-        );
+        // A tour stop keeps its own link in the address bar and follows the position.
+        let (address, on_position) = (props.address.clone(), props.on_position.clone());
+        use_effect_with(((*player).clone(), synthetic), move |(player, synthetic)| {
+            on_position.inspect(|on_position| on_position.emit(player.position));
+            let now = now_ms();
+            if !*synthetic && (!player.playing || now - *last_write.borrow() >= URL_WRITE_INTERVAL_MS) {
+                let route =
+                    Route::Case { id: player.meta.id.to_string(), query: player.query.to_query(player.meta) };
+                replace_hash(address.as_deref().unwrap_or(&route.to_hash()));
+                *last_write.borrow_mut() = now;
+            }
+        });
     }
 
     // The presenter view hides the pointer after a moment without a move (a
