@@ -1,5 +1,5 @@
 use crate::components::{SiteFooter, SiteHeader};
-use crate::pages::{AboutPage, CasePage, CrashPage, LandingPage, NotFoundPage, PerfPage};
+use crate::pages::{AboutPage, CasePage, CrashPage, LandingPage, NotFoundPage, PerfPage, TourPage};
 use crate::route::Route;
 use gloo::events::EventListener;
 use yew::prelude::*;
@@ -17,6 +17,10 @@ fn page_title(route: &Route) -> String {
         Route::About => "About — slowpath".to_string(),
         Route::Case { id, .. } => match slowpath_engine::find(id) {
             Some(case) => format!("{} — slowpath", case.meta().title),
+            None => "No such case — slowpath".to_string(),
+        },
+        Route::Tour { id, .. } => match slowpath_engine::find(id) {
+            Some(case) => format!("Tour: {} — slowpath", case.meta().title),
             None => "No such case — slowpath".to_string(),
         },
         Route::Crash => "Crash test — slowpath".to_string(),
@@ -70,6 +74,9 @@ pub fn app() -> Html {
         Route::Landing => html! { <LandingPage /> },
         Route::About => html! { <AboutPage /> },
         Route::Case { id, query } => html! { <CasePage id={id.clone()} query={query.clone()} /> },
+        Route::Tour { id, stop, query } => {
+            html! { <TourPage id={id.clone()} stop={stop.clone()} query={query.clone()} /> }
+        }
         Route::Perf { query } => html! { <PerfPage query={query.clone()} /> },
         Route::Crash => html! { <CrashPage /> },
         Route::NotFound { path } => html! { <NotFoundPage path={path.clone()} /> },

@@ -1,4 +1,5 @@
-//! Hash routes: `#/`, `#/about`, `#/case/<id>`, plus a test-only `#/__crash`.
+//! Hash routes: `#/`, `#/about`, `#/case/<id>`, `#/case/<id>/tour/<n>`, plus a
+//! test-only `#/__crash`.
 //!
 //! Hash routing works on any static host (no rewrite rules), under any path.
 //! A route may carry a query inside the hash (`#/case/<id>?k=v&step=iter:5`);
@@ -18,6 +19,10 @@ pub enum Route {
     /// The id is kept as written; whether a case with that id exists is the
     /// page's business, not the parser's.
     Case { id: String, query: String },
+    /// `#/case/<id>/tour/<n>`: stop n (1-based) of the case's guided tour. `stop` is the
+    /// text as written (`""` for `#/case/<id>/tour`); the tour page clamps it to the
+    /// tour's stops and says so, since only the case knows how many it has.
+    Tour { id: String, stop: String, query: String },
     /// `#/__crash`: panics on purpose so that the browser tests can check the panic overlay.
     Crash,
     /// `#/__perf?tasks=N`: the player on a synthetic many-task load, for the perf script.
@@ -45,7 +50,7 @@ impl Route {
     /// The same route with `flag` (a query key without a value) added or removed:
     /// how the presenter view is entered and left.
     pub fn with_flag_toggled(&self, flag: &str) -> Route {
-        let Route::Case { id, query } = self else { return self.clone() };
+        let (Route::Case { query, .. } | Route::Tour { query, .. }) = self else { return self.clone() };
         let had = self.has_flag(flag);
         let mut kept: Vec<String> = query
             .split('&')
@@ -55,11 +60,15 @@ impl Route {
         if !had {
             kept.push(flag.to_string());
         }
-        Route::Case { id: id.clone(), query: kept.join("&") }
+        let mut route = self.clone();
+        if let Route::Case { query, .. } | Route::Tour { query, .. } = &mut route {
+            *query = kept.join("&");
+        }
+        route
     }
 
     fn has_flag(&self, flag: &str) -> bool {
-        matches!(self, Route::Case { query, .. }
+        matches!(self, Route::Case { query, .. } | Route::Tour { query, .. }
             if form_urlencoded::parse(query.as_bytes()).any(|(key, _)| key == flag))
     }
 
@@ -83,6 +92,12 @@ impl Route {
             [CRASH_SEGMENT] => Route::Crash,
             [PERF_SEGMENT] => Route::Perf { query: query.to_string() },
             ["case", id] => Route::Case { id: (*id).to_string(), query: query.to_string() },
+            ["case", id, "tour"] => {
+                Route::Tour { id: (*id).to_string(), stop: String::new(), query: query.to_string() }
+            }
+            ["case", id, "tour", stop] => {
+                Route::Tour { id: (*id).to_string(), stop: (*stop).to_string(), query: query.to_string() }
+            }
             // `#/case` and `#/case/` name no case: the case page says so and lists them.
             ["case"] => Route::Case { id: String::new(), query: query.to_string() },
             _ => Route::NotFound { path: normalise_not_found(path) },
@@ -99,6 +114,11 @@ impl Route {
             Route::Perf { query } => format!("#/{PERF_SEGMENT}?{query}"),
             Route::Case { id, query } if query.is_empty() => format!("#/case/{id}"),
             Route::Case { id, query } => format!("#/case/{id}?{query}"),
+            Route::Tour { id, stop, query } => {
+                let stop = if stop.is_empty() { String::new() } else { format!("/{stop}") };
+                let query = if query.is_empty() { String::new() } else { format!("?{query}") };
+                format!("#/case/{id}/tour{stop}{query}")
+            }
             Route::NotFound { path } => format!("#{path}"),
         }
     }
@@ -112,7 +132,7 @@ impl Route {
     /// Only case routes keep one.
     pub fn query(&self) -> &str {
         match self {
-            Route::Case { query, .. } | Route::Perf { query } => query,
+            Route::Case { query, .. } | Route::Tour { query, .. } | Route::Perf { query } => query,
             _ => "",
         }
     }
@@ -204,6 +224,41 @@ mod tests {
         for route in routes {
             assert_eq!(Route::parse(&route.to_hash()), route, "{route:?}");
         }
+    }
+
+    fn tour(id: &str, stop: &str, query: &str) -> Route {
+        Route::Tour { id: id.to_string(), stop: stop.to_string(), query: query.to_string() }
+    }
+
+    #[test]
+    fn tour_routes_keep_the_stop_as_written() {
+        assert_eq!(Route::parse("#/case/fifo-trigger/tour/2"), tour("fifo-trigger", "2", ""));
+        assert_eq!(Route::parse("case/fifo-trigger/tour/2/"), tour("fifo-trigger", "2", ""));
+        assert_eq!(Route::parse("#/case/x/tour"), tour("x", "", ""));
+        assert_eq!(Route::parse("#/case/x/tour/3?present"), tour("x", "3", "present"));
+        assert!(Route::parse("#/case/x/tour/3?present").presenting());
+        assert!(Route::parse("#/case/x/tour/3?embed").embedded());
+        // Hostile stops are kept as text for the tour page to clamp and explain.
+        for stop in ["0", "-1", "abc", "99999999999999999999999", "%00", "1e3", "\u{1b}[2J"] {
+            assert_eq!(Route::parse(&format!("#/case/x/tour/{stop}")), tour("x", stop, ""), "{stop:?}");
+        }
+        // Anything deeper is no page.
+        assert_eq!(
+            Route::parse("#/case/x/tour/1/2"),
+            Route::NotFound { path: "/case/x/tour/1/2".to_string() }
+        );
+        assert_eq!(Route::parse("#/case/x/tours/1"), Route::NotFound { path: "/case/x/tours/1".to_string() });
+    }
+
+    #[test]
+    fn tour_routes_round_trip_and_toggle_flags() {
+        for route in [tour("x", "2", ""), tour("x", "", ""), tour("x", "5", "present"), tour("", "1", "")] {
+            assert_eq!(Route::parse(&route.to_hash()), route, "{route:?}");
+        }
+        assert_eq!(tour("x", "2", "").to_hash(), "#/case/x/tour/2");
+        assert_eq!(tour("x", "2", "").with_flag_toggled("present"), tour("x", "2", "present"));
+        assert_eq!(tour("x", "2", "present").with_flag_toggled("present"), tour("x", "2", ""));
+        assert_eq!(Route::parse("#/case/x/tour/2?a=1").query(), "a=1");
     }
 
     #[test]

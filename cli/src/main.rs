@@ -1,7 +1,10 @@
 //! `slowpath-cli`: the engine on the command line.
 //!
 //! `list` prints the case registry; `run` runs one case and prints a
-//! summary, a JSON object (`--json`) or one line per micro-op (`--trace`).
+//! summary, a JSON object (`--json`) or one line per micro-op (`--trace`);
+//! `tour` prints (and so validates) a case's guided tour.
+
+mod tour;
 
 use slowpath_engine::run::params::{quote_input, ParamValues};
 use slowpath_engine::{find, registry, run_checked, Run};
@@ -9,11 +12,12 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: slowpath-cli list
+       slowpath-cli tour <case-id>
        slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
 
 /// The usage on one line, for errors (every error is one prefixed line).
 const USAGE_LINE: &str =
-    "usage: slowpath-cli list | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
+    "usage: slowpath-cli list | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
 
 /// `--trace` on a run larger than this prints the first lines and says so.
 const TRACE_LINES_MAX: u64 = 10_000_000;
@@ -46,6 +50,14 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => fail(&message),
         },
+        Some("tour") if args.len() == 2 => match tour::print(&args[1]) {
+            Ok(text) => {
+                print_quietly(&text);
+                ExitCode::SUCCESS
+            }
+            Err(message) => fail(&message),
+        },
+        Some("tour") => fail(&format!("tour takes one case id; {USAGE_LINE}")),
         Some("help" | "--help" | "-h") if args.len() == 1 => {
             println!("{USAGE}");
             ExitCode::SUCCESS

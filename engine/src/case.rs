@@ -97,6 +97,9 @@ pub trait Case: Sync {
     /// What its runs borrow from it (templates, pseudocode) and the type of their
     /// extras, so that a run can cross threads as bytes (`run::wire`).
     fn wire(&self) -> crate::run::wire::CaseWire;
+    /// The case's guided tour (its `tour.rs`). Required, with no default: a case ships
+    /// its tour, and the registry test opens every stop.
+    fn tour(&self) -> &'static crate::tour::Tour;
 }
 
 impl CaseMeta {

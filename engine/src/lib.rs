@@ -6,12 +6,14 @@
 //! Three layers, dependencies pointing down only:
 //! - [`case`] and [`cases`]: the registry and one module per case;
 //! - [`kernel`]: kernel models several cases share (schedulers, locks, the maple tree);
-//! - [`run`]: the run machinery (parameters, the simulated world, traces, views).
+//! - [`run`]: the run machinery (parameters, the simulated world, traces, views);
+//! - [`tour`]: guided tours, data each case declares and the registry checks.
 
 pub mod case;
 pub mod cases;
 pub mod kernel;
 pub mod run;
+pub mod tour;
 
 pub use case::{find, registry, run_checked, Case, CaseMeta, RunError};
 pub use run::params::{Notice, ParamKind, ParamSpec, ParamValue, ParamValues};

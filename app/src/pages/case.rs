@@ -59,6 +59,9 @@ fn case_details(props: &CaseDetailsProps) -> Html {
                 </p>
                 <h1 id="case-title">{ meta.title }</h1>
                 <p class="lede">{ meta.summary }</p>
+                // Every case ships a tour (the registry test requires it).
+                <p><a href={Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash()}
+                    data-testid="tour-link">{ "Take the guided tour" }</a></p>
             </header>
 
             // Keyed by the link: pasting another link into the address bar reopens the player.

@@ -6,6 +6,7 @@ mod crash;
 mod landing;
 mod not_found;
 mod perf;
+mod tour;
 
 pub use about::AboutPage;
 pub use case::CasePage;
@@ -13,3 +14,4 @@ pub use crash::CrashPage;
 pub use landing::LandingPage;
 pub use not_found::NotFoundPage;
 pub use perf::PerfPage;
+pub use tour::TourPage;

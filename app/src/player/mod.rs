@@ -48,11 +48,19 @@ pub struct PlayerProps {
     /// None: made here.
     #[prop_or_default]
     pub run: Option<Rc<slowpath_engine::Run>>,
+    /// A page that owns its link (a tour stop, `#/case/<id>/tour/<n>`) keeps this hash
+    /// in the address bar instead of the player's state.
+    #[prop_or_default]
+    pub address: Option<AttrValue>,
+    /// Told the position after every change (a tour moves on when play reaches its
+    /// next stop). Fixed for the player's life: not compared.
+    #[prop_or_default]
+    pub on_position: Option<Callback<u64>>,
 }
 
 impl PartialEq for PlayerProps {
     fn eq(&self, other: &Self) -> bool {
-        self.meta.id == other.meta.id && self.query == other.query
+        self.meta.id == other.meta.id && self.query == other.query && self.address == other.address
     }
 }
 
@@ -103,12 +111,15 @@ pub fn player_view(props: &PlayerProps) -> Html {
     {
         let last_write = use_mut_ref(|| f64::NEG_INFINITY);
         let synthetic = props.preset.is_some();
+        // A tour stop keeps its own link in the address bar and follows the position.
+        let (address, on_position) = (props.address.clone(), props.on_position.clone());
         use_effect_with(((*player).clone(), synthetic), move |(player, synthetic)| {
+            on_position.inspect(|on_position| on_position.emit(player.position));
             let now = now_ms();
             if !*synthetic && (!player.playing || now - *last_write.borrow() >= URL_WRITE_INTERVAL_MS) {
                 let route =
                     Route::Case { id: player.meta.id.to_string(), query: player.query.to_query(player.meta) };
-                replace_hash(&route.to_hash());
+                replace_hash(address.as_deref().unwrap_or(&route.to_hash()));
                 *last_write.borrow_mut() = now;
             }
         });
@@ -280,7 +291,18 @@ pub fn player_view(props: &PlayerProps) -> Html {
     if player.query.present {
         // The presenter view: what a room needs to see, large; a QR code so that
         // students follow on their phones; everything else is one key away (`v`).
-        let student_url = link(&player.query.plain());
+        // On a tour stop, the students' link is the stop's, so that they follow the tour,
+        // and leaving the presenter view stays on the tour.
+        let (student_url, leave_hash) = match &props.address {
+            Some(address) => {
+                let hash = Route::parse(address).with_flag_toggled("present").to_hash();
+                (format!("{base}{hash}"), hash)
+            }
+            None => (
+                link(&player.query.plain()),
+                Route::Case { id: meta.id.to_string(), query: player.query.plain().to_query(meta) }.to_hash(),
+            ),
+        };
         let qr = if player.qr {
             let mut cache = qr_cache.borrow_mut();
             if cache.1.is_none() || (!player.playing && cache.0 != student_url) {
@@ -295,7 +317,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                 <div class="present-bar">
                     <h1 class="present-title">{ meta.title }</h1>
                     <span class="present-keys">{ "v: leave · f: fullscreen · q: QR code" }</span>
-                    <a href={Route::Case { id: meta.id.to_string(), query: player.query.plain().to_query(meta) }.to_hash()}
+                    <a href={leave_hash}
                         data-testid="leave-present">{ "Leave presenter view" }</a>
                 </div>
                 <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
@@ -393,7 +415,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
 fn toggle_presenter_view() {
     let location = gloo::utils::window().location();
     let route = Route::parse(&location.hash().unwrap_or_default());
-    if matches!(route, Route::Case { .. }) {
+    if matches!(route, Route::Case { .. } | Route::Tour { .. }) {
         let _ = location.set_hash(&route.with_flag_toggled("present").to_hash());
     }
 }
@@ -500,6 +522,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("] / [", "faster / slower"),
     ("g", "cycle granularity: phase, iteration, micro-op"),
     ("v", "presenter view: projector theme, large text, a QR code of the link"),
+    ("→ / ←, PageDown / PageUp", "in a tour: next / previous stop (Shift + → / ← still step the run)"),
     ("f", "fullscreen"),
     ("q", "presenter view: show / hide the QR code"),
     ("?", "show / hide this list"),

@@ -43,3 +43,27 @@ pub fn use_summaries(keys: Vec<RunKey>) -> Rc<Vec<Figures>> {
     }
     (*results).clone()
 }
+
+/// The run of `key` (None: nothing asked), made by the worker: None until it
+/// arrives, then the run or why it was not made.
+#[hook]
+pub fn use_run(key: Option<RunKey>) -> Option<Result<Rc<slowpath_engine::Run>, String>> {
+    let result = use_state(|| None);
+    let ticket = use_mut_ref(|| None::<Ticket>);
+    {
+        let result = result.clone();
+        use_effect_with(key, move |key| {
+            result.set(None);
+            if let Some(key) = key.clone() {
+                let on_reply = Callback::from(move |reply: Reply| match reply {
+                    Reply::Run(run) => result.set(Some(Ok(run))),
+                    Reply::Failed(why) => result.set(Some(Err(why))),
+                    Reply::Progress { .. } | Reply::Summary(_) => {}
+                });
+                *ticket.borrow_mut() = Some(request(key, Detail::Run, on_reply));
+            }
+            move || drop(ticket.borrow_mut().take())
+        });
+    }
+    (*result).clone()
+}

@@ -17,7 +17,7 @@
 mod hooks;
 pub mod serve;
 
-pub use hooks::{use_summaries, Figures};
+pub use hooks::{use_run, use_summaries, Figures};
 pub use serve::serve;
 
 use slowpath_engine::run::params::ParamValues;

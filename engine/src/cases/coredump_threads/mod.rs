@@ -10,6 +10,7 @@
 mod extras;
 pub mod machine;
 mod text;
+mod tour;
 
 use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
 use crate::kernel::sched::o1::{static_prio, O1};
@@ -313,6 +314,10 @@ impl Case for CoredumpThreads {
 
     fn wire(&self) -> crate::run::wire::CaseWire {
         crate::run::wire::CaseWire::with_extras::<extras::CoredumpCase>(text::TEMPLATES, text::CODE)
+    }
+
+    fn tour(&self) -> &'static crate::tour::Tour {
+        &tour::TOUR
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {

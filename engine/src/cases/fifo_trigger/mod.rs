@@ -13,6 +13,7 @@ mod fold;
 pub mod machine;
 pub mod pipe;
 mod text;
+mod tour;
 
 use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
@@ -346,6 +347,10 @@ impl Case for FifoTrigger {
 
     fn wire(&self) -> crate::run::wire::CaseWire {
         crate::run::wire::CaseWire::with_extras::<extras::FifoCase>(text::TEMPLATES, text::CODE)
+    }
+
+    fn tour(&self) -> &'static crate::tour::Tour {
+        &tour::TOUR
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {

@@ -3,6 +3,7 @@
 
 mod sim;
 mod text;
+mod tour;
 
 use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
 use crate::kernel::locks::rwsem::RwsemPolicy;
@@ -129,6 +130,10 @@ impl Case for RwsemPlayground {
         crate::run::wire::CaseWire::without_extras(text::TEMPLATES, text::CODE)
     }
 
+    fn tour(&self) -> &'static crate::tour::Tour {
+        &tour::TOUR
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let policy = match variant {
             "no-spin" => RwsemPolicy { writer_spin: false, handoff: true },
@@ -148,6 +153,28 @@ impl Case for RwsemPlayground {
             timeslice_ns: params.unsigned("timeslice"),
             policy,
         };
-        sim::run(&config, seed).finish(META.id, variant, seed, params.clone())
+        let mut run = sim::run(&config, seed).finish(META.id, variant, seed, params.clone());
+        use text::T;
+        let first = |templates: &[T]| {
+            run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>())
+        };
+        // The lock's story in four moments; one that does not happen in a run (no
+        // handoff in the default one) is left out of its chapters.
+        let waits = [
+            T::READ_QUEUE_WRITER,
+            T::READ_QUEUE_FAIR,
+            T::READ_QUEUE_HANDOFF,
+            T::WRITE_QUEUE,
+            T::WRITE_SPIN_WRITER,
+            T::WRITE_SPIN_READERS,
+        ];
+        let moments = [
+            (first(&waits), "a task must wait for mmap_lock"),
+            (first(&[T::WAKE_READERS]), "queued readers wake as a batch"),
+            (first(&[T::WRITE_SET_HANDOFF]), "a writer sets the handoff flag"),
+            (first(&[T::END]), "the end of the run"),
+        ];
+        run.set_chapters(&moments);
+        run
     }
 }

@@ -6,6 +6,7 @@ mod sim;
 mod space;
 mod steps;
 mod text;
+mod tour;
 
 use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
@@ -137,6 +138,10 @@ impl Case for SparseDump {
 
     fn wire(&self) -> crate::run::wire::CaseWire {
         crate::run::wire::CaseWire::with_extras::<extras::AddressSpace>(text::TEMPLATES, text::CODE)
+    }
+
+    fn tour(&self) -> &'static crate::tour::Tour {
+        &tour::TOUR
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
