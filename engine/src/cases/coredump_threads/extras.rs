@@ -11,6 +11,8 @@ pub struct CoredumpCase {
     pub spin: bool,
     pub signal: &'static str,
     pub hz: u64,
+    /// CPUs online, each with its own run queue.
+    pub cpus: u32,
     pub tick_ns: u64,
     /// A full timeslice at the process's nice (task_timeslice).
     pub slice_ns: u64,
@@ -30,6 +32,6 @@ pub struct CoredumpCase {
     pub reported_real: &'static str,
     pub reported_user: &'static str,
     pub reported_sys: &'static str,
-    /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing.
-    pub gauges: [u8; 7],
+    /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing, cpu.
+    pub gauges: [u8; 8],
 }

@@ -352,6 +352,7 @@ impl Case for CoredumpThreads {
             spin: cfg.spin,
             signal: cfg.signal,
             hz: cfg.hz,
+            cpus: cfg.cpus,
             tick_ns: o1.tick_ns(),
             slice_ns: o1.task_timeslice(sp) * o1.tick_ns(),
             max_sleep_avg_ns: o1.max_sleep_avg_ns(),
@@ -367,7 +368,7 @@ impl Case for CoredumpThreads {
             reported_real: "13.690 s",
             reported_user: "1.388 s",
             reported_sys: "11.977 s",
-            gauges: [0, 1, 2, 3, 4, 5, 6],
+            gauges: [0, 1, 2, 3, 4, 5, 6, 7],
         });
         use text::T;
         let first = |templates: &[T]| {
