@@ -77,7 +77,7 @@ crate::templates! {
     LOOP_SMP = "{0} CPUs are in the entry.S work loop at once. Each turn holds siglock for {1}; {0} × {1} is more than one turn ({2}), so the lock is never free: the CPUs take it in turn, in the order they asked (the model's FIFO: 2.6.14's i386 spinlock is a test-and-set byte with no queue, which for two CPUs is the same). Each waits {3} per turn, spinning with interrupts off: sys time that does nothing.",
     LOOP_SPINWAIT = "spin_lock_irq(siglock): taken by another CPU, spin",
     MIXED = "{0} spinning and {1} looping CPUs side by side: the spinners are drawn in one mode for this stretch (model choice; no shipped variant gets here).",
-    MIGRATE = "CPU {0} is idle: the load balancer pulls {1} from CPU {2} (the busiest run queue, {3} tasks) into its {4} array.",
+    MIGRATE = "CPU {0} is idle: the load balancer pulls {1} from CPU {2} (the busiest run queue, {3} tasks) into its {4} array. (Model choice: only an idle CPU balances; a busy CPU's own periodic balancing is left out, so once every CPU is busy nothing moves.)",
 }
 
 pub(crate) const TFUNC: u16 = 0;
