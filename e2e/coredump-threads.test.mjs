@@ -1,6 +1,7 @@
 // The core-dump-threads stage: a link at the dumper's yield() reopens with
 // main parked in the expired array and the narration saying why it cannot run;
-// the thread cards, siglock's counters and the time line are drawn.
+// the thread cards, siglock's counters and the time line are drawn; on two CPUs
+// siglock has a holder and a spinner.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,6 +58,31 @@ describe('coredump threads', () => {
       assert.ok(Number(await page.getByTestId('cdt-group-stop').innerText()) >= 20);
       assert.match(await page.getByTestId('cdt-time').innerText(), /0m13\.690s/);
       assert.equal(await page.locator('[data-testid="cdt-threads"] .cdt-card').count(), 21);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  test('on two CPUs the stall shows siglock held on one CPU and a spinner queued on the other', T, async () => {
+    await withPage(suite.browser, 'cdt-smp', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/coredump-threads?cpus=2'));
+      for (let k = 0; k < 60; k++) {
+        await page.keyboard.press('n');
+        await page.waitForTimeout(50);
+        if (/yield\(\)/.test(await page.getByTestId('narration').innerText())) break;
+      }
+      assert.match(await page.getByTestId('narration').innerText(), /EXPIRED array/);
+      // Step on into the stall until a CPU spins on siglock while the other holds it.
+      let spinners = 0;
+      for (let k = 0; k < 80 && spinners === 0; k++) {
+        await page.keyboard.press('ArrowRight');
+        await page.waitForTimeout(30);
+        spinners = Number(await page.getByTestId('cdt-spinners').innerText());
+      }
+      assert.equal(spinners, 1, 'one CPU spins on siglock');
+      assert.match(await page.getByTestId('cdt-siglock-holder').innerText(), /\(CPU [01]\)/);
+      assert.match(await page.getByTestId('cdt-siglock').innerText(), /spinning for/);
+      assert.ok(await page.getByTestId('cdt-runqueue-cpu1').isVisible(), 'a run queue per CPU');
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

@@ -139,6 +139,7 @@ try {
   }
   await timedRun('coredump-threads, 20 threads, to the last exit', 'run=coredump-threads&threads=20');
   await timedRun('coredump-threads, 4,096 threads, SIGQUIT at 60 s', 'run=coredump-threads&threads=4096&signal_at=60s');
+  await timedRun('coredump-threads, 4,096 threads on 4 CPUs, SIGQUIT at 60 s', 'run=coredump-threads&threads=4096&signal_at=60s&cpus=4');
   if (runsOnly) process.exit(0);
   for (const id of (process.env.SLOWPATH_CASE_IDS ?? '').split(',').filter(Boolean)) {
     await longestTask(`#/case/${id}`, `#/case/${id}`);

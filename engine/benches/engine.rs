@@ -157,11 +157,25 @@ fn coredump_threads_4096() -> Run {
     coredump_threads("4096", "60s")
 }
 
+/// The same on four CPUs: the side-by-side stretches and the contended siglock.
+#[divan::bench]
+fn coredump_threads_4096_4cpus() -> Run {
+    coredump_threads_on("4096", "60s", "4")
+}
+
 fn coredump_threads(threads: &str, signal_at: &str) -> Run {
+    coredump_threads_on(threads, signal_at, "1")
+}
+
+fn coredump_threads_on(threads: &str, signal_at: &str, cpus: &str) -> Run {
     let case = find("coredump-threads").expect("registered");
     let params = slowpath_engine::ParamValues::from_pairs_exact(
         case.meta().params,
-        [("threads", threads), ("signal_at", if threads == "20" { "1.3s" } else { signal_at })],
+        [
+            ("threads", threads),
+            ("signal_at", if threads == "20" { "1.3s" } else { signal_at }),
+            ("cpus", cpus),
+        ],
     )
     .expect("valid");
     run_checked(case, &params, "2.6.14-rc2", 1).expect("runs")

@@ -89,6 +89,14 @@ pub struct LockStatsDelta {
     pub hold_total_ns: u64,
     /// Max is idempotent: after one or more iterations it is this value.
     pub wait_max_after_ns: u64,
+    /// Bit i set: holder i (waiter i) is the same task in the same mode one
+    /// iteration later but began one period later (it released and took the
+    /// lock again, or left the queue and joined it again, at the same point of
+    /// the iteration): k iterations move its start k periods on. Why: spinners
+    /// taking turns on a saturated lock always leave a holder and a queue at
+    /// any instant, so a repeat of their turns must carry them over.
+    pub holders_moving: u64,
+    pub waiters_moving: u64,
 }
 
 impl LockState {
@@ -187,13 +195,33 @@ impl LockState {
         assert!(self.stats.contended <= self.stats.acquisitions);
     }
 
-    pub(crate) fn stats_delta(&self, after: &LockState) -> LockStatsDelta {
-        let strip =
-            |holders: &[Holder]| holders.iter().map(|h| (h.task, h.mode, h.since_ns)).collect::<Vec<_>>();
+    /// One iteration's change. Holders and waiters must come back as the same
+    /// tasks in the same order and modes, each starting at the same instant or
+    /// exactly `period_ns` later.
+    pub(crate) fn stats_delta(&self, after: &LockState, period_ns: u64) -> LockStatsDelta {
+        let strip = |holders: &[Holder]| holders.iter().map(|h| (h.task, h.mode)).collect::<Vec<_>>();
         assert_eq!(strip(&self.holders), strip(&after.holders), "repeat changed a lock's holders");
-        assert_eq!(self.waiters, after.waiters, "repeat changed a wait queue");
+        let strip_w = |w: &VecDeque<Waiter>| w.iter().map(|w| (w.task, w.mode)).collect::<Vec<_>>();
+        assert_eq!(strip_w(&self.waiters), strip_w(&after.waiters), "repeat changed a wait queue");
         assert_eq!(self.handoff, after.handoff, "repeat changed a handoff flag");
+        let moving = |pairs: &mut dyn Iterator<Item = (u64, u64)>| {
+            let mut bits = 0u64;
+            for (i, (before, now)) in pairs.enumerate() {
+                if now != before {
+                    assert_eq!(now, before + period_ns, "a hold or wait moved by other than one period");
+                    assert!(i < 64, "at most 64 moving holders or waiters");
+                    bits |= 1 << i;
+                }
+            }
+            bits
+        };
+        let holders_moving =
+            moving(&mut self.holders.iter().zip(&after.holders).map(|(a, b)| (a.since_ns, b.since_ns)));
+        let waiters_moving =
+            moving(&mut self.waiters.iter().zip(&after.waiters).map(|(a, b)| (a.since_ns, b.since_ns)));
         LockStatsDelta {
+            holders_moving,
+            waiters_moving,
             acquisitions: after.stats.acquisitions - self.stats.acquisitions,
             contended: after.stats.contended - self.stats.contended,
             wait_total_ns: after.stats.wait_total_ns - self.stats.wait_total_ns,
@@ -210,8 +238,16 @@ impl LockState {
         if k > 0 {
             self.stats.wait_max_ns = self.stats.wait_max_ns.max(delta.wait_max_after_ns);
         }
-        for holder in &mut self.holders {
+        for (i, holder) in self.holders.iter_mut().enumerate() {
             holder.charged_until_ns += elapsed_ns;
+            if i < 64 && delta.holders_moving & (1 << i) != 0 {
+                holder.since_ns += elapsed_ns;
+            }
+        }
+        for (i, waiter) in self.waiters.iter_mut().enumerate() {
+            if i < 64 && delta.waiters_moving & (1 << i) != 0 {
+                waiter.since_ns += elapsed_ns;
+            }
         }
     }
 }

@@ -457,7 +457,7 @@ impl WorldDelta {
                 .map(|(a, b)| b.checked_sub(*a).expect("a repeat may not lower a counter"))
                 .collect(),
             cpu_idle_ns: before.cpu_idle_ns.iter().zip(&after.cpu_idle_ns).map(|(a, b)| b - a).collect(),
-            locks: before.locks.iter().zip(&after.locks).map(|(a, b)| a.stats_delta(b)).collect(),
+            locks: before.locks.iter().zip(&after.locks).map(|(a, b)| a.stats_delta(b, period_ns)).collect(),
         }
     }
 

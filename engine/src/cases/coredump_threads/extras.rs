@@ -13,6 +13,8 @@ pub struct CoredumpCase {
     #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub signal: crate::run::wire::StaticStr,
     pub hz: u64,
+    /// CPUs online, each with its own run queue.
+    pub cpus: u32,
     pub tick_ns: u64,
     /// A full timeslice at the process's nice (task_timeslice).
     pub slice_ns: u64,
@@ -35,6 +37,6 @@ pub struct CoredumpCase {
     pub reported_user: crate::run::wire::StaticStr,
     #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub reported_sys: crate::run::wire::StaticStr,
-    /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing.
-    pub gauges: [u8; 7],
+    /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing, cpu.
+    pub gauges: [u8; 8],
 }

@@ -71,6 +71,13 @@ crate::templates! {
     CORE_WRITE = "RLIMIT_CORE is unlimited: the core file is written ({1} pages, {2}). Then complete_all(core_done) releases the waiting threads; do_group_exit.",
     EXIT = "{0} finishes do_exit and is gone.",
     LAST_EXIT = "{0} finishes do_exit: it was the last thread. The process is gone {1} after the signal ({2} after launch).",
+    ITER_SPIN_SMP = "{0} threads spin side by side on {1} CPUs",
+    ITER_LOOP_SMP = "{0} CPUs: get_signal_to_deliver, again, taking turns on siglock",
+    SPIN_SMP = "{0} threads spin in their user-mode loops at once, one per CPU, each calling times() every round.",
+    LOOP_SMP = "{0} CPUs are in the entry.S work loop at once. Each turn holds siglock for {1}; {0} × {1} is more than one turn ({2}), so the lock is never free: the CPUs take it in turn, in the order they asked (the model's FIFO: 2.6.14's i386 spinlock is a test-and-set byte with no queue, which for two CPUs is the same). Each waits {3} per turn, spinning with interrupts off: sys time that does nothing.",
+    LOOP_SPINWAIT = "spin_lock_irq(siglock): taken by another CPU, spin",
+    MIXED = "{0} spinning and {1} looping CPUs side by side: the spinners are drawn in one mode for this stretch (model choice; no shipped variant gets here).",
+    MIGRATE = "CPU {0} is idle: the load balancer pulls {1} from CPU {2} (the busiest run queue, {3} tasks) into its {4} array. (Model choice: only an idle CPU balances; a busy CPU's own periodic balancing is left out, so once every CPU is busy nothing moves.)",
 }
 
 pub(crate) const TFUNC: u16 = 0;
@@ -84,6 +91,8 @@ pub(crate) const ENTRY: u16 = 7;
 pub(crate) const TICK: u16 = 8;
 pub(crate) const SCHEDULE: u16 = 9;
 pub(crate) const EXIT_MM: u16 = 10;
+pub(crate) const BALANCE: u16 = 11;
+pub(crate) const SPINLOCK: u16 = 12;
 
 pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
@@ -243,6 +252,26 @@ pub(crate) static CODE: &[Function] = &[
             "    wait_for_completion(&mm->core_done)",
             "}",
             "... do_exit continues: the thread is gone",
+        ],
+    },
+    Function {
+        name: "sched_fork / load_balance / move_tasks (kernel/sched.c)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &[
+            "sched_fork: cpu = sched_balance_self(cpu, SD_BALANCE_FORK)   // plain SMP: this CPU",
+            "idle CPU, at a tick (rebalance_tick) or going idle (idle_balance):",
+            "    busiest = the run queue with the most tasks",
+            "    move_tasks: take from busiest->expired first, else busiest->active, never its running task",
+            "    pull_task: into the same array here; resched if it preempts",
+        ],
+    },
+    Function {
+        name: "spin_lock (include/asm-i386/spinlock.h)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/include/asm-i386/spinlock.h",
+        lines: &[
+            "atomically decrement the lock byte: if it was free, it is ours",
+            "else spin (rep; nop) reading the byte until it looks free, then try again",
+            "no queue: whoever tries first wins (the model serves spinners in arrival order)",
         ],
     },
 ];

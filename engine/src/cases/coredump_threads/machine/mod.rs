@@ -12,6 +12,7 @@
 mod program;
 mod sched;
 mod signals;
+mod smp;
 mod spin;
 
 use super::text::{self, at, T};
@@ -47,6 +48,8 @@ pub mod gauge {
     pub const SLICE: u8 = 5;
     /// See [`super::Doing`] as a number.
     pub const DOING: u8 = 6;
+    /// The CPU whose run queue holds the task.
+    pub const CPU: u8 = 7;
 }
 
 /// What a task is doing, as the stage shows it (gauge `DOING`).
@@ -102,6 +105,16 @@ struct Task {
     timer: Option<u64>,
     /// pthread_create has run for it (main: always).
     created: bool,
+    /// The CPU whose run queue holds it (`task_cpu(p)`).
+    cpu: usize,
+}
+
+/// One CPU: its O(1) run queue, what runs on it, and its need_resched flag.
+#[derive(Clone, Debug)]
+struct Cpu {
+    rq: RunQueue,
+    current: Option<usize>,
+    need_resched: bool,
 }
 
 /// Everything the stage and the tests read besides the trace.
@@ -113,11 +126,20 @@ pub struct Outcome {
     pub zap_ns: Option<u64>,
     pub last_exit_ns: u64,
     pub siglock_acquisitions: u64,
-    pub siglock_contended: u64,
     pub group_stop_loops: u64,
     pub slices_before_swap: u64,
     pub requeued_active: u64,
     pub context_switches: u64,
+    /// siglock acquisitions that spun first (two or more CPUs in the loop), and
+    /// the time spent spinning: total and longest.
+    pub siglock_contended: u64,
+    pub siglock_wait_ns: u64,
+    pub siglock_wait_max_ns: u64,
+    /// Tasks pulled to another CPU by the load balancer.
+    pub migrations: u64,
+    /// Stretches where spinners and looping threads ran side by side on different
+    /// CPUs (drawn without the spinners' times() calls; none in the shipped variants).
+    pub mixed_stretches: u64,
     pub truncated: bool,
     pub completed: bool,
     /// Turns of the machine's event loop (the run's simulation steps).
@@ -129,13 +151,11 @@ pub struct Outcome {
 pub struct Machine<'c> {
     cfg: &'c Config,
     o1: O1,
-    rq: RunQueue,
+    cpus: Vec<Cpu>,
     tasks: Vec<Task>,
     now: u64,
     next_tick: u64,
     tick_ns: u64,
-    current: Option<usize>,
-    need_resched: bool,
     timers: BTreeSet<(u64, usize)>,
     exact_wake: Option<(u64, usize)>,
     signal_sent: bool,
@@ -172,7 +192,7 @@ fn id(task: usize) -> TaskId {
 
 impl<'c> Machine<'c> {
     pub fn new(cfg: &'c Config) -> Machine<'c> {
-        let mut layout = Layout::new(1);
+        let mut layout = Layout::new(cfg.cpus as u16);
         let group = layout.add_group("thread_share_RLIMIT_CPU");
         layout.add_task("main", group);
         for k in 0..cfg.threads {
@@ -180,7 +200,7 @@ impl<'c> Machine<'c> {
         }
         let siglock = layout.add_lock("sighand->siglock", LockKind::Spinlock);
         let mmap_sem = layout.add_lock("mm->mmap_sem", LockKind::RwSem);
-        for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing"] {
+        for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu"] {
             layout.add_gauge(name);
         }
         let ch_usleep = layout.add_channel("usleep(20000)");
@@ -209,19 +229,18 @@ impl<'c> Machine<'c> {
                 seq: 0,
                 timer: None,
                 created: k == MAIN,
+                cpu: 0,
             })
             .collect();
         let b = TraceBuilder::new(layout, text::TEMPLATES, text::CODE);
         Machine {
             cfg,
             o1,
-            rq: RunQueue::new(),
+            cpus: vec![Cpu { rq: RunQueue::new(), current: None, need_resched: false }; cfg.cpus as usize],
             tasks,
             now: 0,
             next_tick: o1.tick_ns(),
             tick_ns: o1.tick_ns(),
-            current: None,
-            need_resched: false,
             timers: BTreeSet::new(),
             exact_wake: None,
             signal_sent: false,
@@ -304,13 +323,41 @@ impl<'c> Machine<'c> {
         }
     }
 
-    /// The effect that shows `task` in `state`, unless it already is.
-    /// A kernel step of `task` costs `ns`: the clock moves on and the time is the task's sys time.
+    /// A kernel step of `task` costs `ns`: the clock moves on and the time is the task's
+    /// sys time. The other CPUs stand still meanwhile, their tasks charged in the mode
+    /// they are shown in (model choice, see `smp.rs`).
     fn charge_sys(&mut self, task: usize, ns: u64) {
+        self.freeze_others(task, ns);
         self.now += ns;
         self.tasks[task].sys_ns += ns;
     }
 
+    /// The CPU `task` is queued on.
+    fn cpu_of(&self, task: usize) -> usize {
+        self.tasks[task].cpu
+    }
+
+    fn rq(&self, task: usize) -> &RunQueue {
+        &self.cpus[self.tasks[task].cpu].rq
+    }
+
+    fn rq_mut(&mut self, task: usize) -> &mut RunQueue {
+        let cpu = self.tasks[task].cpu;
+        &mut self.cpus[cpu].rq
+    }
+
+    /// `set_tsk_need_resched` on the CPU of `task`.
+    fn resched(&mut self, task: usize) {
+        let cpu = self.tasks[task].cpu;
+        self.cpus[cpu].need_resched = true;
+    }
+
+    /// The state of a task running in the kernel on its CPU.
+    fn kernel_state(&self, task: usize) -> TaskState {
+        TaskState::RunningKernel { cpu: self.tasks[task].cpu as u16 }
+    }
+
+    /// The effect that shows `task` in `state`, unless it already is.
     fn state(&self, task: usize, state: TaskState) -> Option<Effect> {
         let shown = self.b.world().tasks[task].state;
         (self.recording && shown != state).then_some(Effect::SetState { task: id(task), state })
@@ -319,7 +366,7 @@ impl<'c> Machine<'c> {
     /// Gauges that show a task's scheduler state now.
     fn gauges(&self, task: usize, doing: Doing) -> Vec<Effect> {
         let t = &self.tasks[task];
-        let (array, _) = match self.rq.find(id(task)) {
+        let (array, _) = match self.rq(task).find(id(task)) {
             Some((Array::Active, p)) => (1, p),
             Some((Array::Expired, p)) => (2, p),
             None => (0, 0),
@@ -333,6 +380,7 @@ impl<'c> Machine<'c> {
             Effect::Gauge { task: tid, gauge: gauge::SIGPENDING, value: i64::from(t.tif_sigpending) },
             Effect::Gauge { task: tid, gauge: gauge::SLICE, value: t.o1.time_slice as i64 },
             Effect::Gauge { task: tid, gauge: gauge::DOING, value: doing as i64 },
+            Effect::Gauge { task: tid, gauge: gauge::CPU, value: t.cpu as i64 },
         ]
     }
 
@@ -360,7 +408,7 @@ impl<'c> Machine<'c> {
         self.seq += 1;
         self.tasks[task].seq = self.seq;
         let prio = self.tasks[task].o1.prio;
-        self.rq.enqueue(array, id(task), prio);
+        self.rq_mut(task).enqueue(array, id(task), prio);
     }
 
     // ----- the run -----
@@ -376,7 +424,7 @@ impl<'c> Machine<'c> {
         self.tasks[MAIN].o1 = main;
         self.tasks[MAIN].sleeping = false;
         self.enqueue(MAIN, Array::Active);
-        self.need_resched = true;
+        self.cpus[0].need_resched = true;
         loop {
             if self.alive == 0 {
                 self.out.completed = true;
@@ -402,15 +450,32 @@ impl<'c> Machine<'c> {
             }
             while self.now >= self.next_tick {
                 let tick = self.next_tick;
-                self.tick(tick);
+                for cpu in 0..self.cpus.len() {
+                    self.tick(cpu, tick);
+                }
+                self.fire_timers(tick);
+                self.rebalance_idle();
                 self.next_tick += self.tick_ns;
             }
-            if self.need_resched || self.current.is_none() {
-                self.schedule();
+            for cpu in 0..self.cpus.len() {
+                if self.cpus[cpu].need_resched || self.cpus[cpu].current.is_none() {
+                    self.schedule(cpu);
+                }
             }
-            match self.current {
-                None => self.idle(),
-                Some(task) => self.run_task(task),
+            // Kernel steps run one at a time, lowest CPU first; then every CPU
+            // that spins or loops runs on to the next event together.
+            let running: Vec<usize> = self.cpus.iter().filter_map(|c| c.current).collect();
+            if let Some(&task) =
+                running.iter().find(|&&t| !matches!(self.tasks[t].act, Act::Spin | Act::Loop))
+            {
+                let act = self.tasks[task].act;
+                self.step(task, act);
+            } else {
+                match running.as_slice() {
+                    [] => self.idle(),
+                    [task] => self.run_task(*task),
+                    _ => self.stretch(&running),
+                }
             }
         }
     }

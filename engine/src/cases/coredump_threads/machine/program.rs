@@ -11,10 +11,8 @@ impl Machine<'_> {
         match act {
             Act::MainSetup => {
                 let cost = COSTS.main_setup_ns;
-                self.tasks[task].sys_ns += cost;
                 self.iter(T::ITER_MAIN, &[]);
-                let mut e: Vec<Effect> =
-                    self.state(task, TaskState::RunningKernel { cpu: 0 }).into_iter().collect();
+                let mut e: Vec<Effect> = self.state(task, self.kernel_state(task)).into_iter().collect();
                 e.extend(self.gauges(task, Doing::User));
                 let o = &self.tasks[task].o1;
                 let args = [
@@ -24,16 +22,18 @@ impl Machine<'_> {
                     Arg::Ns(COSTS.system_ns),
                 ];
                 self.op(now, Some(task), OpKind::Compute, at(text::MAIN, 0), T::MAIN_START, &args, &e);
-                self.now += cost;
+                self.charge_sys(task, cost);
                 self.tasks[task].act = Act::MainCreate(0);
                 self.exact_wake = Some((self.now + COSTS.system_ns, task));
                 self.sleep(task, self.ch_system);
             }
             Act::MainCreate(k) => {
                 let cost = COSTS.clone_ns;
-                self.tasks[task].sys_ns += cost;
-                self.now += cost;
+                self.charge_sys(task, cost);
                 let child = k as usize + 1;
+                // sched_fork: sched_balance_self(cpu, SD_BALANCE_FORK) finds no domain with
+                // that flag on a plain SMP machine in 2.6.14: the child starts on main's CPU.
+                self.tasks[child].cpu = self.cpu_of(MAIN);
                 // sched_fork / wake_up_new_task (2.6.14): CHILD_PENALTY of the parent's
                 // bonus, half the parent's remaining slice, parent keeps whole bonus steps.
                 let parent_bonus = self.o1.current_bonus(self.tasks[MAIN].o1.sleep_avg_ns);
@@ -68,12 +68,13 @@ impl Machine<'_> {
                     // sched_fork: "current->time_slice = 1; scheduler_tick()".
                     self.tasks[MAIN].o1.time_slice = 1;
                     let at_ns = self.now;
-                    let out = self.rq.tick(&self.o1, tid, &mut self.tasks[MAIN].o1, at_ns, 1);
+                    let (cpu, cpus) = (self.cpu_of(MAIN), self.cpus.len() as u64);
+                    let out = self.cpus[cpu].rq.tick(&self.o1, tid, &mut self.tasks[MAIN].o1, at_ns, cpus);
                     debug_assert!(matches!(
                         out,
                         TickOutcome::ExpiredToActive | TickOutcome::ExpiredToExpired { .. }
                     ));
-                    self.need_resched = true;
+                    self.resched(MAIN);
                     let e = self.gauges(MAIN, Doing::User);
                     self.op(
                         at_ns,
@@ -109,8 +110,7 @@ impl Machine<'_> {
                 let jiffies = (20_000_000u64).div_ceil(self.tick_ns) + 1;
                 let wake = (self.now / self.tick_ns + jiffies) * self.tick_ns;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-                let e: Vec<Effect> =
-                    self.state(task, TaskState::RunningKernel { cpu: 0 }).into_iter().collect();
+                let e: Vec<Effect> = self.state(task, self.kernel_state(task)).into_iter().collect();
                 self.op(
                     self.now,
                     Some(task),
@@ -132,8 +132,7 @@ impl Machine<'_> {
             Act::PauseCall => {
                 self.charge_sys(task, COSTS.step_ns);
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-                let e: Vec<Effect> =
-                    self.state(task, TaskState::RunningKernel { cpu: 0 }).into_iter().collect();
+                let e: Vec<Effect> = self.state(task, self.kernel_state(task)).into_iter().collect();
                 self.op(
                     self.now,
                     Some(task),
@@ -163,7 +162,7 @@ impl Machine<'_> {
                     Effect::Release { lock: self.siglock, task: tid },
                     Effect::Decrease { counter: self.c_pending, delta: 1 },
                 ];
-                e.extend(self.state(task, TaskState::RunningKernel { cpu: 0 }));
+                e.extend(self.state(task, self.kernel_state(task)));
                 e.extend(self.gauges(task, Doing::Dumper));
                 self.op(
                     now,
@@ -252,19 +251,19 @@ impl Machine<'_> {
                 self.core_waiters = 1;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 if self.cfg.variant.yields() {
-                    self.rq.sched_yield(tid);
+                    self.rq_mut(task).sched_yield(tid);
                     self.seq += 1;
                     self.tasks[task].seq = self.seq;
                     self.out.yield_ns = Some(now);
                     self.slices_counting = true;
-                    let ahead = self.rq.arrays().0.len() as u64;
+                    let ahead = self.rq(task).arrays().0.len() as u64;
                     let mut e = vec![Effect::Count { counter: self.c_waiters, delta: 1 }];
                     e.extend(self.gauges(task, Doing::Dumper));
                     let args =
                         [Arg::Task(tid), Arg::Signed(i64::from(self.tasks[task].o1.prio)), Arg::Count(ahead)];
                     self.op(now, Some(task), OpKind::Milestone, at(text::CDWAIT, 1), T::YIELD, &args, &e);
                     self.phase(T::PHASE_STALL, &[]);
-                    self.need_resched = true;
+                    self.resched(task);
                 } else {
                     let e = [Effect::Count { counter: self.c_waiters, delta: 1 }];
                     self.op(now, Some(task), OpKind::Compute, at(text::CDWAIT, 0), T::NO_YIELD, &[], &e);
@@ -324,8 +323,7 @@ impl Machine<'_> {
                     let pages =
                         COSTS.core_pages_base + COSTS.core_pages_per_thread * u64::from(self.cfg.threads);
                     let cost = pages * COSTS.core_page_ns;
-                    self.tasks[task].sys_ns += cost;
-                    self.now += cost;
+                    self.charge_sys(task, cost);
                     self.op(
                         self.now,
                         Some(task),
@@ -363,7 +361,7 @@ impl Machine<'_> {
                     Effect::Acquire { lock: self.siglock, task: tid, mode: LockMode::Write, waited_ns: 0 },
                     Effect::Release { lock: self.siglock, task: tid },
                 ];
-                e.extend(self.state(task, TaskState::RunningKernel { cpu: 0 }));
+                e.extend(self.state(task, self.kernel_state(task)));
                 self.tasks[task].act = Act::Exiting;
                 e.extend(self.gauges(task, Doing::Exiting));
                 self.op(
@@ -407,9 +405,10 @@ impl Machine<'_> {
                 self.charge_sys(task, COSTS.exit_ns);
                 self.alive -= 1;
                 self.tasks[task].act = Act::Gone;
-                self.rq.remove(tid);
-                self.current = None;
-                self.need_resched = true;
+                self.rq_mut(task).remove(tid);
+                let cpu = self.cpu_of(task);
+                self.cpus[cpu].current = None;
+                self.cpus[cpu].need_resched = true;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let mut e: Vec<Effect> = Vec::new();
                 if self.b.world().locks[self.siglock.0 as usize].holds(tid) {

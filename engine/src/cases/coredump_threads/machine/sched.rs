@@ -11,16 +11,17 @@ impl Machine<'_> {
 
     pub(super) fn sleep(&mut self, task: usize, channel: ChannelId) {
         self.tasks[task].sleeping = true;
-        self.rq.remove(id(task));
+        self.rq_mut(task).remove(id(task));
         self.tasks[task].o1.charge(&self.o1, self.now);
         let doing = self.doing(task);
         let mut e: Vec<Effect> = self.state(task, TaskState::Sleeping { channel }).into_iter().collect();
         e.extend(self.gauges(task, doing));
         self.op(self.now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 1), T::ITER_SCHEDULE, &[], &e);
-        if self.current == Some(task) {
-            self.current = None;
+        let cpu = self.cpu_of(task);
+        if self.cpus[cpu].current == Some(task) {
+            self.cpus[cpu].current = None;
         }
-        self.need_resched = true;
+        self.cpus[cpu].need_resched = true;
     }
 
     /// try_to_wake_up: recalc (activate_task), queue in the active array, preemption check.
@@ -60,8 +61,12 @@ impl Machine<'_> {
             ];
             self.op(at_ns.max(self.b.now_ns()), None, OpKind::Wake, code, t, &args, &e);
         }
-        match self.current {
-            None => self.need_resched = true,
+        // try_to_wake_up on its own CPU: 2.6.14's SD_CPU_INIT has SD_WAKE_AFFINE but the
+        // wakers here (a timer on the sleeper's CPU, the signal sender) are not modelled
+        // as pulling it elsewhere (model choice).
+        let cpu = self.cpu_of(task);
+        match self.cpus[cpu].current {
+            None => self.cpus[cpu].need_resched = true,
             Some(c) => {
                 let cp = self.tasks[c].o1.prio;
                 let args = [
@@ -72,7 +77,7 @@ impl Machine<'_> {
                 ];
                 let at_op = at_ns.max(self.b.now_ns());
                 if wakeup_preempts(prio, cp) {
-                    self.need_resched = true;
+                    self.cpus[cpu].need_resched = true;
                     self.op(at_op, None, OpKind::Preempt, at(text::SCHEDULE, 3), T::PREEMPT, &args, &[]);
                 } else if task == MAIN && self.signal_sent {
                     self.op(at_op, None, OpKind::Compute, at(text::SCHEDULE, 3), T::NO_PREEMPT, &args, &[]);
@@ -81,10 +86,14 @@ impl Machine<'_> {
         }
     }
 
-    pub(super) fn tick(&mut self, tick_at: u64) {
+    /// `scheduler_tick` on `cpu`. TIMESLICE_GRANULARITY is multiplied by the number of
+    /// CPUs on an SMP kernel (2.6.14 `#ifdef CONFIG_SMP`); the reporter's was SMP, with
+    /// one CPU online.
+    pub(super) fn tick(&mut self, cpu: usize, tick_at: u64) {
         let now = self.now;
-        if let Some(c) = self.current {
-            let out = self.rq.tick(&self.o1, id(c), &mut self.tasks[c].o1, tick_at, 1);
+        let cpus = self.cpus.len() as u64;
+        if let Some(c) = self.cpus[cpu].current {
+            let out = self.cpus[cpu].rq.tick(&self.o1, id(c), &mut self.tasks[c].o1, tick_at, cpus);
             let o = self.tasks[c].o1.clone();
             let bonus = self.o1.current_bonus(o.sleep_avg_ns);
             let args_basic = [
@@ -97,12 +106,12 @@ impl Machine<'_> {
             match out {
                 TickOutcome::Continue | TickOutcome::NotYetOff => {}
                 TickOutcome::Requeued => {
-                    self.need_resched = true;
+                    self.cpus[cpu].need_resched = true;
                     self.seq += 1;
                     self.tasks[c].seq = self.seq;
                     if self.rec_on() {
                         self.b.iteration(txt(T::ITER_TICK.id(), &[]));
-                        let g = self.o1.granularity(o.sleep_avg_ns, 1) * self.tick_ns;
+                        let g = self.o1.granularity(o.sleep_avg_ns, cpus) * self.tick_ns;
                         let e = self.gauges(c, doing);
                         self.op(
                             now,
@@ -116,31 +125,32 @@ impl Machine<'_> {
                     }
                 }
                 TickOutcome::ExpiredToActive => {
-                    self.need_resched = true;
+                    self.cpus[cpu].need_resched = true;
                     self.seq += 1;
                     self.tasks[c].seq = self.seq;
-                    if self.slices_counting {
+                    if self.slices_counting && cpu == self.cpu_of(MAIN) {
                         self.out.slices_before_swap += 1;
                         self.out.requeued_active += 1;
                     }
                     if self.rec_on() {
                         self.b.iteration(txt(T::ITER_TICK.id(), &[]));
                         let e = self.gauges(c, doing);
-                        let kind = if self.slices_counting { OpKind::Milestone } else { OpKind::Compute };
+                        let marked = self.slices_counting && cpu == self.cpu_of(MAIN);
+                        let kind = if marked { OpKind::Milestone } else { OpKind::Compute };
                         self.op(now, Some(c), kind, at(text::TICK, 5), T::TICK_ACTIVE, &args_basic, &e);
                     }
                 }
                 TickOutcome::ExpiredToExpired { starving } => {
-                    self.need_resched = true;
+                    self.cpus[cpu].need_resched = true;
                     self.seq += 1;
                     self.tasks[c].seq = self.seq;
-                    if self.slices_counting {
+                    if self.slices_counting && cpu == self.cpu_of(MAIN) {
                         self.out.slices_before_swap += 1;
                     }
                     if self.rec_on() {
                         self.b.iteration(txt(T::ITER_TICK.id(), &[]));
                         let e = self.gauges(c, doing);
-                        let left = self.rq.arrays().0.len() as u64;
+                        let left = self.cpus[cpu].rq.arrays().0.len() as u64;
                         if starving {
                             self.op(
                                 now,
@@ -172,7 +182,11 @@ impl Machine<'_> {
                 }
             }
         }
-        // The timer softirq after the tick: expired usleep() timers.
+    }
+
+    /// The timer softirq after the tick: expired usleep() timers.
+    pub(super) fn fire_timers(&mut self, tick_at: u64) {
+        let now = self.now;
         while let Some(&(when, task)) = self.timers.iter().next() {
             if when > tick_at {
                 break;
@@ -182,10 +196,10 @@ impl Machine<'_> {
         }
     }
 
-    pub(super) fn schedule(&mut self) {
+    pub(super) fn schedule(&mut self, cpu: usize) {
         let now = self.now;
-        self.need_resched = false;
-        let prev = self.current;
+        self.cpus[cpu].need_resched = false;
+        let prev = self.cpus[cpu].current;
         let mut charge_args = None;
         if let Some(p) = prev {
             if !self.tasks[p].sleeping && self.tasks[p].act != Act::Gone {
@@ -195,12 +209,16 @@ impl Machine<'_> {
                 charge_args = Some((p, ran, bonus));
             }
         }
-        let swaps = self.rq.swaps;
-        let next = self.rq.pick().map(|t| t.0 as usize);
-        let swapped = self.rq.swaps != swaps;
+        if self.cpus[cpu].rq.nr_running() == 0 {
+            // idle_balance (SD_BALANCE_NEWIDLE): about to idle, pull from the busiest CPU.
+            self.balance(cpu);
+        }
+        let swaps = self.cpus[cpu].rq.swaps;
+        let next = self.cpus[cpu].rq.pick().map(|t| t.0 as usize);
+        let swapped = self.cpus[cpu].rq.swaps != swaps;
         if swapped {
             self.out.swap_ns.push(now);
-            if self.slices_counting {
+            if self.slices_counting && cpu == self.cpu_of(MAIN) {
                 self.slices_counting = false;
             }
         }
@@ -210,8 +228,8 @@ impl Machine<'_> {
                 let how = if self.tasks[n].o1.activated == Activated::Interrupt { 2 } else { 1 };
                 let waited = now.saturating_sub(self.tasks[n].o1.timestamp_ns);
                 self.tasks[n].o1.credit_runqueue_wait(&self.o1, now);
-                let (array, _) = self.rq.find(id(n)).expect("picked task is queued");
-                self.rq.remove(id(n));
+                let (array, _) = self.cpus[cpu].rq.find(id(n)).expect("picked task is queued");
+                self.cpus[cpu].rq.remove(id(n));
                 self.enqueue(n, array);
                 credit = Some((n, waited, how));
             }
@@ -222,7 +240,7 @@ impl Machine<'_> {
                 self.tasks[n].o1.timestamp_ns = now;
             }
         }
-        self.current = next;
+        self.cpus[cpu].current = next;
         if let Some(n) = next {
             if self.tasks[n].tif_sigpending && matches!(self.tasks[n].act, Act::Spin | Act::Loop) {
                 self.tasks[n].act = Act::SigEntry;
@@ -246,7 +264,8 @@ impl Machine<'_> {
         if swapped {
             let e = [Effect::Count { counter: self.c_swaps, delta: 1 }];
             self.op(now, None, OpKind::Milestone, at(text::SCHEDULE, 2), T::SWAP, &[], &e);
-            let all: Vec<usize> = (0..self.tasks.len()).filter(|&t| self.rq.find(id(t)).is_some()).collect();
+            let all: Vec<usize> =
+                (0..self.tasks.len()).filter(|&t| self.cpus[cpu].rq.find(id(t)).is_some()).collect();
             if all.len() <= 64 {
                 let mut e = Vec::new();
                 for t in all {
@@ -268,7 +287,7 @@ impl Machine<'_> {
         }
         if let Some(n) = next {
             let doing = self.doing(n);
-            let mut e: Vec<Effect> = self.state(n, TaskState::RunningKernel { cpu: 0 }).into_iter().collect();
+            let mut e: Vec<Effect> = self.state(n, self.kernel_state(n)).into_iter().collect();
             e.extend(self.gauges(n, doing));
             let o = &self.tasks[n].o1;
             let (t, args) = if next == prev {

@@ -29,7 +29,7 @@ impl Machine<'_> {
                 &[Arg::Task(tid), Arg::Count(self.group_stop_count)],
                 &e,
             );
-            self.rq.remove(tid);
+            self.rq_mut(task).remove(tid);
             self.tasks[task].sleeping = true;
             self.tasks[task].o1.charge(&self.o1, self.now);
             let e: Vec<Effect> = self
@@ -38,8 +38,9 @@ impl Machine<'_> {
                 .chain(self.gauges(task, Doing::Stopped))
                 .collect();
             self.op(self.now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 1), T::ITER_SCHEDULE, &[], &e);
-            self.current = None;
-            self.need_resched = true;
+            let cpu = self.cpu_of(task);
+            self.cpus[cpu].current = None;
+            self.cpus[cpu].need_resched = true;
             return;
         }
         if self.group_stop_count > 0 {

@@ -17,8 +17,8 @@ impl Machine<'_> {
         self.tasks[task].pos_ns = (p + d) % period;
         if self.rec_on() {
             let start = self.now;
-            let user_state = TaskState::RunningUser { cpu: 0 };
-            let kernel_state = TaskState::RunningKernel { cpu: 0 };
+            let user_state = TaskState::RunningUser { cpu: self.cpu_of(task) as u16 };
+            let kernel_state = self.kernel_state(task);
             self.b.iteration(txt(T::ITER_SPIN.id(), &[Arg::Task(id(task))]));
             let first = if p < lp { user_state } else { kernel_state };
             let e: Vec<Effect> = self.state(task, first).into_iter().collect();
@@ -107,7 +107,7 @@ impl Machine<'_> {
         if self.rec_on() {
             let start = self.now;
             self.b.iteration(txt(T::ITER_LOOP.id(), &[Arg::Task(id(task))]));
-            let e: Vec<Effect> = self.state(task, TaskState::RunningKernel { cpu: 0 }).into_iter().collect();
+            let e: Vec<Effect> = self.state(task, self.kernel_state(task)).into_iter().collect();
             self.op(
                 start,
                 Some(task),
