@@ -85,7 +85,13 @@ impl<'c> Machine<'c> {
     pub fn new(config: &'c Config) -> Machine<'c> {
         assert!((1..=2).contains(&config.cpus), "one or two CPUs");
         let o1 = O1::new(config.hz);
-        let task = |step, nice, home_cpu| Task {
+        // copy_process shares the shell's remaining slice with each child: the
+        // listener first, then the writer from what the shell kept (the shell only
+        // sleeps at its prompt in between, so its slice does not move).
+        let shell = (config.shell_slice_ns / config.tick_ns()).clamp(1, o1.max_timeslice());
+        let (listener_slice, shell_kept) = O1Task::fork_slice(shell);
+        let (writer_slice, _) = O1Task::fork_slice(shell_kept);
+        let task = |step, nice, home_cpu, slice| Task {
             step,
             run: Run::Runnable,
             home_cpu,
@@ -95,15 +101,15 @@ impl<'c> Machine<'c> {
             spin: None,
             time1_ns: 0,
             last_done: step,
-            // Both programs are forked by a shell: they inherit 95 % of its bonus
-            // (a parameter: the shell's state is not in the report) and half its slice.
-            o1: O1Task::forked(&o1, nice, 0, config.parent_bonus),
+            // Both programs are forked by a shell: they inherit 95 % of its bonus and
+            // share its slice (parameters: the shell's state is not in the report).
+            o1: O1Task { time_slice: slice, ..O1Task::forked(&o1, nice, 0, config.parent_bonus) },
             good: GoodTask::forked(nice, config.hz),
             waiting: false,
         };
         let tasks = [
-            task(Step::ListenerOpen, config.listener_nice, 0),
-            task(Step::WriterOpen, config.writer_nice, config.cpus - 1),
+            task(Step::ListenerOpen, config.listener_nice, 0, listener_slice),
+            task(Step::WriterOpen, config.writer_nice, config.cpus - 1, writer_slice),
         ];
         let cpus = (0..config.cpus)
             .map(|_| Cpu { rq: (config.kernel == Kernel::O1).then(RunQueue::new), ..Cpu::default() })
