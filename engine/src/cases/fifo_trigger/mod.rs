@@ -38,14 +38,16 @@ const S: u64 = 1_000_000_000;
 /// calibrated (see `print_cost`).
 ///
 /// The busy loop: calibrated on the report. A one-slice write lasts what is left
-/// of the listener's slice when the write wakes it, and the listener spent part of
-/// that slice in one busy loop before it slept (the loop in progress when the
-/// writer's close freed the pipe). So the spread of the reported one-slice writes,
-/// 99.725 to 101.775 ms, is at least 2.05 ms of loop, plus up to a tick: the loop
-/// takes about 2.3–2.5 ms, 2.5 ns per iteration. That is about 4 cycles at 1.5–2 GHz,
-/// what gcc without optimisation makes of `for (i = 0; i < 1000000; i++) ;` (the
-/// counter lives in memory: load, add, store, compare and branch), where an
-/// optimised build would run one cycle or drop the loop.
+/// of the listener's slice when the write wakes it, and before it slept in
+/// select() the listener spent part of that slice finishing the busy loop that
+/// its previous slice had cut short (wherever the tick fell in it). So the
+/// one-slice writes spread over up to one loop below a slice: the reported ones, 99.725 to 101.775 ms, spread over 2.05 ms,
+/// and a loop of about 2.5 ms (2,500 ps per iteration) reproduces them (the model's
+/// twelve lines after the first: 99.6–101.5 ms; with one cycle at an assumed
+/// 1.83 GHz, 550 ps, they were 101.5–102.0 ms). 2.5 ns is about 4 cycles at
+/// 1.5–2 GHz, what gcc without optimisation makes of the seed's empty
+/// `for (i = 0; i < 1000000; i++) ;` (the counter lives in memory: load, add,
+/// store, compare, branch); an optimised build would take one cycle or drop the loop.
 pub const COSTS: Costs = Costs {
     open_ns: 2 * US,
     open_enxio_ns: 1_500,
