@@ -573,8 +573,16 @@ impl<'c> TraceSink<'c> {
     /// The listener starts alone; the writer follows later.
     pub fn start(&mut self) {
         self.begin(0, T::ITER_START.id(), vec![], None);
-        let args = vec![Arg::Task(task(LISTENER)), Arg::Ns(self.config.writer_start_ns)];
-        self.push(0, Some(LISTENER), OpKind::Note, at(text::LISTENER, 0), T::START, args, vec![]);
+        let mut args = vec![Arg::Task(task(LISTENER)), Arg::Ns(self.config.writer_start_ns)];
+        let template = if self.kernel == Kernel::O1 {
+            let [shell, listener, _] = super::machine::forked_slices(self.config);
+            let tick = self.config.tick_ns();
+            args.extend([Arg::Ns(shell * tick), Arg::Ns(listener * tick)]);
+            T::START_26
+        } else {
+            T::START
+        };
+        self.push(0, Some(LISTENER), OpKind::Note, at(text::LISTENER, 0), template, args, vec![]);
     }
 
     pub fn finish_ops(&mut self, end_ns: u64, writes: u64, slow: u64) {

@@ -81,16 +81,23 @@ pub struct Machine<'c> {
     writer_started: bool,
 }
 
+/// The shell's slice left at the first fork, and the first slices of the listener
+/// and the writer, in jiffies (2.6). copy_process shares the shell's remaining
+/// slice with each child: the listener first, then the writer from what the shell
+/// kept (the shell only sleeps at its prompt in between, so its slice does not move).
+pub fn forked_slices(config: &Config) -> [u64; 3] {
+    let o1 = O1::new(config.hz);
+    let shell = (config.shell_slice_ns / config.tick_ns()).clamp(1, o1.max_timeslice());
+    let (listener, kept) = O1Task::fork_slice(shell);
+    let (writer, _) = O1Task::fork_slice(kept);
+    [shell, listener, writer]
+}
+
 impl<'c> Machine<'c> {
     pub fn new(config: &'c Config) -> Machine<'c> {
         assert!((1..=2).contains(&config.cpus), "one or two CPUs");
         let o1 = O1::new(config.hz);
-        // copy_process shares the shell's remaining slice with each child: the
-        // listener first, then the writer from what the shell kept (the shell only
-        // sleeps at its prompt in between, so its slice does not move).
-        let shell = (config.shell_slice_ns / config.tick_ns()).clamp(1, o1.max_timeslice());
-        let (listener_slice, shell_kept) = O1Task::fork_slice(shell);
-        let (writer_slice, _) = O1Task::fork_slice(shell_kept);
+        let [_, listener_slice, writer_slice] = forked_slices(config);
         let task = |step, nice, home_cpu, slice| Task {
             step,
             run: Run::Runnable,

@@ -18,6 +18,7 @@ crate::templates! {
     ITER_TICK = "timer tick",
     ITER_END = "time is up",
     START = "{0} (./a.out LISTENER &) starts first: it creates test.fifo and enters its loop. The writer is started {1} later, as the reporter typed its command.",
+    START_26 = "{0} (./a.out LISTENER &) starts first: it creates test.fifo and enters its loop. The writer is started {1} later, as the reporter typed its command. The shell forked it with {2} of its timeslice left, and copy_process gives the child half of it: a first slice of {3} (the shell's slice is a model choice, calibrated on the reported 302 ms).",
     L_OPEN_NEW = "{0} opens test.fifo for reading (O_NONBLOCK). No pipe buffer existed, so an empty one is allocated. No writer has it open, so fifo_open sets f_version = WCOUNTER: POLLHUP stays hidden until a writer has come and gone.",
     L_OPEN_HELD = "{0} opens test.fifo for reading. The writer still holds the FIFO open, so the old buffer is still there, with {1} unread byte(s).",
     L_SELECT_SLEEP = "select(): pipe_poll finds no data and no hangup, so {0} sleeps on the pipe's wait queue (TASK_INTERRUPTIBLE). Sleeping is what earns sleep_avg on 2.6.",
