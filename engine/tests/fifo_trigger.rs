@@ -192,6 +192,8 @@ mod properties {
             loop_iters in 1u64..5_000_000,
             print_us in 1u64..400,
             start_ms in 0u64..1_500,
+            // Up to 200 ms: a first slice longer than a nice 19 task's own (the unsigned wrap).
+            shell_ms in 1u64..=200,
             hz in prop::sample::select(vec!["native", "100", "250", "1000"]),
             preempt in any::<bool>(),
             variant in prop::sample::select(vec!["2.6.1", "2.4.24", "2.4.24-smp", "drain-fix", "2cpu"]),
@@ -202,6 +204,7 @@ mod properties {
                 ("loop_iters", loop_iters.to_string()),
                 ("print_cost", format!("{print_us}us")),
                 ("writer_start", format!("{start_ms}ms")),
+                ("shell_slice", format!("{shell_ms}ms")),
                 ("duration", "2s".to_string()),
                 ("hz", hz.to_string()),
                 ("preempt", if preempt { "on" } else { "off" }.to_string()),
