@@ -1,6 +1,7 @@
 // The FIFO trigger's stage: a shared link at the first wakeup preemption inside
 // write() reopens with the callout and the writer on its write() line; the dt
-// chart seeks; the 2.4.24 comparison runs on demand; the sweep runs on demand.
+// chart seeks; the reporter's grep panel shows this run's lines beside his; the
+// 2.4.24 comparison runs on demand; the sweep runs on demand.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,6 +63,26 @@ describe('fifo trigger', () => {
       assert.match(await page.getByTestId('fifo-listener-state').innerText(), /running/);
       assert.match(await page.getByTestId('fifo-pipe').innerText(), /1 byte, never read/);
       assert.match(await page.getByTestId('fifo-runqueue').innerText(), /ACTIVE/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  test("the reporter's grep panel shows this run's lines beside his, and the lines it hid on demand", T, async () => {
+    await withPage(suite.browser, 'fifo-grep', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/fifo-trigger'));
+      const panel = page.getByTestId('reported-output');
+      await panel.scrollIntoViewIfNeeded();
+      const table = page.getByTestId('grep-table');
+      assert.equal(await table.locator('tbody tr').count(), 13, 'thirteen lines, his and ours');
+      const first = await table.locator('tbody tr').first().innerText();
+      assert.match(first, /dt = 302\.220000 ms/);
+      assert.match(first, /dt = 30\d\.\d{6} ms \(write #[\d,]+\)/);
+      assert.match(await page.getByTestId('unbroken-note').innerText(), /slow writes? in a row/);
+      assert.equal(await page.getByTestId('grep-hidden').count(), 0, 'the hidden lines are not shown at first');
+      await page.getByTestId('grep-toggle').click();
+      assert.ok((await page.getByTestId('grep-hidden').count()) > 0, 'the toggle shows where grep hid fast lines');
+      assert.match(await page.getByTestId('grep-hidden').first().innerText(), /[\d,]+ fast lines? hidden/);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

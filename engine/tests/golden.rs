@@ -6,7 +6,7 @@ pub const PLAYGROUND_DEFAULT_HASH: &str = "e90627a6a7dca6c0";
 
 // The trace hash of `fifo-trigger` 2.6.1 with default parameters and seed 1: the
 // O(1) machine, the pipe and the trace building, natively and in wasm alike.
-pub const FIFO_DEFAULT_HASH: &str = "af4dd2ec6d55d7af";
+pub const FIFO_DEFAULT_HASH: &str = "66a66955f45815ce";
 
 // The trace hash of `gvisor-threadgroups` before, default parameters (two minutes of
 // 16,384 threads) and seed 1: the per-visit cache draws, natively and in wasm alike.

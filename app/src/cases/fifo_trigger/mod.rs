@@ -3,6 +3,7 @@
 //! programs side by side, so it takes the full width.
 
 mod chart;
+mod output;
 mod stage;
 mod sweep;
 

@@ -7,6 +7,7 @@
 //! bursts, the scheduler constants) and the view's tasks, gauges and counters.
 
 use super::chart::DtChart;
+use super::output::{output, ReporterGrep};
 use slowpath_engine::cases::fifo_trigger::build::{
     C_ALIVE, C_BYTES, C_DISCARDED, C_EAGAIN, C_ENXIO, C_FREES, C_PREEMPTIONS, C_READERS, C_SELECT_AT_ONCE,
     C_SELECT_SLEPT, C_SLOW, C_WRITERS, C_WRITES, G_ARRAY, G_BONUS, G_CREDIT, G_INTERACTIVE, G_LINE, G_PRIO,
@@ -24,9 +25,6 @@ use slowpath_engine::run::world::{CounterId, TaskState};
 use slowpath_engine::Run;
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// The writer's output shows this many lines, ending at the current time.
-const OUTPUT_LINES: usize = 12;
 
 #[derive(Properties, Clone)]
 pub struct FifoStageProps {
@@ -93,11 +91,6 @@ fn write_progress(case: &FifoCase, now_ns: u64) -> (usize, Option<usize>) {
     let Some(last) = started.checked_sub(1) else { return (0, None) };
     let done = case.write_time_ns[last] + case.write_dt_ns.get(last).copied().unwrap_or(0) <= now_ns;
     (if done { started } else { last }, Some(last))
-}
-
-/// "dt = %f ms", as the seed's program prints it (six decimals of a millisecond).
-fn dt_line(dt_ns: u64) -> String {
-    format!("dt = {}.{:06} ms", dt_ns / 1_000_000, dt_ns % 1_000_000)
 }
 
 /// The whole-run figures compared across kernels.
@@ -183,7 +176,7 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
             { if o1 { runqueue_o1(&run, &case, view) } else { counters_24(&run, &case, view) } }
             <div class="fifo-row">
                 { output(&case, printed) }
-                <ReportedOutput lines={case.reported_dt_ms} kernel={case.kernel} />
+                <ReporterGrep case={case.clone()} printed={printed} />
             </div>
             <figure class="fifo-charts" data-testid="dt-charts">
                 <figcaption>
@@ -234,11 +227,13 @@ fn model_notes() -> Html {
             <ul>
                 <li>{ "Only the two programs share the CPU. The reporter's output went through grep or to a terminal; \
                        here each printed line simply costs the writer a calibrated time (the Writer's fprintf parameter)." }</li>
-                <li>{ "System calls cost what LMbench measured on machines of that era, and the busy loop one cycle of \
-                       the reporter's 1.83 GHz Athlon per iteration: model values, not measurements of his machine." }</li>
+                <li>{ "System calls cost what LMbench measured on machines of that era (the reporter's machine is \
+                       not known). The busy loop's cost, 2.5 ns an iteration (about 4 cycles, as gcc without \
+                       optimisation compiles it), is calibrated on the spread of his one-slice writes, 99.7 to 101.8 ms." }</li>
                 <li>{ "The listener starts first and sleeps in select() until the writer is started (2 s by default), \
-                       which makes it just interactive. That is why the first burst opens with a several-slice write; \
-                       later bursts in the model open with a one-slice write, where the reporter saw 302 ms again." }</li>
+                       which makes it just interactive. That is why the first burst opens with a several-slice write. \
+                       Its first slice is half of what the shell had left when it forked it (the Shell's slice left \
+                       parameter, 196 ms by default, calibrated on the reported 302 ms): 98 ms, then two full slices." }</li>
                 <li>{ "Both programs are forked by a shell whose sleep credit is unknown (the Shell's bonus parameter, \
                        0 by default); with an interactive shell the first writes are fast and the first burst is shorter." }</li>
                 <li>{ "On 2.4.24 the reporter saw no slow write. On one CPU, 2.4.24's own rules predict slow writes: \
@@ -543,68 +538,9 @@ fn counters_24(run: &Run, case: &FifoCase, view: &View) -> Html {
     }
 }
 
-/// The writer's stderr: the last lines printed up to now.
-fn output(case: &FifoCase, printed: usize) -> Html {
-    let from = printed.saturating_sub(OUTPUT_LINES);
-    html! {
-        <figure class="fifo-output" data-testid="writer-output">
-            <figcaption>{ format!("The writer's output (simulated): {} line{} so far", group_digits(printed as u64), if printed == 1 { "" } else { "s" }) }</figcaption>
-            <ol class="fifo-terminal" start={(from + 1).to_string()} aria-label="Last lines printed by the writer">
-                if printed == 0 { <li class="muted fifo-empty">{ "(nothing yet)" }</li> }
-                { for (from..printed).map(|k| {
-                    let dt = case.write_dt_ns[k];
-                    html! {
-                        <li class={classes!((dt >= case.slow_ns).then_some("slow"))} key={k}>
-                            <span class="fifo-write-number" aria-hidden="true">{ format!("#{}", k + 1) }</span>
-                            { dt_line(dt) }
-                        </li>
-                    }
-                }) }
-            </ol>
-        </figure>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct ReportedProps {
-    lines: &'static [&'static str],
-    kernel: &'static str,
-}
-
-/// The reporter's slow lines, static: rendered once.
-#[function_component(ReportedOutput)]
-fn reported_output(props: &ReportedProps) -> Html {
-    if props.kernel == "2.4.24" {
-        return html! {
-            <figure class="fifo-output reported" data-testid="reported-output">
-                <figcaption>{ "Reported on 2.4.24" }</figcaption>
-                <p class="fifo-model-note">
-                    { "\"Output lines from the writer are scrolling past in a constant high pace, and the numbers \
-                       are always fractions of a millisecond.\" The reporter printed to his terminal; this model \
-                       has only the two programs, and does not reproduce it (see the notes at the end of the stage)." }
-                </p>
-            </figure>
-        };
-    }
-    html! {
-        <figure class="fifo-output reported" data-testid="reported-output">
-            <figcaption>{ "Reported on 2.6.1 (the seed's output, fast lines filtered out)" }</figcaption>
-            <ol class="fifo-terminal" aria-label="Lines printed on the reporter's machine">
-                { for props.lines.iter().map(|ms| html! { <li class="slow">{ format!("dt = {ms} ms") }</li> }) }
-            </ol>
-        </figure>
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dt_lines_print_six_decimals_of_a_millisecond() {
-        assert_eq!(dt_line(1_400), "dt = 0.001400 ms");
-        assert_eq!(dt_line(305_996_800), "dt = 305.996800 ms");
-    }
 
     #[test]
     fn slice_left_counts_ticks_since_the_stamp_for_a_running_task() {

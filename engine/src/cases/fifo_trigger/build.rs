@@ -107,6 +107,8 @@ pub struct TraceSink<'c> {
     marks: Vec<PhaseMark>,
     next_mark: usize,
     writes: u64,
+    /// Fast writes since the last slow one: the lines the reporter's grep hid.
+    hidden_by_grep: u64,
     phase_started: bool,
     /// When each task was last woken (for the run-queue credit narration).
     woken_at: [u64; 2],
@@ -193,6 +195,7 @@ impl<'c> TraceSink<'c> {
             marks,
             next_mark: 0,
             writes: 0,
+            hidden_by_grep: 0,
             phase_started: false,
             woken_at: [0; 2],
             channel,
@@ -427,10 +430,14 @@ impl<'c> TraceSink<'c> {
             (Step::WriterTime2, Outcome::Measured { dt_ns, write }) => {
                 self.writes = write;
                 effects.push(Effect::Count { counter: C_WRITES, delta: 1 });
+                // dt is whole microseconds, so "at least 1 ms" is exactly what grep shows.
+                assert_eq!(super::grep::shown_by_grep(dt_ns), dt_ns >= SLOW_NS, "grep and SLOW_NS agree");
                 if dt_ns >= SLOW_NS {
                     effects.push(Effect::Count { counter: C_SLOW, delta: 1 });
-                    (OpKind::Milestone, T::W_TIME2_SLOW, vec![me, Arg::Ns(dt_ns)])
+                    let hidden = std::mem::take(&mut self.hidden_by_grep);
+                    (OpKind::Milestone, T::W_TIME2_SLOW, vec![me, Arg::Ns(dt_ns), Arg::Count(hidden)])
                 } else {
+                    self.hidden_by_grep += 1;
                     (OpKind::Syscall, T::W_TIME2_FAST, vec![me])
                 }
             }
@@ -566,8 +573,16 @@ impl<'c> TraceSink<'c> {
     /// The listener starts alone; the writer follows later.
     pub fn start(&mut self) {
         self.begin(0, T::ITER_START.id(), vec![], None);
-        let args = vec![Arg::Task(task(LISTENER)), Arg::Ns(self.config.writer_start_ns)];
-        self.push(0, Some(LISTENER), OpKind::Note, at(text::LISTENER, 0), T::START, args, vec![]);
+        let mut args = vec![Arg::Task(task(LISTENER)), Arg::Ns(self.config.writer_start_ns)];
+        let template = if self.kernel == Kernel::O1 {
+            let [shell, listener, _] = super::machine::forked_slices(self.config);
+            let tick = self.config.tick_ns();
+            args.extend([Arg::Ns(shell * tick), Arg::Ns(listener * tick)]);
+            T::START_26
+        } else {
+            T::START
+        };
+        self.push(0, Some(LISTENER), OpKind::Note, at(text::LISTENER, 0), template, args, vec![]);
     }
 
     pub fn finish_ops(&mut self, end_ns: u64, writes: u64, slow: u64) {
@@ -644,7 +659,7 @@ impl TraceSink<'_> {
         let (code, template, args) = match (self.kernel, outcome) {
             (Kernel::Goodness, _) => (at(text::TICK_WAKE_24, 1), T::TICK_24, vec![me]),
             (_, TickOutcome::ExpiredToActive) => (
-                at(text::TICK_26, 3),
+                at(text::TICK_26, 6),
                 T::TICK_ACTIVE,
                 vec![
                     me,
@@ -655,10 +670,10 @@ impl TraceSink<'_> {
                 ],
             ),
             (_, TickOutcome::ExpiredToExpired { starving: true }) => {
-                (at(text::TICK_26, 4), T::TICK_STARVING, vec![me])
+                (at(text::TICK_26, 5), T::TICK_STARVING, vec![me])
             }
             (_, TickOutcome::ExpiredToExpired { starving: false }) => (
-                at(text::TICK_26, 4),
+                at(text::TICK_26, 5),
                 T::TICK_EXPIRED,
                 vec![me, sleep_avg, Arg::Signed(snap.bonus), Arg::Signed(i64::from(snap.prio))],
             ),
@@ -666,7 +681,7 @@ impl TraceSink<'_> {
                 let granularity = crate::kernel::sched::o1::O1::new(self.config.hz)
                     .granularity(snap.sleep_avg_ns, u64::from(self.config.cpus));
                 (
-                    at(text::TICK_26, 7),
+                    at(text::TICK_26, 9),
                     T::TICK_REQUEUE,
                     vec![me, Arg::Ns(granularity * self.config.tick_ns())],
                 )
@@ -717,7 +732,7 @@ impl TraceSink<'_> {
                     (false, false, true) => T::WAKE_NO_PREEMPT_LONG,
                     (false, false, false) => T::WAKE_NO_PREEMPT,
                 };
-                (at(text::WAKE_26, if preempts { 5 } else { 4 }), template, args)
+                (at(text::WAKE_26, if preempts { 8 } else { 7 }), template, args)
             }
             Kernel::Goodness => {
                 let other_counter = world.tasks[other].gauges[usize::from(G_SLICE)].max(0) as u64;

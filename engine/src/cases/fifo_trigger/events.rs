@@ -44,6 +44,8 @@ pub struct Config {
     pub writer_start_ns: u64,
     /// The bonus (0–10) of the shell that forks both programs.
     pub parent_bonus: i64,
+    /// What is left of the shell's timeslice when it forks the listener (2.6 only).
+    pub shell_slice_ns: u64,
     pub duration_ns: u64,
     pub costs: Costs,
     /// Work budget of one pass: the machine stops after this many steps...

@@ -23,6 +23,8 @@ pub struct FifoCase {
     pub write_time_ns: Vec<u64>,
     pub write_dt_ns: Vec<u64>,
     pub bursts: Vec<FifoBurst>,
+    /// The first lines of the writer's output through the reporter's `grep -v '= 0'`.
+    pub grep_lines: Vec<super::grep::GrepLine>,
     pub slow_ns: u64,
     /// The reporter's printed slow writes, for comparison.
     #[serde(deserialize_with = "crate::run::wire::static_strs")]

@@ -81,11 +81,24 @@ pub struct Machine<'c> {
     writer_started: bool,
 }
 
+/// The shell's slice left at the first fork, and the first slices of the listener
+/// and the writer, in jiffies (2.6). copy_process shares the shell's remaining
+/// slice with each child: the listener first, then the writer from what the shell
+/// kept (the shell only sleeps at its prompt in between, so its slice does not move).
+pub fn forked_slices(config: &Config) -> [u64; 3] {
+    let o1 = O1::new(config.hz);
+    let shell = (config.shell_slice_ns / config.tick_ns()).clamp(1, o1.max_timeslice());
+    let (listener, kept) = O1Task::fork_slice(shell);
+    let (writer, _) = O1Task::fork_slice(kept);
+    [shell, listener, writer]
+}
+
 impl<'c> Machine<'c> {
     pub fn new(config: &'c Config) -> Machine<'c> {
         assert!((1..=2).contains(&config.cpus), "one or two CPUs");
         let o1 = O1::new(config.hz);
-        let task = |step, nice, home_cpu| Task {
+        let [_, listener_slice, writer_slice] = forked_slices(config);
+        let task = |step, nice, home_cpu, slice| Task {
             step,
             run: Run::Runnable,
             home_cpu,
@@ -95,15 +108,15 @@ impl<'c> Machine<'c> {
             spin: None,
             time1_ns: 0,
             last_done: step,
-            // Both programs are forked by a shell: they inherit 95 % of its bonus
-            // (a parameter: the shell's state is not in the report) and half its slice.
-            o1: O1Task::forked(&o1, nice, 0, config.parent_bonus),
+            // Both programs are forked by a shell: they inherit 95 % of its bonus and
+            // share its slice (parameters: the shell's state is not in the report).
+            o1: O1Task { time_slice: slice, ..O1Task::forked(&o1, nice, 0, config.parent_bonus) },
             good: GoodTask::forked(nice, config.hz),
             waiting: false,
         };
         let tasks = [
-            task(Step::ListenerOpen, config.listener_nice, 0),
-            task(Step::WriterOpen, config.writer_nice, config.cpus - 1),
+            task(Step::ListenerOpen, config.listener_nice, 0, listener_slice),
+            task(Step::WriterOpen, config.writer_nice, config.cpus - 1, writer_slice),
         ];
         let cpus = (0..config.cpus)
             .map(|_| Cpu { rq: (config.kernel == Kernel::O1).then(RunQueue::new), ..Cpu::default() })

@@ -1,7 +1,8 @@
 //! The Linux 2.6.1 O(1) scheduler's rules (kernel/sched.c at v2.6.1), one CPU's
 //! run queue: active and expired priority arrays over 140 priorities, static
-//! priority from nice, timeslices by static priority (`BASE_TIMESLICE` of
-//! 2.6.0–2.6.7: 10..200 ms, ≈102 ms at nice 0), `sleep_avg` credited on wakeup
+//! priority from nice, timeslices by static priority (`BASE_TIMESLICE`, whose
+//! formula holds from 2.6.0 through 2.6.8 until `SCALE_PRIO` replaces it in 2.6.9:
+//! 10..200 ms, ≈102 ms at nice 0), `sleep_avg` credited on wakeup
 //! (`recalc_task_prio`) and debited by run time in `schedule()`, `CURRENT_BONUS`
 //! and the dynamic priority, `interactive_credit`, the on-runqueue credit of
 //! freshly woken tasks (`activated`, `ON_RUNQUEUE_WEIGHT`), `TASK_INTERACTIVE`
@@ -38,11 +39,11 @@ pub fn static_prio(nice: i32) -> i32 {
 /// Which generation of the O(1) scheduler's rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
-    /// 2.6.0–2.6.7: `BASE_TIMESLICE` linear in static priority (10..200 ms), the
+    /// 2.6.0 on: `BASE_TIMESLICE` linear in static priority (10..200 ms, through 2.6.8), the
     /// `interactive_credit` machinery, run time divided by the bonus only for
     /// HIGH_CREDIT tasks, `prio` recomputed on a granularity requeue.
     V2_6_1,
-    /// 2.6.8 on (2.6.14 modelled): `task_timeslice` by `SCALE_PRIO` (100 ms at
+    /// 2.6.8 on (2.6.14 modelled): `task_timeslice` by `SCALE_PRIO` (2.6.9 on; 100 ms at
     /// nice 0, 800 ms at −20, 5 ms at +19), `MAX_SLEEP_AVG` = 10 × DEF_TIMESLICE,
     /// no `interactive_credit`, every task's run time divided by its bonus in
     /// `schedule()`, a granularity requeue keeps `prio`, and a wakeup from
@@ -175,8 +176,9 @@ pub enum Activated {
     No,
     /// Woken by another task: 30 % of its wait on the run queue counts as sleep.
     Woken,
-    /// 2.6.8+: woken from interrupt context (a timer, a device): `activated` = 2,
-    /// the whole wait on the run queue counts as sleep.
+    /// Woken from interrupt context (a timer, a device): `activated` = 2, the whole
+    /// wait on the run queue counts as sleep (2.6.1's `activate_task` has it too).
+    /// The −1 of an uninterruptible sleep is not modelled: no modelled task sleeps so.
     Interrupt,
 }
 
@@ -235,12 +237,23 @@ impl O1Task {
         task_interactive(self.prio, self.static_prio)
     }
 
+    /// `copy_process` (2.6.1 kernel/fork.c): the parent's remaining slice is shared,
+    /// so that forking creates no CPU time. The child gets `(left + 1) >> 1` jiffies
+    /// and the parent keeps `left >> 1`, or 1 (then `scheduler_tick` ends it at once).
+    /// Returns (child's slice, parent's slice left).
+    pub fn fork_slice(parent_left: u64) -> (u64, u64) {
+        ((parent_left + 1) >> 1, (parent_left >> 1).max(1))
+    }
+
     /// TIMESLICE_GRANULARITY's round robin, for a running task in the active array:
     /// is it requeued by the tick that leaves it `left` jiffies?
     fn requeue_due(&self, o1: &O1, left: u64, cpus: u64) -> bool {
         let granularity = o1.granularity(self.sleep_avg_ns, cpus);
-        let used = o1.timeslice(self.static_prio) - left;
-        self.interactive() && used % granularity == 0 && left >= granularity
+        // Unsigned int, as in the kernel: a first slice shared at fork can be longer
+        // than task_timeslice (a nice 19 child of a shell with 196 ms left), and then
+        // `task_timeslice(p) - p->time_slice` wraps.
+        let used = (o1.timeslice(self.static_prio) as u32).wrapping_sub(left as u32);
+        self.interactive() && u64::from(used) % granularity == 0 && left >= granularity
     }
 
     /// How many ticks from now, while it keeps running in the active array, until
@@ -256,6 +269,11 @@ impl O1Task {
         if left <= 1 || !self.interactive() {
             return left;
         }
+        if left > o1.timeslice(self.static_prio) {
+            // The wrapped `used` of a long first slice has no tidy closed form; it is
+            // one slice at most (≤ MAX_TIMESLICE ticks), so count.
+            return self.ticks_until_resched_by_ticks(o1, cpus);
+        }
         let granularity = i128::from(o1.granularity(self.sleep_avg_ns, cpus));
         let used = i128::from(o1.timeslice(self.static_prio)) - i128::from(left);
         let first = granularity - used.rem_euclid(granularity);
@@ -267,7 +285,6 @@ impl O1Task {
     }
 
     /// `ticks_until_resched` the slow way, tick by tick: what the closed form must equal.
-    #[cfg(test)]
     fn ticks_until_resched_by_ticks(&self, o1: &O1, cpus: u64) -> u64 {
         (1..self.time_slice)
             .find(|&k| self.requeue_due(o1, self.time_slice - k, cpus))
@@ -689,6 +706,17 @@ mod tests {
     }
 
     #[test]
+    fn fork_shares_the_parents_remaining_slice() {
+        // The child rounds up, the parent down: nothing is created or lost.
+        assert_eq!(O1Task::fork_slice(196), (98, 98));
+        assert_eq!(O1Task::fork_slice(195), (98, 97));
+        assert_eq!(O1Task::fork_slice(200), (100, 100));
+        // One jiffy left: both have one (the parent's ends at the fork's scheduler_tick).
+        assert_eq!(O1Task::fork_slice(1), (1, 1));
+        assert_eq!(O1Task::fork_slice(2), (1, 1));
+    }
+
+    #[test]
     fn on_i386_a_half_second_sleep_at_bonus_zero_wraps_the_credit() {
         let o1 = hz1000();
         let mut task = O1Task::new(&o1, 0, 0);
@@ -771,7 +799,8 @@ mod tests {
                         task.sleep_avg_ns =
                             bonus as u64 * o1.max_sleep_avg() / MAX_BONUS as u64 * o1.tick_ns();
                         task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
-                        for left in 0..=o1.timeslice(task.static_prio) {
+                        // Beyond task_timeslice: a first slice shared at fork (the counting path).
+                        for left in 0..=o1.timeslice(task.static_prio).max(o1.max_timeslice()) {
                             task.time_slice = left;
                             assert_eq!(
                                 task.ticks_until_resched(&o1, cpus),
