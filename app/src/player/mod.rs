@@ -4,6 +4,7 @@
 
 pub mod canvas;
 mod controls;
+mod jump;
 pub mod model;
 pub mod panels;
 pub mod timeline;
@@ -337,29 +338,49 @@ pub fn player_view(props: &PlayerProps) -> Html {
             if let Some(text) = player.run.outcome.limit_text() {
                 <p class="run-limit" role="status" data-testid="run-limit">{ text }</p>
             }
-            <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
-            <div class="player-grid">
-                <div class="player-main">
+            // The first screen: the stage (what animates) takes the left and the full
+            // height; the transport and the words (narration, the current pseudocode line)
+            // are beside it. Everything else is below, one click away (the jump buttons).
+            // The words come first in the document: the transport is the first stop for
+            // the keyboard.
+            <div class="player-stage-area" data-testid="stage-area">
+                <div class="player-words">
+                    <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                    <jump::JumpNav has_case_ui={case_ui.is_some()} />
+                    // A guided tour's panel goes here, above the narration.
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                         earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
                     <CodePanel run={player.run.clone()} view={view.clone()} />
+                </div>
+                <div class="player-stage" data-testid="case-stage">
                     if let Some(case_ui) = case_ui {
                         { (case_ui.main)(&context) }
+                    } else {
+                        // A case without a stage of its own: its locks are what animates.
+                        <LockPanel view={view.clone()} run={player.run.clone()} />
                     }
                 </div>
-                <div class="player-side">
-                    <LockPanel view={view.clone()} run={player.run.clone()} />
-                    <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
-                </div>
             </div>
-            if let Some(case_ui) = case_ui {
-                { (case_ui.wide)(&context) }
-            }
-            <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
-            <div class="player-bottom">
-                <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
-                    seed={player.query.seed} on_action={on_action.clone()} />
-                <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
+            <div class="player-details">
+                <div class="player-figures" id="details-figures" tabindex="-1">
+                    <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
+                    if case_ui.is_some() {
+                        <LockPanel view={view.clone()} run={player.run.clone()} />
+                    }
+                </div>
+                if let Some(case_ui) = case_ui {
+                    <div class="player-case-more" id="details-case" tabindex="-1">
+                        { (case_ui.wide)(&context) }
+                    </div>
+                }
+                <div id="details-timeline" tabindex="-1">
+                    <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
+                </div>
+                <div class="player-bottom" id="details-params" tabindex="-1">
+                    <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
+                        seed={player.query.seed} on_action={on_action.clone()} />
+                    <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
+                </div>
             </div>
             if player.help {
                 <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
@@ -476,7 +497,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("→ / ←", "step forward / back at the selected granularity"),
     ("Shift + → / ←", "step at the next coarser granularity"),
     ("Home / End", "jump to the start / end"),
-    ("n / p", "next / previous key moment (the chapters, then other notable events)"),
+    ("n / p", "next / previous key moment ◆ (the chapters, then other notable events)"),
     ("] / [", "faster / slower"),
     ("g", "cycle granularity: phase, iteration, micro-op"),
     ("v", "presenter view: projector theme, large text, a QR code of the link"),
@@ -484,6 +505,15 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("q", "presenter view: show / hide the QR code"),
     ("?", "show / hide this list"),
     ("Esc", "close this list"),
+];
+
+/// What the transport's words mean, for the help overlay (the start of a run says
+/// the same in its narration).
+pub const GLOSSARY: &[(&str, &str)] = &[
+    ("phase", "a stage of the run with a title of its own (\"SIGKILL arrives\", \"the dump ends\")"),
+    ("iteration", "one turn of the loop being replayed: one page dumped, one scan, one write; the transport counts these"),
+    ("micro-op", "one operation inside an iteration: a lock taken, a page looked up, a tick"),
+    ("key moment ◆", "a chapter of the case (numbered on the scrub bar) or another notable event"),
 ];
 
 /// The label of a granularity in the UI.
