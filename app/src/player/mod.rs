@@ -282,22 +282,30 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <a href={Route::Case { id: meta.id.to_string(), query: player.query.plain().to_query(meta) }.to_hash()}
                         data-testid="leave-present">{ "Leave presenter view" }</a>
                 </div>
-                <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
-                <div class="present-grid">
-                    <div class="present-words">
+                // The stage first, as on the case page: the transport, the words and the QR
+                // code beside it; the case's charts below.
+                <div class="player-stage-area">
+                    <div class="player-words present-words">
+                        <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
                         <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                             earlier={Rc::new(Vec::new())} />
                         <CodePanel run={player.run.clone()} view={view.clone()} />
+                        if let Some(svg) = qr {
+                            <figure class="present-qr" data-testid="qr">
+                                { Html::from_html_unchecked(AttrValue::from(svg)) }
+                                <figcaption>{ "Follow on your phone: this moment, as a link" }</figcaption>
+                            </figure>
+                        }
                     </div>
-                    if let Some(svg) = qr {
-                        <figure class="present-qr" data-testid="qr">
-                            { Html::from_html_unchecked(AttrValue::from(svg)) }
-                            <figcaption>{ "Follow on your phone: this moment, as a link" }</figcaption>
-                        </figure>
-                    }
+                    <div class="player-stage" data-testid="case-stage">
+                        if let Some(case_ui) = case_ui {
+                            { (case_ui.main)(&context) }
+                        } else {
+                            <LockPanel view={view.clone()} run={player.run.clone()} />
+                        }
+                    </div>
                 </div>
                 if let Some(case_ui) = case_ui {
-                    { (case_ui.main)(&context) }
                     { (case_ui.wide)(&context) }
                 }
                 if player.help {
@@ -316,13 +324,21 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <h1 class="embed-title">{ meta.title }</h1>
                     <a href={share_url} target="_blank" rel="noopener" data-testid="open-full">{ "Open in slowpath ↗" }</a>
                 </div>
-                <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                <div class="player-stage-area">
+                    <div class="player-words">
+                        <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                    </div>
+                    <div class="player-stage" data-testid="case-stage">
+                        if let Some(case_ui) = case_ui {
+                            { (case_ui.main)(&context) }
+                        } else {
+                            <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
+                                earlier={Rc::new(Vec::new())} />
+                        }
+                    </div>
+                </div>
                 if let Some(case_ui) = case_ui {
-                    { (case_ui.main)(&context) }
                     { (case_ui.wide)(&context) }
-                } else {
-                    <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                        earlier={Rc::new(Vec::new())} />
                 }
                 if player.help {
                     <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
