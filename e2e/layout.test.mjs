@@ -58,6 +58,18 @@ describe('stage-first layout', () => {
     await suite?.close();
   });
 
+  test('opening a case from its card keeps the header in view', T, async () => {
+    await withPage(suite.browser, 'layout-from-card', async ({ page }) => {
+      await page.goto(suite.url('#/'));
+      await waitForApp(page);
+      await page.getByTestId('case-card').first().getByRole('link').click();
+      await page.getByTestId('case-stage').waitFor();
+      await page.waitForTimeout(250);
+      assert.equal(await page.evaluate(() => scrollY), 0, 'the page is at its top');
+      assertInside(await page.locator('header.site-header').boundingBox(), { width: 1280, height: 800 }, 'the header');
+    });
+  });
+
   const ids = (process.env.SLOWPATH_CASE_IDS ?? Object.keys(HEADLINES).join(',')).split(',').filter(Boolean);
   for (const id of ids) {
     for (const viewport of DESKTOPS) {

@@ -89,7 +89,7 @@ pub fn transport(props: &PlayerProps) -> Html {
                     <span class="glyph" aria-hidden="true">{ "⇤" }</span><span class="caption">{ "start" }</span>
                 </button>
                 <button type="button" onclick={on(Action::PreviousNotable)} aria-label="Previous key moment (p)" title="Previous key moment (p)">
-                    <span class="glyph" aria-hidden="true">{ "◂◆" }</span><span class="caption">{ "prev" }</span>
+                    <span class="glyph" aria-hidden="true">{ "◂◆" }</span><span class="caption">{ "previous" }</span>
                 </button>
                 <button type="button" data-testid="step-back" onclick={on(Action::StepBack)}
                     aria-label={format!("Step back one {} (←)", granularity_label(g))} title="Step back (←)">

@@ -121,8 +121,10 @@ pub fn narration_panel(props: &ViewProps) -> Html {
         <section class="panel narration" aria-labelledby="narration-title">
             // Named for assistive technology; on screen the narration needs no title.
             <h2 id="narration-title" class="visually-hidden">{ "What happens" }</h2>
-            // Scrollable when long (the first screen bounds it), so reachable by keyboard.
-            <div data-testid="narration" aria-live="polite" tabindex="0" ref={steps}>{ body }</div>
+            // Scrollable when long (the first screen bounds it), so reachable by keyboard,
+            // and then a region with a name of its own.
+            <div data-testid="narration" aria-live="polite" tabindex="0" role="region" aria-label="Narration (scrollable)"
+                ref={steps}>{ body }</div>
         </section>
     }
 }
