@@ -64,10 +64,8 @@ fn segments(segments: &[Segment]) -> Html {
 fn granularity_meaning(granularity: Granularity) -> &'static str {
     match granularity {
         Granularity::Phase => "a phase is a stage of the run with a title of its own",
-        Granularity::Iteration => {
-            "an iteration is one turn of the loop being replayed, such as one page dumped"
-        }
-        Granularity::Micro => "a micro-op is one operation inside an iteration, such as a lock taken",
+        Granularity::Iteration => "an iteration is one turn of the loop being replayed",
+        Granularity::Micro => "a micro-op is one operation inside an iteration",
     }
 }
 
