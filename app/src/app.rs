@@ -52,11 +52,13 @@ pub fn app() -> Html {
             gloo::utils::document().set_title(&page_title(route));
             // After a navigation inside the app, start at the top and move focus to the
             // new content, so that screen readers announce it; not on the first load.
+            // Focus first: focusing scrolls `main` to the top of the window, which hid the
+            // header; the scroll to the top comes after it.
             if !std::mem::replace(&mut *first_render.borrow_mut(), false) {
-                gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
                 if let Some(main) = main_ref.cast::<web_sys::HtmlElement>() {
                     let _ = main.focus();
                 }
+                gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
             }
         });
     }

@@ -73,6 +73,18 @@ fn browser_tests(tools: &Tools) -> Outcome {
         .env("SLOWPATH_CASE_IDS", &case_ids)
         .env("CHROMIUM_PATH", &tools.chromium);
     let result = cmd::run(&format!("browser tests against {base_url}"), &mut node);
+    // Screenshots of every case's first screen (start and headline, three sizes) for a
+    // human to look at, in e2e/artifacts/shots/ (not committed): after the tests pass,
+    // with the same server and one browser.
+    let result = result.and_then(|()| {
+        let mut shots = cmd::tool(tools, "node");
+        shots
+            .arg("e2e/screenshots.mjs")
+            .env("SLOWPATH_BASE_URL", &base_url)
+            .env("SLOWPATH_CASE_IDS", &case_ids)
+            .env("CHROMIUM_PATH", &tools.chromium);
+        cmd::run("screenshots into e2e/artifacts/shots", &mut shots)
+    });
     drop(server);
     result
 }

@@ -26,9 +26,11 @@ pub struct StageContext {
 pub struct CaseUi {
     /// The engine's case id (`CaseMeta::id`).
     pub id: &'static str,
-    /// Drawn in the main column, under the narration and the pseudocode.
+    /// The stage: what animates, on the first screen beside the narration and the
+    /// pseudocode. It must fit there (about 34rem tall at 1280 × 800): secondary
+    /// parts go in `wide`.
     pub main: fn(&StageContext) -> Html,
-    /// Drawn at full width below the main grid (wide stages, plots, sweeps).
+    /// Drawn at full width below the first screen (outputs, plots, sweeps, diffs).
     pub wide: fn(&StageContext) -> Html,
     /// The speed Play starts at: one that reaches the case's headline moment
     /// within about ten seconds.
@@ -44,7 +46,8 @@ pub fn ui_for(id: &str) -> Option<&'static CaseUi> {
     CASE_UIS.iter().find(|ui| ui.id == id)
 }
 
-/// For a slot a case leaves empty.
+/// For a slot a case leaves empty (no case does today; kept for the next one).
+#[allow(dead_code)]
 pub fn nothing(_: &StageContext) -> Html {
     Html::default()
 }

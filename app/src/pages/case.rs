@@ -13,9 +13,8 @@ pub struct CasePageProps {
     pub query: AttrValue,
 }
 
-/// `#/case/<id>`: what the case is, its variants, parameters and sources.
-///
-/// The player, then what the case is: variants, parameters, sources.
+/// `#/case/<id>`: the player (the stage first), then what the case is: variants,
+/// parameters, sources.
 #[function_component(CasePage)]
 pub fn case_page(props: &CasePageProps) -> Html {
     match slowpath_engine::find(&props.id) {
@@ -44,72 +43,75 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             </article>
         };
     }
+    // The stage first: one line of title, the summary behind a disclosure, then the
+    // player; what the case is (variants, parameters, sources) is below it, one click
+    // away from the player's jump buttons.
     html! {
         <article class="case" data-testid="case-page" data-case-id={meta.id} aria-labelledby="case-title">
-            <nav class="breadcrumb" aria-label="Breadcrumb">
-                <ol role="list">
-                    <li><a href={Route::Landing.to_hash()}>{ "Cases" }</a></li>
-                    <li><span aria-current="page">{ meta.title }</span></li>
-                </ol>
-            </nav>
             <header class="case-header">
-                <p class="case-eyebrow">
+                <p class="case-titleline">
                     <span class="badge">{ meta.year }</span>
-                    <span>{ meta.system }</span>
+                    <span class="case-system">{ meta.system }</span>
+                    // Every case ships a tour (the registry test requires it).
+                    <a class="case-tour-link" href={Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash()}
+                        data-testid="tour-link">{ "Take the guided tour →" }</a>
                 </p>
                 <h1 id="case-title">{ meta.title }</h1>
-                <p class="lede">{ meta.summary }</p>
-                // Every case ships a tour (the registry test requires it).
-                <p><a href={Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash()}
-                    data-testid="tour-link">{ "Take the guided tour" }</a></p>
+                <details class="case-lede" data-testid="case-summary">
+                    <summary>{ "What happened" }</summary>
+                    <p class="lede">{ meta.summary }</p>
+                </details>
             </header>
 
             // Keyed by the link: pasting another link into the address bar reopens the player.
             <PlayerLoader key={props.query.to_string()} meta={meta} query={props.query.clone()} />
 
-            <h2 class="about-case">{ "About this case" }</h2>
-            <section aria-labelledby="variants-title">
-                <h2 id="variants-title">{ "Variants" }</h2>
-                <ul class="variant-list" role="list">
-                    { for meta.variants.iter().enumerate().map(|(index, variant)| html! {
-                        <li key={variant.id}>
-                            <p class="variant-name">
-                                <strong>{ variant.label }</strong>
-                                <code>{ variant.id }</code>
-                                if index == 0 { <span class="badge">{ "as reported" }</span> }
-                            </p>
-                            <p>{ variant.description }</p>
-                        </li>
-                    }) }
-                </ul>
-            </section>
-
-            <section aria-labelledby="params-title">
-                <h2 id="params-title">{ "Parameters" }</h2>
-                { param_table(meta) }
-            </section>
-
-            if !meta.reported.is_empty() {
-                <section aria-labelledby="reported-title">
-                    <h2 id="reported-title">{ "What the report measured" }</h2>
-                    <dl class="figures">
-                        { for meta.reported.iter().map(|figure| html! {
-                            <div key={figure.metric}>
-                                <dt>{ figure.label }</dt>
-                                <dd>{ figure.reported }</dd>
-                            </div>
+            <section class="about-case" id="about" tabindex="-1" aria-labelledby="about-title">
+                <h2 id="about-title">{ "About this case" }</h2>
+                <p class="lede">{ meta.summary }</p>
+                <section aria-labelledby="variants-title">
+                    <h3 id="variants-title">{ "Variants" }</h3>
+                    <ul class="variant-list" role="list">
+                        { for meta.variants.iter().enumerate().map(|(index, variant)| html! {
+                            <li key={variant.id}>
+                                <p class="variant-name">
+                                    <strong>{ variant.label }</strong>
+                                    <code>{ variant.id }</code>
+                                    if index == 0 { <span class="badge">{ "as reported" }</span> }
+                                </p>
+                                <p>{ variant.description }</p>
+                            </li>
                         }) }
-                    </dl>
+                    </ul>
                 </section>
-            }
 
-            <section aria-labelledby="sources-title">
-                <h2 id="sources-title">{ "Sources" }</h2>
-                <ul class="source-list">
-                    { for meta.sources.iter().map(|source| html! {
-                        <li key={source.url}><a href={source.url}>{ source.label }</a></li>
-                    }) }
-                </ul>
+                <section aria-labelledby="params-title">
+                    <h3 id="params-title">{ "Parameters" }</h3>
+                    { param_table(meta) }
+                </section>
+
+                if !meta.reported.is_empty() {
+                    <section aria-labelledby="reported-title">
+                        <h3 id="reported-title">{ "What the report measured" }</h3>
+                        <dl class="figures">
+                            { for meta.reported.iter().map(|figure| html! {
+                                <div key={figure.metric}>
+                                    <dt>{ figure.label }</dt>
+                                    <dd>{ figure.reported }</dd>
+                                </div>
+                            }) }
+                        </dl>
+                    </section>
+                }
+
+                <section aria-labelledby="sources-title">
+                    <h3 id="sources-title">{ "Sources" }</h3>
+                    <ul class="source-list">
+                        { for meta.sources.iter().map(|source| html! {
+                            <li key={source.url}><a href={source.url}>{ source.label }</a></li>
+                        }) }
+                    </ul>
+                </section>
             </section>
         </article>
     }

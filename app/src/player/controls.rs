@@ -82,22 +82,39 @@ pub fn transport(props: &PlayerProps) -> Html {
     let total = run.total_ops();
     html! {
         <div class="transport" role="toolbar" aria-label="Playback">
+            // Each glyph button carries a short word under its glyph: the glyphs alone
+            // explained themselves only in tooltips. The words are in the buttons' names.
             <div class="transport-buttons">
-                <button type="button" onclick={on(Action::ToStart)} aria-label="Jump to start (Home)" title="Start (Home)">{ "⇤" }</button>
-                <button type="button" onclick={on(Action::PreviousNotable)} aria-label="Previous notable event (p)" title="Previous notable event (p)">{ "◂◆" }</button>
+                <button type="button" onclick={on(Action::ToStart)} aria-label="Jump to start (Home)" title="Start (Home)">
+                    <span class="glyph" aria-hidden="true">{ "⇤" }</span><span class="caption">{ "start" }</span>
+                </button>
+                <button type="button" onclick={on(Action::PreviousNotable)} aria-label="Previous key moment (p)" title="Previous key moment (p)">
+                    <span class="glyph" aria-hidden="true">{ "◂◆" }</span><span class="caption">{ "previous" }</span>
+                </button>
                 <button type="button" data-testid="step-back" onclick={on(Action::StepBack)}
-                    aria-label={format!("Step back one {} (←)", granularity_label(g))} title="Step back (←)">{ "◀" }</button>
+                    aria-label={format!("Step back one {} (←)", granularity_label(g))} title="Step back (←)">
+                    <span class="glyph" aria-hidden="true">{ "◀" }</span><span class="caption">{ "back" }</span>
+                </button>
                 <button type="button" data-testid="play" class="play" onclick={on(Action::TogglePlay)}
                     aria-label={if player.playing { "Pause (Space)" } else { "Play (Space)" }} aria-pressed={player.playing.to_string()}>
                     { if player.playing { "❚❚ Pause" } else { "▶ Play" } }
                 </button>
                 <button type="button" data-testid="step-forward" onclick={on(Action::StepForward)}
-                    aria-label={format!("Step forward one {} (→)", granularity_label(g))} title="Step forward (→)">{ "▶" }</button>
-                <button type="button" onclick={on(Action::NextNotable)} aria-label="Next notable event (n)" title="Next notable event (n)">{ "◆▸" }</button>
-                <button type="button" onclick={on(Action::ToEnd)} aria-label="Jump to end (End)" title="End (End)">{ "⇥" }</button>
+                    aria-label={format!("Step forward one {} (→)", granularity_label(g))} title="Step forward (→)">
+                    <span class="glyph" aria-hidden="true">{ "▶" }</span><span class="caption">{ "forward" }</span>
+                </button>
+                <button type="button" onclick={on(Action::NextNotable)} aria-label="Next key moment (n)" title="Next key moment (n)">
+                    <span class="glyph" aria-hidden="true">{ "◆▸" }</span><span class="caption">{ "next" }</span>
+                </button>
+                <button type="button" onclick={on(Action::ToEnd)} aria-label="Jump to end (End)" title="End (End)">
+                    <span class="glyph" aria-hidden="true">{ "⇥" }</span><span class="caption">{ "end" }</span>
+                </button>
+                <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keys and words (?)">
+                    <span class="glyph" aria-hidden="true">{ "?" }</span><span class="caption">{ "keys" }</span>
+                </button>
             </div>
             <label class="transport-field">
-                <span>{ "Step by" }</span>
+                <span>{ "Step" }</span>
                 <select data-testid="step-granularity" onchange={on_granularity} aria-label="Step granularity (g)">
                     { for Granularity::ALL.iter().map(|&option| html! {
                         <option value={option.key()} selected={option == g}>{ granularity_label(option) }</option>
@@ -117,7 +134,6 @@ pub fn transport(props: &PlayerProps) -> Html {
                 <span class="sep">{ " · " }</span>
                 <span>{ "t = " }<span data-testid="sim-time">{ format::duration(now_ns) }</span></span>
             </p>
-            <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
             <div class="scrub">
                 <input type="range" data-testid="scrub" aria-label="Position in the run" min="0" max={total.to_string()}
                     step="1" value={player.position.to_string()} oninput={on_scrub} />
@@ -397,9 +413,13 @@ pub fn help_overlay(props: &HelpProps) -> Html {
     html! {
         <div class="help-overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
             <div class="help-card">
-                <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
+                <h2 id="help-title">{ "Keys and words" }</h2>
                 <dl>
                     { for SHORTCUTS.iter().map(|(keys, what)| html! { <><dt><kbd>{ *keys }</kbd></dt><dd>{ *what }</dd></> }) }
+                </dl>
+                <h3>{ "Words" }</h3>
+                <dl class="glossary">
+                    { for super::GLOSSARY.iter().map(|(word, what)| html! { <><dt>{ *word }</dt><dd>{ *what }</dd></> }) }
                 </dl>
                 <button type="button" onclick={props.on_close.clone()} autofocus=true>{ "Close" }</button>
             </div>

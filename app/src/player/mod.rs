@@ -4,6 +4,7 @@
 
 pub mod canvas;
 mod controls;
+mod jump;
 pub mod loader;
 pub mod model;
 pub mod panels;
@@ -313,101 +314,137 @@ pub fn player_view(props: &PlayerProps) -> Html {
             None
         };
         return html! {
-            <section class={classes!("player", "player-present", (*pointer_idle).then_some("pointer-idle"))} aria-label={format!("Presenter view: {}", meta.title)} data-testid="player">
-                <div class="present-bar">
-                    <h1 class="present-title">{ meta.title }</h1>
-                    <span class="present-keys">{ "v: leave · f: fullscreen · q: QR code" }</span>
-                    <a href={leave_hash}
-                        data-testid="leave-present">{ "Leave presenter view" }</a>
-                </div>
-                <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
-                { progress.clone() }
-                <div class="present-grid">
-                    <div class="present-words">
-                        <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                            earlier={Rc::new(Vec::new())} />
-                        <CodePanel run={player.run.clone()} view={view.clone()} />
-                    </div>
-                    if let Some(svg) = qr {
-                        <figure class="present-qr" data-testid="qr">
-                            { Html::from_html_unchecked(AttrValue::from(svg)) }
-                            <figcaption>{ "Follow on your phone: this moment, as a link" }</figcaption>
-                        </figure>
-                    }
-                </div>
-                if let Some(case_ui) = case_ui {
-                    { (case_ui.main)(&context) }
-                    { (case_ui.wide)(&context) }
-                }
-                if player.help {
-                    <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
-                }
-            </section>
-        };
+                    <section class={classes!("player", "player-present", (*pointer_idle).then_some("pointer-idle"))} aria-label={format!("Presenter view: {}", meta.title)} data-testid="player">
+                        <div class="present-bar">
+                            <h1 class="present-title">{ meta.title }</h1>
+                            <span class="present-keys">{ "v: leave · f: fullscreen · q: QR code" }</span>
+                            <a href={leave_hash}
+                                data-testid="leave-present">{ "Leave presenter view" }</a>
+                        </div>
+                        // The stage first, as on the case page: the transport, the words and the QR
+                        // code beside it; the case's charts below.
+                        <div class="player-stage-area">
+                            <div class="player-words present-words">
+                                <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+        { progress.clone() }
+                                <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
+                                    earlier={Rc::new(Vec::new())} />
+                                <CodePanel run={player.run.clone()} view={view.clone()} />
+                                if let Some(svg) = qr {
+                                    <figure class="present-qr" data-testid="qr">
+                                        { Html::from_html_unchecked(AttrValue::from(svg)) }
+                                        <figcaption>{ "Follow on your phone: this moment, as a link" }</figcaption>
+                                    </figure>
+                                }
+                            </div>
+                            <div class="player-stage" data-testid="case-stage">
+                                if let Some(case_ui) = case_ui {
+                                    { (case_ui.main)(&context) }
+                                } else {
+                                    <LockPanel view={view.clone()} run={player.run.clone()} />
+                                }
+                            </div>
+                        </div>
+                        if let Some(case_ui) = case_ui {
+                            { (case_ui.wide)(&context) }
+                        }
+                        if player.help {
+                            <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
+                        }
+                    </section>
+                };
     }
 
     if player.query.embed {
         // Framed in another page: the transport and the stage (or, for a case without one,
         // the narration), and a way out to the whole case.
         return html! {
-            <section class="player player-embed" aria-label={format!("Player: {}", meta.title)} data-testid="player">
-                <div class="embed-bar">
-                    <h1 class="embed-title">{ meta.title }</h1>
-                    <a href={share_url} target="_blank" rel="noopener" data-testid="open-full">{ "Open in slowpath ↗" }</a>
-                </div>
-                <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
-                { progress.clone() }
-                if let Some(case_ui) = case_ui {
-                    { (case_ui.main)(&context) }
-                    { (case_ui.wide)(&context) }
-                } else {
-                    <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                        earlier={Rc::new(Vec::new())} />
+                    <section class="player player-embed" aria-label={format!("Player: {}", meta.title)} data-testid="player">
+                        <div class="embed-bar">
+                            <h1 class="embed-title">{ meta.title }</h1>
+                            <a href={share_url} target="_blank" rel="noopener" data-testid="open-full">{ "Open in slowpath ↗" }</a>
+                        </div>
+                        <div class="player-stage-area">
+                            <div class="player-words">
+                                <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+        { progress.clone() }
+                            </div>
+                            <div class="player-stage" data-testid="case-stage">
+                                if let Some(case_ui) = case_ui {
+                                    { (case_ui.main)(&context) }
+                                } else {
+                                    <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
+                                        earlier={Rc::new(Vec::new())} />
+                                }
+                            </div>
+                        </div>
+                        if let Some(case_ui) = case_ui {
+                            { (case_ui.wide)(&context) }
+                        }
+                        if player.help {
+                            <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
+                        }
+                    </section>
+                };
+    }
+
+    html! {
+            <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
+                <Notices notices={player.notices.clone()} on_dismiss={dispatch(Action::DismissNotices)} />
+                // A run that stopped at the engine's work budget says so, and what its figures cover.
+                if let Some(text) = player.run.outcome.limit_text() {
+                    <p class="run-limit" role="status" data-testid="run-limit">{ text }</p>
                 }
+                // The first screen: the stage (what animates) takes the left and the full
+                // height; the transport and the words (narration, the current pseudocode line)
+                // are beside it. Everything else is below, one click away (the jump buttons).
+                // The words come first in the document: the transport is the first stop for
+                // the keyboard.
+                <div class="player-stage-area" data-testid="stage-area">
+                    <div class="player-words">
+                        <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+    { progress.clone() }
+                        <jump::JumpNav has_case_ui={case_ui.is_some()} />
+                        // A guided tour's panel goes here, above the narration.
+                        <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
+                            earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
+                        <CodePanel run={player.run.clone()} view={view.clone()} />
+                    </div>
+                    <div class="player-stage" data-testid="case-stage">
+                        if let Some(case_ui) = case_ui {
+                            { (case_ui.main)(&context) }
+                        } else {
+                            // A case without a stage of its own: its locks are what animates.
+                            <LockPanel view={view.clone()} run={player.run.clone()} />
+                        }
+                    </div>
+                </div>
+                <div class="player-details">
+                    <div class="player-figures" id="details-figures" tabindex="-1">
+                        <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
+                        if case_ui.is_some() {
+                            <LockPanel view={view.clone()} run={player.run.clone()} />
+                        }
+                    </div>
+                    if let Some(case_ui) = case_ui {
+                        <div class="player-case-more" id="details-case" tabindex="-1">
+                            { (case_ui.wide)(&context) }
+                        </div>
+                    }
+                    <div id="details-timeline" tabindex="-1">
+                        <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
+                    </div>
+                    <div class="player-bottom" id="details-params" tabindex="-1">
+                        <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
+                            seed={player.query.seed} on_action={on_action.clone()} />
+                        <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
+                    </div>
+                </div>
                 if player.help {
                     <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
                 }
             </section>
-        };
-    }
-
-    html! {
-        <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
-            <Notices notices={player.notices.clone()} on_dismiss={dispatch(Action::DismissNotices)} />
-            // A run that stopped at the engine's work budget says so, and what its figures cover.
-            if let Some(text) = player.run.outcome.limit_text() {
-                <p class="run-limit" role="status" data-testid="run-limit">{ text }</p>
-            }
-            <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
-            { progress }
-            <div class="player-grid">
-                <div class="player-main">
-                    <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                        earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
-                    <CodePanel run={player.run.clone()} view={view.clone()} />
-                    if let Some(case_ui) = case_ui {
-                        { (case_ui.main)(&context) }
-                    }
-                </div>
-                <div class="player-side">
-                    <LockPanel view={view.clone()} run={player.run.clone()} />
-                    <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
-                </div>
-            </div>
-            if let Some(case_ui) = case_ui {
-                { (case_ui.wide)(&context) }
-            }
-            <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
-            <div class="player-bottom">
-                <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
-                    seed={player.query.seed} on_action={on_action.clone()} />
-                <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
-            </div>
-            if player.help {
-                <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
-            }
-        </section>
-    }
+        }
 }
 
 /// `v`: into or out of the presenter view, by navigating to the same moment with
@@ -518,7 +555,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("→ / ←", "step forward / back at the selected granularity"),
     ("Shift + → / ←", "step at the next coarser granularity"),
     ("Home / End", "jump to the start / end"),
-    ("n / p", "next / previous key moment (the chapters, then other notable events)"),
+    ("n / p", "next / previous key moment ◆ (the chapters, then other notable events)"),
     ("] / [", "faster / slower"),
     ("g", "cycle granularity: phase, iteration, micro-op"),
     ("v", "presenter view: projector theme, large text, a QR code of the link"),
@@ -527,6 +564,15 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("q", "presenter view: show / hide the QR code"),
     ("?", "show / hide this list"),
     ("Esc", "close this list"),
+];
+
+/// What the transport's words mean, for the help overlay (the start of a run says
+/// the same in its narration).
+pub const GLOSSARY: &[(&str, &str)] = &[
+    ("phase", "a stage of the run with a title of its own (\"SIGKILL arrives\", \"the dump ends\")"),
+    ("iteration", "one turn of the loop being replayed: one page dumped, one scan, one write; the transport counts these"),
+    ("micro-op", "one operation inside an iteration: a lock taken, a page looked up, a tick"),
+    ("key moment ◆", "a chapter of the case (numbered on the scrub bar) or another notable event"),
 ];
 
 /// The label of a granularity in the UI.

@@ -10,6 +10,7 @@ use slowpath_engine::run::view::View;
 use slowpath_engine::run::world::TaskState;
 use slowpath_engine::Run;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Panels re-render only when the view (the state at the position) changes.
@@ -59,15 +60,38 @@ fn segments(segments: &[Segment]) -> Html {
     }
 }
 
+/// What a step at `granularity` is, in words: "iteration" alone explains nothing.
+fn granularity_meaning(granularity: Granularity) -> &'static str {
+    match granularity {
+        Granularity::Phase => "a phase is a stage of the run with a title of its own",
+        Granularity::Iteration => "an iteration is one turn of the loop being replayed",
+        Granularity::Micro => "a micro-op is one operation inside an iteration",
+    }
+}
+
+/// Keeps the end of the narration in view when it scrolls: the last step is the
+/// one that matters, and the earlier ones may not all fit the first screen.
+#[hook]
+fn use_scrolled_to_end(target: NodeRef, view: Rc<View>) {
+    use_effect_with(view, move |_| {
+        if let Some(element) = target.cast::<web_sys::Element>() {
+            element.set_scroll_top(element.scroll_height());
+        }
+    });
+}
+
 #[function_component(NarrationPanel)]
 pub fn narration_panel(props: &ViewProps) -> Html {
     let view = &props.view;
+    let steps = use_node_ref();
+    use_scrolled_to_end(steps.clone(), view.clone());
     let body = match &view.step {
         None => html! {
             <p class="narration-text">
                 { "The run is at its start: nothing has happened yet. Press " }<kbd>{ "Space" }</kbd>
                 { " to play, or " }<kbd>{ "→" }</kbd>{ " to step one " }{ granularity_label(props.granularity) }
-                { " at a time. Press " }<kbd>{ "?" }</kbd>{ " for every shortcut." }
+                { " at a time (" }{ granularity_meaning(props.granularity) }{ "). Press " }<kbd>{ "?" }</kbd>
+                { " for every key and word." }
             </p>
         },
         Some(step) => html! {
@@ -93,8 +117,12 @@ pub fn narration_panel(props: &ViewProps) -> Html {
     };
     html! {
         <section class="panel narration" aria-labelledby="narration-title">
-            <h2 id="narration-title">{ "What happens" }</h2>
-            <div data-testid="narration" aria-live="polite">{ body }</div>
+            // Named for assistive technology; on screen the narration needs no title.
+            <h2 id="narration-title" class="visually-hidden">{ "What happens" }</h2>
+            // Scrollable when long (the first screen bounds it), so reachable by keyboard,
+            // and then a region with a name of its own.
+            <div data-testid="narration" aria-live="polite" tabindex="0" role="region" aria-label="Narration (scrollable)"
+                ref={steps}>{ body }</div>
         </section>
     }
 }
@@ -109,8 +137,23 @@ impl KindKey for slowpath_engine::run::view::StepView {
     }
 }
 
+/// Scrolls the code box (not the page) so that its current line is in the middle:
+/// the box is as tall as the first screen allows, not as the function.
+#[hook]
+fn use_current_line_in_view(code: NodeRef, view: Rc<View>) {
+    use_effect_with(view, move |_| {
+        let Some(code) = code.cast::<web_sys::HtmlElement>() else { return };
+        let line = code.query_selector(".line.current").ok().flatten();
+        let Some(line) = line.and_then(|line| line.dyn_into::<web_sys::HtmlElement>().ok()) else { return };
+        let top = line.offset_top() - (code.client_height() - line.offset_height()) / 2;
+        code.set_scroll_top(top.max(0));
+    });
+}
+
 #[function_component(CodePanel)]
 pub fn code_panel(props: &ViewProps) -> Html {
+    let code = use_node_ref();
+    use_current_line_in_view(code.clone(), props.view.clone());
     let Some(step) = &props.view.step else {
         return html! {
             <section class="panel code" aria-labelledby="code-title">
@@ -128,12 +171,12 @@ pub fn code_panel(props: &ViewProps) -> Html {
                     { "real source ↗" }
                 </a>
             </h2>
-            <pre class="pseudocode" tabindex="0" aria-label={format!("Simplified pseudocode of {}", function.name)}>
+            <pre class="pseudocode" tabindex="0" ref={code} aria-label={format!("Simplified pseudocode of {}", function.name)}>
                 { for function.lines.iter().enumerate().map(|(index, line)| {
                     let current = index == usize::from(step.code.line);
                     html! {
                         <span class={classes!("line", current.then_some("current"))}
-                            aria-current={current.then_some("step")}>
+                            aria-current={current.then_some("step")} data-testid={current.then_some("code-current")}>
                             <span class="line-number" aria-hidden="true">{ index + 1 }</span>
                             { *line }{ "\n" }
                         </span>

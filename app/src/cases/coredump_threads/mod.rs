@@ -1,6 +1,6 @@
 //! The core-dump-threads stage: the threads, siglock, the O(1) run queue with
-//! the dumper parked in the expired array, the signal state, mmap_sem and the
-//! `time` line (main column); the scaling plot and the fixes' diff (full width).
+//! the dumper parked in the expired array, the signal state and mmap_sem (the
+//! stage); the `time` line, the scaling plot and the fixes' diff (below).
 
 mod scaling;
 mod stage;
@@ -20,6 +20,7 @@ fn main(context: &StageContext) -> Html {
 fn wide(context: &StageContext) -> Html {
     html! {
         <>
+            <stage::TimeAndNotes run={context.run.clone()} view={context.view.clone()} />
             <scaling::FixDiff />
             <scaling::ScalingPlot run={context.run.clone()} meta={context.meta} />
         </>

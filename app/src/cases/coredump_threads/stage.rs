@@ -68,19 +68,44 @@ pub fn threads_stage(props: &StageProps) -> Html {
     let view = &props.view;
     html! {
         <section class="panel stage cdt-stage" aria-labelledby="cdt-stage-title" data-testid="cdt-stage">
-            <h2 id="cdt-stage-title">{ "The process at this step" }</h2>
+            // Named for assistive technology; on screen the boxes title themselves.
+            <h2 id="cdt-stage-title" class="visually-hidden">{ "The process at this step" }</h2>
             <div class="cdt-top">
-                { siglock(view, case) }
+                { siglock(view) }
                 { signal_state(view, case) }
             </div>
             { run_queue(view, case) }
             { threads(view, case) }
-            { time_line(view, case) }
         </section>
     }
 }
 
-fn siglock(view: &View, case: &CoredumpCase) -> Html {
+/// The `time` line beside the report's and why nobody spins on siglock: below
+/// the stage, which must fit the first screen.
+#[function_component(TimeAndNotes)]
+pub fn time_and_notes(props: &StageProps) -> Html {
+    let Some(case) = props.run.extras::<CoredumpCase>() else { return html! {} };
+    html! {
+        <section class="panel stage cdt-stage" aria-labelledby="cdt-time-title">
+            <h2 id="cdt-time-title">{ "The report's time line, and siglock" }</h2>
+            { time_line(&props.view, case) }
+            if case.cpus == 1 {
+                <p class="cdt-note">
+                    { "One CPU: a thread holding a spinlock cannot be preempted, so nobody ever spins on siglock here. \
+                       The cost is the sheer number of acquisitions: every turn of every looping thread takes it." }
+                </p>
+            } else {
+                <p class="cdt-note">
+                    { format!("{} CPUs: a looping thread on each, every turn holding siglock for 3/5 of the turn. \
+                               The lock is never free; the CPUs take it in the order they asked and spin meanwhile, \
+                               with interrupts off: more sys time, no progress.", case.cpus) }
+                </p>
+            }
+        </section>
+    }
+}
+
+fn siglock(view: &View) -> Html {
     let Some(lock) = view.locks.iter().find(|l| l.name == "sighand->siglock") else { return html! {} };
     let mmap = view.locks.iter().find(|l| l.name == "mm->mmap_sem");
     let name = |id: slowpath_engine::run::world::TaskId| {
@@ -125,18 +150,6 @@ fn siglock(view: &View, case: &CoredumpCase) -> Html {
                 <dd>{ format!("{} / {}", format_duration(lock.stats.wait_total_ns), format_duration(lock.stats.wait_max_ns)) }</dd>
                 <dt>{ "held (total)" }</dt><dd>{ format_duration(lock.stats.hold_total_ns) }</dd>
             </dl>
-            if case.cpus == 1 {
-                <p class="cdt-note">
-                    { "One CPU: a thread holding a spinlock cannot be preempted, so nobody ever spins on siglock here. \
-                       The cost is the sheer number of acquisitions: every turn of every looping thread takes it." }
-                </p>
-            } else {
-                <p class="cdt-note">
-                    { format!("{} CPUs: a looping thread on each, every turn holding siglock for 3/5 of the turn. \
-                               The lock is never free; the CPUs take it in the order they asked and spin meanwhile, \
-                               with interrupts off: more sys time, no progress.", case.cpus) }
-                </p>
-            }
             if let Some(mmap) = mmap {
                 <p class="cdt-mmap" data-testid="cdt-mmap">
                     { "mm->mmap_sem: " }
@@ -250,6 +263,12 @@ fn threads(view: &View, case: &CoredumpCase) -> Html {
         };
     }
     html! {
+        <>
+        <p class="cdt-legend">
+            <span class="cdt-badge sig">{ "SIG" }</span>{ " TIF_SIGPENDING set · " }
+            <span class="cdt-badge inter">{ "i" }</span>{ " interactive (TASK_INTERACTIVE) · priorities in the run queue above · bar: user " }
+            <span class="cdt-key user"></span>{ " and sys " }<span class="cdt-key sys"></span>{ " time" }
+        </p>
         <div class="cdt-cards" data-testid="cdt-threads">
             { threads.iter().map(|t| {
                 let (word, class) = doing(t);
@@ -261,25 +280,23 @@ fn threads(view: &View, case: &CoredumpCase) -> Html {
                     && t.state != TaskState::Dead
                     && t.state != TaskState::New;
                 html! {
-                    <div class={classes!("cdt-card", class)}>
+                    <div class={classes!("cdt-card", class)} title={format!("prio {} · sleep bonus {b}", g(t, gauge::PRIO))}>
                         <div class="cdt-card-head">
                             <strong>{ t.name.clone() }</strong>
                             if g(t, gauge::SIGPENDING) != 0 && t.state != TaskState::Dead { <span class="cdt-badge sig" title="TIF_SIGPENDING">{ "SIG" }</span> }
-                            if interactive { <span class="cdt-badge inter" title="TASK_INTERACTIVE">{ "interactive" }</span> }
+                            if interactive { <span class="cdt-badge inter" title="TASK_INTERACTIVE">{ "i" }</span> }
+                            if case.cpus > 1 { <span class="cdt-badge cpu" title="the CPU whose run queue holds it">{ format!("CPU{}", g(t, gauge::CPU)) }</span> }
                         </div>
                         <div class="cdt-state">{ word }</div>
                         <div class="cdt-bar" title={format!("user {} · sys {}", format_duration(t.user_ns), format_duration(t.sys_ns))}>
                             <span class="user" style={format!("width:{user_pct}%")}></span>
                             <span class="sys" style={format!("width:{}%", 100 - user_pct)}></span>
                         </div>
-                        <div class="cdt-meta">
-                            { format!("sleep_avg {} · bonus {b} · prio {}", format_duration(sleep_avg.max(0) as u64), g(t, gauge::PRIO)) }
-                            if case.cpus > 1 { { format!(" · CPU {}", g(t, gauge::CPU)) } }
-                        </div>
                     </div>
                 }
             }).collect::<Html>() }
         </div>
+        </>
     }
 }
 

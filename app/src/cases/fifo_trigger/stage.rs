@@ -1,13 +1,12 @@
 //! The FIFO trigger's stage: the two programs side by side with their current
-//! lines and scheduler gauges, the FIFO's inode, the CPU with the running
+//! lines and scheduler gauges, the CPU with the running
 //! task's timeslice and the run queue's arrays (2.6.1) or counters and
-//! goodness (2.4.24), the writer's output beside the reporter's, the dt of
-//! every write on a canvas, and the same run on the other kernel for
-//! comparison. Everything comes from the run: `Run::extras` (the writes, the
-//! bursts, the scheduler constants) and the view's tasks, gauges and counters.
+//! goodness (2.4.24). The FIFO's inode (`pipe`) and the writes (output, dt
+//! chart, comparison) are in
+//! `writes.rs`, below the first screen. Everything comes from the run:
+//! `Run::extras` (the writes, the bursts, the scheduler constants) and the
+//! view's tasks, gauges and counters.
 
-use super::chart::DtChart;
-use super::output::{output, ReporterGrep};
 use slowpath_engine::cases::fifo_trigger::build::{
     C_ALIVE, C_BYTES, C_DISCARDED, C_EAGAIN, C_ENXIO, C_FREES, C_PREEMPTIONS, C_READERS, C_SELECT_AT_ONCE,
     C_SELECT_SLEPT, C_SLOW, C_WRITERS, C_WRITES, G_ARRAY, G_BONUS, G_CREDIT, G_INTERACTIVE, G_LINE, G_PRIO,
@@ -30,13 +29,9 @@ use yew::prelude::*;
 pub struct FifoStageProps {
     pub run: Rc<Run>,
     pub view: Rc<View>,
-    /// Click on the dt chart: seek to a write's first gettimeofday().
-    pub on_seek_time: Callback<u64>,
 }
 
 impl PartialEq for FifoStageProps {
-    // The callback is rebuilt on every render of the player but always dispatches
-    // the same action; comparing it would re-render the stage for nothing.
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
     }
@@ -84,41 +79,6 @@ fn goodness(counter: i64, nice: i32) -> i64 {
     }
 }
 
-/// How many writes have a printed line at `now_ns` (their dt is known), and
-/// the index of the write in progress or last done (None before the first).
-fn write_progress(case: &FifoCase, now_ns: u64) -> (usize, Option<usize>) {
-    let started = case.write_time_ns.partition_point(|&t| t <= now_ns);
-    let Some(last) = started.checked_sub(1) else { return (0, None) };
-    let done = case.write_time_ns[last] + case.write_dt_ns.get(last).copied().unwrap_or(0) <= now_ns;
-    (if done { started } else { last }, Some(last))
-}
-
-/// The whole-run figures compared across kernels.
-#[derive(Clone, PartialEq)]
-struct Summary {
-    writes: u64,
-    slow: u64,
-    max_ns: u64,
-    bursts: u64,
-}
-
-fn summary(case: &FifoCase) -> Summary {
-    Summary {
-        writes: case.write_dt_ns.len() as u64,
-        slow: case.write_dt_ns.iter().filter(|&&dt| dt >= case.slow_ns).count() as u64,
-        max_ns: case.write_dt_ns.iter().copied().max().unwrap_or(0),
-        bursts: case.bursts.len() as u64,
-    }
-}
-
-fn other_variant(run: &Run) -> &'static str {
-    if run.variant.starts_with("2.4.24") {
-        "2.6.1"
-    } else {
-        "2.4.24"
-    }
-}
-
 #[function_component(FifoStage)]
 pub fn fifo_stage(props: &FifoStageProps) -> Html {
     let run = props.run.clone();
@@ -127,29 +87,8 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
         let run = run.clone();
         use_memo(Rc::as_ptr(&props.run) as usize, move |_| run.extras::<FifoCase>().cloned().map(Rc::new))
     };
-    let comparing = use_state(|| false);
-    // The other kernel's run for the same parameters and seed: its figures only,
-    // asked of the engine's worker while comparing.
-    let other = other_variant(&run);
-    let other_key =
-        crate::worker::RunKey { case: run.case, variant: other, seed: run.seed, params: run.params.clone() };
-    let other_figures = crate::worker::use_summaries(if *comparing { vec![other_key] } else { Vec::new() });
     let Some(case) = (*case).clone() else { return html! {} };
     let view = &props.view;
-    let now = view.now_ns;
-    let (printed, current_write) = write_progress(&case, now);
-    let compare: Option<Result<Rc<FifoCase>, String>> = other_figures.first().map(|figures| match figures {
-        None => Err(format!("running Linux {other}…")),
-        Some(Err(why)) => Err(format!("the {other} run failed: {why}")),
-        Some(Ok(summary)) => summary
-            .extras::<FifoCase>()
-            .map(|case| Rc::new(case.clone()))
-            .ok_or_else(|| format!("the {other} run carries no FIFO data")),
-    });
-    let on_toggle = {
-        let comparing = comparing.clone();
-        Callback::from(move |_: MouseEvent| comparing.set(!*comparing))
-    };
     let preempted = view.step.as_ref().is_some_and(|step| step.kind == OpKind::Preempt);
     let o1 = case.kernel != "2.4.24";
     html! {
@@ -169,113 +108,9 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
                 { program(&run, &case, view, LISTENER, "fifo-listener") }
                 { program(&run, &case, view, WRITER, "fifo-writer") }
             </div>
-            <div class="fifo-row">
-                { pipe(&case, view) }
-                { cpu(&run, &case, view) }
-            </div>
+            { cpu(&run, &case, view) }
             { if o1 { runqueue_o1(&run, &case, view) } else { counters_24(&run, &case, view) } }
-            <div class="fifo-row">
-                { output(&case, printed) }
-                <ReporterGrep case={case.clone()} printed={printed} />
-            </div>
-            <figure class="fifo-charts" data-testid="dt-charts">
-                <figcaption>
-                    { "dt of every write on a log scale (x: write number). Slow writes (≥ " }{ format::duration(case.slow_ns) }
-                    { ") in red, bursts numbered above, the current write marked by a line and a dot. Click a bar to jump to that write." }
-                </figcaption>
-                <div class={classes!("fifo-chart-grid", compare.is_some().then_some("two"))}>
-                    <div class="fifo-chart-cell">
-                        <p class="fifo-chart-title">{ format!("Linux {} (this run)", case.kernel) }</p>
-                        <DtChart case={case.clone()} current={current_write} seekable={true}
-                            on_seek={props.on_seek_time.clone()} testid="dt-chart" />
-                        { summary_list(&summary(&case), &case) }
-                    </div>
-                    if let Some(result) = &compare {
-                        <div class="fifo-chart-cell" data-testid="compare-panel">
-                            { match result {
-                                Ok(other_case) => {
-                                    let (_, at) = write_progress(other_case, now);
-                                    html! {
-                                        <>
-                                            <p class="fifo-chart-title">{ format!("Linux {} (same parameters and seed)", other_case.kernel) }</p>
-                                            <DtChart case={other_case.clone()} current={at} seekable={false}
-                                                on_seek={Callback::noop()} testid="dt-chart-compare" />
-                                            { summary_list(&summary(other_case), other_case) }
-                                        </>
-                                    }
-                                }
-                                Err(message) => html! { <p class="muted">{ message.clone() }</p> },
-                            } }
-                        </div>
-                    }
-                </div>
-                <button type="button" class="fifo-compare-toggle" data-testid="compare-toggle"
-                    aria-pressed={(*comparing).to_string()} onclick={on_toggle}>
-                    { if *comparing { format!("Hide the {other} comparison") } else { format!("Compare with {other}") } }
-                </button>
-            </figure>
-            { model_notes() }
         </section>
-    }
-}
-
-/// What the model chose where the report is silent, and where it departs from it.
-fn model_notes() -> Html {
-    html! {
-        <details class="fifo-model-notes" data-testid="fifo-model-notes">
-            <summary>{ "How this model differs from the report" }</summary>
-            <ul>
-                <li>{ "Only the two programs share the CPU. The reporter's output went through grep or to a terminal; \
-                       here each printed line simply costs the writer a calibrated time (the Writer's fprintf parameter)." }</li>
-                <li>{ "System calls cost what LMbench measured on machines of that era (the reporter's machine is \
-                       not known). The busy loop's cost, 2.5 ns an iteration (about 4 cycles, as gcc without \
-                       optimisation compiles it), is calibrated on the spread of his one-slice writes, 99.7 to 101.8 ms." }</li>
-                <li>{ "The listener starts first and sleeps in select() until the writer is started (2 s by default), \
-                       which makes it just interactive. That is why the first burst opens with a several-slice write. \
-                       Its first slice is half of what the shell had left when it forked it (the Shell's slice left \
-                       parameter, 196 ms by default, calibrated on the reported 302 ms): 98 ms, then two full slices." }</li>
-                <li>{ "Both programs are forked by a shell whose sleep credit is unknown (the Shell's bonus parameter, \
-                       0 by default); with an interactive shell the first writes are fast and the first burst is shorter." }</li>
-                <li>{ "On 2.4.24 the reporter saw no slow write. On one CPU, 2.4.24's own rules predict slow writes: \
-                       after a counter recalculation finds the listener asleep, its wakeup preempts the writer inside \
-                       write(), and each such write waits one counter (about 90 ms), so the writer manages only about \
-                       5 writes a second. The report's fast 2.4.24 matches only an SMP kernel (the 2.4.24-smp variant: \
-                       a Hyper-Threading P4 with an SMP 2.4 kernel, where reschedule_idle sends the woken listener to \
-                       the idle sibling instead of preempting the writer). That hypothesis also needs the 2.6.1 kernel \
-                       to have run on one CPU. Which one the reporter ran is unknown: he gave no hardware details." }</li>
-                <li>{ "2.4.24-smp does not slow the two logical CPUs down for sharing one core (Hyper-Threading): \
-                       each runs at full speed, a model choice." }</li>
-            </ul>
-        </details>
-    }
-}
-
-fn summary_list(summary: &Summary, case: &FifoCase) -> Html {
-    html! {
-        <>
-            <dl class="fifo-summary" data-testid={format!("summary-{}", case.kernel)}>
-                <dt>{ "writes" }</dt><dd>{ group_digits(summary.writes) }</dd>
-                <dt>{ format!("writes ≥ {}", format::duration(case.slow_ns)) }</dt><dd>{ group_digits(summary.slow) }</dd>
-                <dt>{ "max dt" }</dt><dd>{ format::duration(summary.max_ns) }</dd>
-                <dt>{ "bursts" }</dt><dd>{ group_digits(summary.bursts) }</dd>
-            </dl>
-            if case.kernel == "2.4.24" {
-                <p class="fifo-model-note" data-testid="model-note-2-4">
-                    <strong>{ "Reported on 2.4.24: " }</strong>{ slowpath_engine::cases::fifo_trigger::REPORTED_2_4_24 }{ ". " }
-                    if case.cpus > 1 {
-                        { "This is the SMP hypothesis (two logical CPUs): reschedule_idle sends the woken listener to \
-                           the idle CPU, the writer is never preempted, and every write is fast, as reported. Whether \
-                           the reporter ran an SMP kernel is unknown." }
-                    } else {
-                        { "On one CPU, 2.4.24's own rules predict slow writes: an epoch recalculation that finds the \
-                           listener asleep in select() gives it counter 9 against the writer's 6, goodness 29 beats 27, \
-                           and the wakeup preempts the writer; each such write waits one counter (about 90 ms), never \
-                           the several slices of 2.6.1. The report's fast 2.4.24 matches only an SMP kernel (the \
-                           2.4.24-smp variant); which one the reporter ran is unknown." }
-                    }
-                </p>
-            }
-        </>
     }
 }
 
@@ -392,7 +227,7 @@ fn gauges(case: &FifoCase, task: &TaskView, index: usize, now_ns: u64) -> Html {
 }
 
 /// The FIFO's inode: who has it open and what its buffer holds.
-fn pipe(case: &FifoCase, view: &View) -> Html {
+pub(super) fn pipe(case: &FifoCase, view: &View) -> Html {
     let bytes = count(view, C_BYTES);
     let allocated = count(view, C_ALIVE) > 0;
     let frees = count(view, C_FREES);

@@ -202,7 +202,8 @@ fn draw(canvas: &NodeRef, shape: &SentryShape, cursor: ScanCursor) {
     let Some(element) = canvas.cast::<web_sys::HtmlCanvasElement>() else { return };
     let width = f64::from(element.client_width().max(1));
     let n = shape.total_tasks;
-    let (cell, cols, height) = geometry(n, width, 300.0);
+    // About 10rem tall: the grid shares the first screen with the rest of the stage.
+    let (cell, cols, height) = geometry(n, width, 170.0);
     let Some((pen, _)) = context_2d(&element, height) else { return };
     let el: &web_sys::Element = &element;
     let sleep = css_var(el, "--gv-sleep", "#c8c8c8");

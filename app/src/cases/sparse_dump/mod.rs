@@ -1,5 +1,5 @@
 //! The sparse core dump's stage (the address strip, maple descent, page walk,
-//! lock churn and cost bar), its scaling plot and the fix's diff.
+//! lock churn); below it, the cost bar, the scaling plot and the fix's diff.
 
 mod scaling;
 mod stage;
@@ -18,6 +18,7 @@ fn main(context: &StageContext) -> Html {
 fn wide(context: &StageContext) -> Html {
     html! {
         <>
+            <stage::CostBreakdown run={context.run.clone()} />
             <scaling::FixDiff run={context.run.clone()} meta={context.meta} />
             <scaling::ScalingPlot run={context.run.clone()} meta={context.meta} />
         </>

@@ -90,8 +90,31 @@ pub fn address_space_stage(props: &StageProps) -> Html {
                 { walk(space, now.walk) }
             </div>
             { churn(&props.view) }
+        </section>
+    }
+}
+
+/// Where the whole run's time went, beside the seed's profile: a figure of the
+/// whole run that does not move, so it sits below the stage, not on it.
+#[function_component(CostBreakdown)]
+pub fn cost_breakdown(props: &CostProps) -> Html {
+    let Some(space) = props.run.extras::<AddressSpace>() else { return html! {} };
+    html! {
+        <section class="panel stage" aria-labelledby="costs-title">
+            <h2 id="costs-title">{ "Where the time went" }</h2>
             { costs(space, &props.run) }
         </section>
+    }
+}
+
+#[derive(Properties, Clone)]
+pub struct CostProps {
+    pub run: Rc<Run>,
+}
+
+impl PartialEq for CostProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run)
     }
 }
 
@@ -259,13 +282,17 @@ fn costs(space: &AddressSpace, run: &Run) -> Html {
         })
         .collect();
     simulated.sort_by_key(|(key, _)| rank(key));
+    let class = |name: &str| {
+        format!("cost c-{}", name.split_whitespace().next().unwrap_or("x").replace(['(', ')', '_'], "-"))
+    };
+    // Inside a segment only its share (a name does not fit a narrow one and was cut);
+    // the names are in the legend under the bars.
     let bar = |parts: &[(String, f64)]| {
         html! {
             <div class="cost-bar">
                 { for parts.iter().filter(|(_, share)| *share >= 0.5).map(|(name, share)| html! {
-                    <span class={format!("cost c-{}", name.split_whitespace().next().unwrap_or("x").replace(['(', ')', '_'], "-"))}
-                        style={format!("width: {share:.2}%")} title={format!("{name}: {share:.1} %")}>
-                        if *share >= 8.0 { { format!("{} {share:.0}%", name.split_whitespace().next().unwrap_or("")) } }
+                    <span class={class(name)} style={format!("width: {share:.2}%")} title={format!("{name}: {share:.1} %")}>
+                        if *share >= 6.0 { { format!("{share:.0}%") } }
                     </span>
                 }) }
             </div>
@@ -277,6 +304,17 @@ fn costs(space: &AddressSpace, run: &Run) -> Html {
             <figcaption>{ format!("Where the {} of simulated time went, by function (whole run), beside the seed's profile.", format::duration(total)) }</figcaption>
             <p class="cost-label">{ "simulated" }</p>{ bar(&simulated) }
             <p class="cost-label">{ "Mateusz Guzik's profile (seed 001), taken on his machine, where the dump took 13–14 s, not on the reported 30 s run: reusing its shares at 30 s is a model choice" }</p>{ bar(&profile) }
+            <ul class="cost-legend" role="list" aria-label="Functions, simulated share and profile share">
+                { for simulated.iter().filter(|(_, share)| *share >= 0.5).map(|(name, share)| {
+                    let seen = profile.iter().find(|(key, _)| key == name).map(|(_, v)| format!(" · profile {v:.0}%"));
+                    html! {
+                        <li key={name.clone()}>
+                            <span class={classes!(class(name), "cost-swatch")} aria-hidden="true"></span>
+                            <code>{ name.clone() }</code>{ format!(" {share:.0}%") }{ seen.unwrap_or_default() }
+                        </li>
+                    }
+                }) }
+            </ul>
         </figure>
     }
 }

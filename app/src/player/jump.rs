@@ -1,0 +1,39 @@
+//! The jump buttons: every part of the case page below the first screen (figures,
+//! the case's charts, the timeline, parameters, about) one click away.
+
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct JumpNavProps {
+    pub has_case_ui: bool,
+}
+
+/// Buttons to the parts below the first screen (the ids are set by the player,
+/// and `about` by the case page). Buttons, not `#id` links: the hash is the route.
+#[function_component(JumpNav)]
+pub fn jump_nav(props: &JumpNavProps) -> Html {
+    let jump = |id: &'static str| {
+        Callback::from(move |_: MouseEvent| {
+            if let Some(target) = gloo::utils::document().get_element_by_id(id) {
+                target.scroll_into_view();
+                if let Ok(target) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(target) {
+                    let _ = target.focus();
+                }
+            }
+        })
+    };
+    let mut parts = vec![("details-figures", "Figures")];
+    if props.has_case_ui {
+        parts.push(("details-case", "Charts"));
+    }
+    parts.extend([("details-timeline", "Timeline"), ("details-params", "Parameters"), ("about", "About")]);
+    html! {
+        <nav class="case-jump" aria-label="Below the player" data-testid="case-jump">
+            <ul role="list">
+                { for parts.into_iter().map(|(id, label)| html! {
+                    <li key={id}><button type="button" onclick={jump(id)}>{ label }<span aria-hidden="true">{ " ↓" }</span></button></li>
+                }) }
+            </ul>
+        </nav>
+    }
+}
