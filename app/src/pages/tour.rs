@@ -432,7 +432,7 @@ mod tests {
         assert_eq!(flags("present&v=x&seed=3&embed=1"), "present&embed=1");
         assert_eq!(flags("step=iter:4"), "");
         assert_eq!(
-            stop_hash(slowpath_engine::registry()[0].meta(), 2, "present").split('/').last(),
+            stop_hash(slowpath_engine::registry()[0].meta(), 2, "present").split('/').next_back(),
             Some("3?present")
         );
     }

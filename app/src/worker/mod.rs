@@ -61,7 +61,7 @@ struct Job {
 
 /// Where the reply to the request in flight is being put together.
 enum Reading {
-    Run(Assembler),
+    Run(Box<Assembler>),
     Summary(Option<Summary>),
 }
 
@@ -293,7 +293,7 @@ fn pump() {
                 let message = js_sys::Object::new();
                 let _ = js_sys::Reflect::set(&message, &"request".into(), &bytes);
                 let reading = match job.detail {
-                    Detail::Run => Reading::Run(Assembler::new()),
+                    Detail::Run => Reading::Run(Box::new(Assembler::new())),
                     Detail::Summary => Reading::Summary(None),
                 };
                 if worker.post_message(&message).is_err() {
