@@ -145,4 +145,16 @@ export async function withPage(browser, name, body, options = {}) {
 export async function waitForApp(page) {
   await page.locator('header.site-header, main.embed, main.present').first().waitFor();
   await page.locator('main#main').waitFor();
+  // A case page's run comes from the engine's worker: wait until it has arrived
+  // (a heavy link takes a few seconds), so that tests see the player.
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid="player-loading"], [data-testid="tour-loading"]'),
+    null,
+    { timeout: 90_000 },
+  );
+}
+
+/** Waits only for the page's shell, not for a run (to watch a run being made). */
+export async function waitForShell(page) {
+  await page.locator('header.site-header, main.embed, main.present').first().waitFor();
 }

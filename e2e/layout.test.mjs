@@ -118,6 +118,13 @@ describe('stage-first layout', () => {
           const stage = await box(page, 'case-stage');
           assert.ok(stage.y >= narration.y + narration.height, 'the stage follows the narration');
           assert.ok(stage.y < PHONE.height, `the stage starts on the first screen (at ${Math.round(stage.y)} px)`);
+          // Scrolled to, the whole stage is on screen below the sticky transport.
+          await page.getByTestId('case-stage').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+          await page.waitForTimeout(250);
+          const shown = await box(page, 'case-stage');
+          const transport = await page.locator('.transport').boundingBox();
+          assertInside(shown, PHONE, 'the stage, scrolled to, on a phone');
+          assert.ok(shown.y >= transport.y + transport.height - 1, 'the sticky transport does not cover the stage');
           await assertNoSidewaysScroll(page);
           // The sweep's dropdown (the FIFO) stays inside its card.
           const sweep = page.getByTestId('sweep-param');

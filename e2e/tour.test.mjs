@@ -183,7 +183,7 @@ describe('guided tours', () => {
     await withPage(suite.browser, 'tour-link', async ({ page }) => {
       await page.goto(suite.url('#/case/gvisor-threadgroups'));
       await waitForApp(page);
-      await page.getByRole('link', { name: 'Take the guided tour' }).click();
+      await page.getByTestId('tour-link').click();
       await page.getByTestId('tour').waitFor();
       assert.equal(await hash(page), '#/case/gvisor-threadgroups/tour/1');
       assert.match(await page.getByTestId('tour-count').innerText(), /stop 1 of/);

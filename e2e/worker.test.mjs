@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { startSuite, waitForApp, waitForShell, withPage } from './browser.mjs';
 
 const T = { timeout: 120_000 };
 // The setting that froze the tab for about two minutes before the work budget.
@@ -22,7 +22,7 @@ describe('engine worker', () => {
   test('a heavy link runs in a worker: progress, then the player', T, async () => {
     await withPage(suite.browser, 'worker', async ({ page, consoleErrors, pageErrors }) => {
       await page.goto(suite.url(HEAVY));
-      await waitForApp(page);
+      await waitForShell(page);
       const progress = page.getByTestId('run-progress');
       await progress.waitFor({ timeout: 30_000 });
       assert.match(await progress.innerText(), /Simulating/);
@@ -41,7 +41,7 @@ describe('engine worker', () => {
   test('Cancel stops the run and offers to run it or open the defaults', T, async () => {
     await withPage(suite.browser, 'worker-cancel', async ({ page, consoleErrors, pageErrors }) => {
       await page.goto(suite.url(HEAVY));
-      await waitForApp(page);
+      await waitForShell(page);
       await page.getByTestId('run-cancel').click({ timeout: 30_000 });
       const failed = page.getByTestId('run-failed');
       await failed.waitFor();

@@ -52,9 +52,6 @@ fn case_details(props: &CaseDetailsProps) -> Html {
                 <p class="case-titleline">
                     <span class="badge">{ meta.year }</span>
                     <span class="case-system">{ meta.system }</span>
-                    // Every case ships a tour (the registry test requires it).
-                    <a class="case-tour-link" href={Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash()}
-                        data-testid="tour-link">{ "Take the guided tour →" }</a>
                 </p>
                 <h1 id="case-title">{ meta.title }</h1>
                 <details class="case-lede" data-testid="case-summary">

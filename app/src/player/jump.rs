@@ -6,6 +6,9 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct JumpNavProps {
     pub has_case_ui: bool,
+    /// The case's guided tour (every case ships one), when not already in it.
+    #[prop_or_default]
+    pub tour_hash: Option<AttrValue>,
 }
 
 /// Buttons to the parts below the first screen (the ids are set by the player,
@@ -30,9 +33,14 @@ pub fn jump_nav(props: &JumpNavProps) -> Html {
     html! {
         <nav class="case-jump" aria-label="Below the player" data-testid="case-jump">
             <ul role="list">
+                // One arrow for the row (one per button would not fit beside the tour link).
+                <li class="case-jump-arrow" aria-hidden="true">{ "↓" }</li>
                 { for parts.into_iter().map(|(id, label)| html! {
-                    <li key={id}><button type="button" onclick={jump(id)}>{ label }<span aria-hidden="true">{ " ↓" }</span></button></li>
+                    <li key={id}><button type="button" onclick={jump(id)}>{ label }</button></li>
                 }) }
+                if let Some(hash) = &props.tour_hash {
+                    <li><a class="case-tour-link" href={hash.clone()} data-testid="tour-link" title="The guided tour of this case">{ "Tour →" }</a></li>
+                }
             </ul>
         </nav>
     }

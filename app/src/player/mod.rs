@@ -404,7 +404,9 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <div class="player-words">
                         <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
     { progress.clone() }
-                        <jump::JumpNav has_case_ui={case_ui.is_some()} />
+                        <jump::JumpNav has_case_ui={case_ui.is_some()}
+                        tour_hash={props.address.is_none().then(|| AttrValue::from(
+                            Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash()))} />
                         // A guided tour's panel goes here, above the narration.
                         <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                             earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
