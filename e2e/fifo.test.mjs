@@ -140,11 +140,12 @@ describe('fifo trigger', () => {
       const panel = page.getByTestId('compare-panel');
       await panel.waitFor();
       assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+      // The other kernel's run comes from the engine's worker: wait for its figures.
+      await page.getByTestId('summary-2.4.24').waitFor({ timeout: 30_000 });
       const text = await panel.innerText();
       assert.match(text, /Linux 2\.4\.24/);
       assert.match(text, /writes\s+[\d,]+/);
       assert.match(text, /max dt/);
-      await page.getByTestId('summary-2.4.24').waitFor();
       await page.getByTestId('dt-chart-compare').waitFor();
       await toggle.click();
       await panel.waitFor({ state: 'detached' });
