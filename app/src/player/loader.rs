@@ -112,7 +112,14 @@ pub fn player_loader(props: &LoaderProps) -> Html {
     if let Some(run) = (*run).clone() {
         return html! { <PlayerView meta={meta} query={props.query.clone()} run={Some(run)} /> };
     }
-    let on_cancel = Callback::from(|_| worker::cancel_in_flight());
+    let on_cancel = {
+        let ticket = ticket.clone();
+        Callback::from(move |_| {
+            if let Some(ticket) = ticket.borrow().as_ref() {
+                ticket.cancel();
+            }
+        })
+    };
     let retry = {
         let asked = asked.clone();
         let making = making.clone();
@@ -140,11 +147,19 @@ pub fn player_loader(props: &LoaderProps) -> Html {
 /// variant or the seed changed), asks the worker and hands the reply to the
 /// reducer; returns how that run is getting on, for the progress bar.
 #[hook]
-pub fn use_wanted_run(player: &UseReducerHandle<Player>) -> (Making, Option<u64>) {
+pub fn use_wanted_run(player: &UseReducerHandle<Player>) -> (Making, Option<u64>, Callback<()>) {
     let making = use_state(|| Making::Idle);
     let ticket: Rc<RefCell<Option<Ticket>>> = use_mut_ref(|| None);
     let wanted = player.wanted();
     let target = wanted.as_ref().and_then(target_ns);
+    let cancel = {
+        let ticket = ticket.clone();
+        Callback::from(move |_| {
+            if let Some(ticket) = ticket.borrow().as_ref() {
+                ticket.cancel();
+            }
+        })
+    };
     {
         let dispatcher = player.dispatcher();
         let making = making.clone();
@@ -170,5 +185,5 @@ pub fn use_wanted_run(player: &UseReducerHandle<Player>) -> (Making, Option<u64>
             move || drop(ticket.borrow_mut().take())
         });
     }
-    ((*making).clone(), target)
+    ((*making).clone(), target, cancel)
 }

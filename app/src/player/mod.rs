@@ -102,10 +102,9 @@ pub fn player_view(props: &PlayerProps) -> Html {
         })
     };
     // A changed parameter, variant or seed: the new run comes from the worker.
-    let (making, making_target_ns) = loader::use_wanted_run(&player);
+    let (making, making_target_ns, cancel_making) = loader::use_wanted_run(&player);
     let progress = html! {
-        <loader::RunProgress making={making} target_ns={making_target_ns}
-            on_cancel={Callback::from(|_| crate::worker::cancel_in_flight())} />
+        <loader::RunProgress making={making} target_ns={making_target_ns} on_cancel={cancel_making} />
     };
 
     // The state in the URL: every change, throttled while playing.

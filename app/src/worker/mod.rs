@@ -97,6 +97,29 @@ impl Drop for Ticket {
     }
 }
 
+impl Ticket {
+    /// Cancels this request: withdrawn if still queued, the worker stopped (and a
+    /// fresh one started) if it is being run; its caller hears `Failed("cancelled")`.
+    pub fn cancel(&self) {
+        let id = self.0;
+        let cancelled = with_client(|client| {
+            if let Some(at) = client.queue.iter().position(|job| job.id == id) {
+                return client.queue.remove(at);
+            }
+            if client.in_flight.as_ref().is_some_and(|(job, _)| job.id == id) {
+                let job = client.in_flight.take().map(|(job, _)| job);
+                restart_worker(client);
+                return job;
+            }
+            None
+        });
+        if let Some(job) = cancelled {
+            job.callback.emit(Reply::Failed("cancelled".to_string()));
+        }
+        pump();
+    }
+}
+
 /// Asks for a run (`Detail::Run`) or its figures (`Detail::Summary`); `callback`
 /// hears progress and then one final reply, always later (never inside this call).
 pub fn request(key: RunKey, detail: Detail, callback: Callback<Reply>) -> Ticket {
@@ -118,23 +141,28 @@ pub fn request(key: RunKey, detail: Detail, callback: Callback<Reply>) -> Ticket
     Ticket(id)
 }
 
-/// Stops the run in flight (the worker is stopped and a fresh one started); its
-/// caller hears `Failed("cancelled")`. Queued requests go on.
-pub fn cancel_in_flight() {
+/// Stops whatever run is in flight (the worker is stopped and a fresh one
+/// started); its caller hears `Failed("cancelled")`. Queued requests go on.
+fn cancel_in_flight() {
     let cancelled = with_client(|client| {
         let job = client.in_flight.take().map(|(job, _)| job);
-        if let Some(worker) = client.worker.take() {
-            worker.terminate();
-            client._listeners.clear();
-            client.ready = false;
-            start_worker(client);
-        }
+        restart_worker(client);
         job
     });
     if let Some(job) = cancelled {
         job.callback.emit(Reply::Failed("cancelled".to_string()));
     }
     pump();
+}
+
+/// Stops the worker (a run cannot be interrupted from outside) and starts a fresh one.
+fn restart_worker(client: &mut Client) {
+    if let Some(worker) = client.worker.take() {
+        worker.terminate();
+        client._listeners.clear();
+        client.ready = false;
+        start_worker(client);
+    }
 }
 
 fn with_client<R>(f: impl FnOnce(&mut Client) -> R) -> R {
