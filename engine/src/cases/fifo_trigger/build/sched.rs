@@ -1,0 +1,254 @@
+//! The scheduler's events in the trace: ticks, wakeups (with their credit and
+//! any preemption) and context switches, as ops with narration and effects.
+
+use super::*;
+
+impl TraceSink<'_> {
+    fn other(index: usize) -> usize {
+        1 - index
+    }
+
+    fn goodness(&self, index: usize, snap: &SchedSnap, own_mm: bool) -> u64 {
+        let nice = if index == LISTENER { self.config.listener_nice } else { self.config.writer_nice };
+        if snap.slice_left == 0 {
+            0
+        } else {
+            (snap.slice_left as i64 + 20 - i64::from(nice) + i64::from(own_mm)) as u64
+        }
+    }
+
+    pub(super) fn tick(&mut self, at_ns: u64, index: usize, outcome: TickOutcome, snap: &SchedSnap) {
+        self.begin(at_ns, T::ITER_TICK.id(), vec![], None);
+        let mut effects = Vec::new();
+        self.snap_gauges(index, snap, at_ns, true, &mut effects);
+        let me = Arg::Task(task(index));
+        let sleep_avg = Arg::Ns(snap.sleep_avg_ns);
+        let (code, template, args) = match (self.kernel, outcome) {
+            (Kernel::Goodness, _) => (at(text::TICK_WAKE_24, 1), T::TICK_24, vec![me]),
+            (_, TickOutcome::ExpiredToActive) => (
+                at(text::TICK_26, 6),
+                T::TICK_ACTIVE,
+                vec![
+                    me,
+                    sleep_avg,
+                    Arg::Signed(snap.bonus),
+                    Arg::Signed(i64::from(snap.prio)),
+                    Arg::Ns(snap.slice_left * self.config.tick_ns()),
+                ],
+            ),
+            (_, TickOutcome::ExpiredToExpired { starving: true }) => {
+                (at(text::TICK_26, 5), T::TICK_STARVING, vec![me])
+            }
+            (_, TickOutcome::ExpiredToExpired { starving: false }) => (
+                at(text::TICK_26, 5),
+                T::TICK_EXPIRED,
+                vec![me, sleep_avg, Arg::Signed(snap.bonus), Arg::Signed(i64::from(snap.prio))],
+            ),
+            (_, TickOutcome::Requeued) => {
+                let granularity = crate::kernel::sched::o1::O1::new(self.config.hz)
+                    .granularity(snap.sleep_avg_ns, u64::from(self.config.cpus));
+                (
+                    at(text::TICK_26, 9),
+                    T::TICK_REQUEUE,
+                    vec![me, Arg::Ns(granularity * self.config.tick_ns())],
+                )
+            }
+            (_, TickOutcome::Continue | TickOutcome::NotYetOff) => {
+                unreachable!("these ticks are not reported")
+            }
+        };
+        // The slice that does not end the listener's turn is the heart of the 300 ms write.
+        let kind = if template == T::TICK_ACTIVE { OpKind::Milestone } else { OpKind::Schedule };
+        self.push(at_ns, Some(index), kind, code, template, args, effects);
+    }
+
+    pub(super) fn wake(
+        &mut self,
+        at_ns: u64,
+        index: usize,
+        why: WakeBy,
+        credit: Option<crate::kernel::sched::o1::Credit>,
+        preempts: bool,
+        snap: &SchedSnap,
+    ) {
+        let slept_ns = credit.map(|c| c.slept_ns);
+        let long_sleep = credit.is_some_and(|c| c.just_interactive);
+        self.woken_at[index] = at_ns;
+        let mut effects = vec![Effect::SetState { task: task(index), state: TaskState::Runnable }];
+        self.snap_gauges(index, snap, at_ns, false, &mut effects);
+        let other = Self::other(index);
+        let world = &self.shadow;
+        let other_prio = world.tasks[other].gauges[usize::from(G_PRIO)];
+        let me = Arg::Task(task(index));
+        let them = Arg::Task(task(other));
+        let _ = why;
+        let (code, template, args) = match self.kernel {
+            Kernel::O1 => {
+                let args = vec![
+                    me,
+                    Arg::Ns(slept_ns.unwrap_or(0)),
+                    Arg::Ns(snap.sleep_avg_ns),
+                    Arg::Signed(i64::from(snap.prio)),
+                    them,
+                    Arg::Signed(other_prio),
+                ];
+                let template = match (self.config.cpus > 1, preempts, long_sleep) {
+                    (true, _, _) => T::WAKE_IDLE,
+                    (false, true, true) => T::WAKE_PREEMPT_LONG,
+                    (false, true, false) => T::WAKE_PREEMPT,
+                    (false, false, true) => T::WAKE_NO_PREEMPT_LONG,
+                    (false, false, false) => T::WAKE_NO_PREEMPT,
+                };
+                (at(text::WAKE_26, if preempts { 8 } else { 7 }), template, args)
+            }
+            Kernel::Goodness => {
+                let other_counter = world.tasks[other].gauges[usize::from(G_SLICE)].max(0) as u64;
+                let other_snap = SchedSnap { slice_left: other_counter, ..*snap };
+                let args = vec![
+                    me,
+                    Arg::Count(self.goodness(index, snap, false)),
+                    them,
+                    Arg::Count(self.goodness(other, &other_snap, true)),
+                ];
+                let template = if self.config.cpus > 1 {
+                    T::WAKE_24_SMP_IDLE
+                } else if preempts {
+                    T::WAKE_24_PREEMPT
+                } else {
+                    T::WAKE_24_NO_PREEMPT
+                };
+                if template == T::WAKE_24_SMP_IDLE {
+                    // reschedule_idle on SMP: the woken task's own CPU idles, so it goes there.
+                    let cpu = Arg::Count(if index == LISTENER { 0 } else { u64::from(self.config.cpus - 1) });
+                    (at(text::RESCHEDULE_IDLE_24, 4), template, vec![me, cpu, them])
+                } else {
+                    (at(text::TICK_WAKE_24, 4), template, args)
+                }
+            }
+        };
+        // The waker is the running task: the wakeup is one of its ops.
+        self.push(at_ns, Some(other), OpKind::Wake, code, template, args, effects);
+    }
+
+    pub(super) fn switch(&mut self, ev: Switch) {
+        self.begin(ev.at, T::ITER_SCHEDULE.id(), vec![Arg::Count(u64::from(ev.cpu))], None);
+        let o1 = self.kernel == Kernel::O1;
+        let sched = if o1 { text::SCHEDULE_26 } else { text::SCHEDULE_24 };
+        if let Some(p) = ev.prev {
+            if o1 && ev.debit_ns > 0 {
+                let snap = &ev.snaps[p];
+                let template = if snap.credit > crate::kernel::sched::o1::CREDIT_LIMIT {
+                    T::DEBIT_HIGH
+                } else {
+                    T::DEBIT
+                };
+                let args = vec![
+                    Arg::Task(task(p)),
+                    Arg::Ns(ev.debit_ns),
+                    Arg::Ns(snap.sleep_avg_ns),
+                    Arg::Signed(snap.bonus),
+                ];
+                let mut effects = Vec::new();
+                self.snap_gauges(p, snap, ev.at, false, &mut effects);
+                self.push(ev.at, Some(p), OpKind::Schedule, at(sched, 6), template, args, effects);
+            }
+        }
+        if ev.swapped {
+            self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 3), T::SWAP, vec![], vec![]);
+        }
+        if ev.recalculated {
+            let args = vec![
+                Arg::Count(0),
+                Arg::Task(task(LISTENER)),
+                Arg::Count(ev.snaps[LISTENER].slice_left),
+                Arg::Task(task(WRITER)),
+                Arg::Count(ev.snaps[WRITER].slice_left),
+            ];
+            self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 5), T::RECALC_24, args, vec![]);
+        }
+        if let (Some(n), true) = (ev.next, ev.runqueue_credit.is_some()) {
+            let snap = &ev.snaps[n];
+            let args = vec![
+                Arg::Task(task(n)),
+                Arg::Ns(ev.at - self.woken_at[n]),
+                Arg::Ns(snap.sleep_avg_ns),
+                Arg::Signed(i64::from(snap.prio)),
+            ];
+            self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 5), T::RQ_CREDIT, args, vec![]);
+        }
+        let mut effects = Vec::new();
+        let world_states: Vec<TaskState> = self.shadow.tasks.iter().map(|t| t.state).collect();
+        let sleeping = |index: usize| matches!(world_states[index], TaskState::Sleeping { .. });
+        if let Some(p) = ev.prev {
+            if Some(p) != ev.next && !sleeping(p) {
+                effects.push(Effect::SetState { task: task(p), state: TaskState::Runnable });
+            }
+        }
+        if let (Some(n), Some(step)) = (ev.next, ev.resumes) {
+            effects.push(Effect::SetState { task: task(n), state: running(step, ev.cpu) });
+        }
+        for index in [LISTENER, WRITER] {
+            self.snap_gauges(index, &ev.snaps[index], ev.at, true, &mut effects);
+        }
+        if ev.prev != ev.next {
+            effects.push(Effect::Count { counter: C_SWITCHES, delta: 1 });
+        }
+        let preempted_in_write = ev.why == SwitchWhy::Preempted
+            && ev.prev == Some(WRITER)
+            && ev.prev_step == Some(Step::WriterTime2);
+        if ev.why == SwitchWhy::Preempted {
+            effects.push(Effect::Count { counter: C_PREEMPTIONS, delta: 1 });
+        }
+        let kind = if preempted_in_write { OpKind::Preempt } else { OpKind::Schedule };
+        let resumes_word = Arg::Word(ev.resumes.map_or("nothing", step_word));
+        let (template, args) = match (ev.prev, ev.next) {
+            (_, None) => (T::SWITCH_IDLE, vec![Arg::Count(u64::from(ev.cpu))]),
+            (None, Some(n)) => {
+                (T::SWITCH_FROM_IDLE, vec![Arg::Task(task(n)), Arg::Count(u64::from(ev.cpu)), resumes_word])
+            }
+            (Some(p), Some(n)) if p == n => (T::SWITCH_SAME, vec![Arg::Task(task(p))]),
+            (Some(p), Some(n)) => match ev.why {
+                SwitchWhy::Preempted => {
+                    let left = Arg::Word(match ev.prev_left {
+                        Some((step, true)) => step_word(step),
+                        Some((step, false)) => step_word(step),
+                        None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite))),
+                    });
+                    if o1 {
+                        let args = vec![
+                            Arg::Task(task(p)),
+                            left,
+                            Arg::Signed(i64::from(ev.snaps[p].prio)),
+                            Arg::Task(task(n)),
+                            Arg::Signed(i64::from(ev.snaps[n].prio)),
+                        ];
+                        let mid = matches!(ev.prev_left, Some((_, true)));
+                        (if mid { T::SWITCH_PREEMPT_MID } else { T::SWITCH_PREEMPT }, args)
+                    } else {
+                        let args = vec![
+                            Arg::Task(task(p)),
+                            left,
+                            Arg::Count(0),
+                            Arg::Task(task(n)),
+                            Arg::Count(self.goodness(n, &ev.snaps[n], false)),
+                        ];
+                        (T::SWITCH_PREEMPT_24, args)
+                    }
+                }
+                SwitchWhy::Sleep => {
+                    (T::SWITCH_SLEEP, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word])
+                }
+                _ => (T::SWITCH_SLICE, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word]),
+            },
+        };
+        self.push(
+            ev.at,
+            ev.prev.or(ev.next),
+            kind,
+            at(sched, if o1 { 7 } else { 6 }),
+            template,
+            args,
+            effects,
+        );
+    }
+}
