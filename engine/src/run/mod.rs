@@ -8,6 +8,7 @@ pub mod format;
 pub mod hash;
 pub mod lock;
 pub mod narration;
+pub mod outcome;
 pub mod params;
 pub mod progress;
 pub mod rng;

@@ -10,11 +10,12 @@
 //! position `total` the final one. The state at any position is a checkpoint
 //! plus a bounded replay (see [`Run::state_at`]).
 
-use crate::run::lock::Deadlock;
 use crate::run::narration::{render, Arg, CodeLoc, Function, Segment};
 use crate::run::params::ParamValues;
 use crate::run::world::{Effect, Layout, TaskId, World, WorldDelta};
 use serde::{Deserialize, Serialize};
+
+pub use crate::run::outcome::{Metric, Outcome};
 use std::collections::BTreeMap;
 
 /// Step granularities, coarsest first.
@@ -169,74 +170,6 @@ pub(crate) struct Phase {
 pub(crate) struct Checkpoint {
     pub block: u32,
     pub world: World,
-}
-
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum Outcome {
-    /// The modelled work finished.
-    Completed,
-    /// The simulated-time limit (a parameter) was reached.
-    TimeLimit,
-    /// The run stopped at the engine's step budget: shorten it to see the rest.
-    StepLimit { micro_ops: u64 },
-    /// The modelled process was killed by `signal`, sent at `sent_at_ns`; it died at
-    /// `at_ns` (the figures cover the whole run up to then).
-    Killed {
-        #[serde(deserialize_with = "crate::run::wire::static_str")]
-        signal: crate::run::wire::StaticStr,
-        sent_at_ns: u64,
-        at_ns: u64,
-    },
-    /// A cycle in the wait-for graph: reported as a result, not a hang.
-    Deadlock(Deadlock),
-    /// The run reached the engine's work budget (`run::budget`) at `at_ns`, before
-    /// the end its parameters asked for: its figures cover `[0, at_ns]` only.
-    WorkLimit {
-        at_ns: u64,
-        /// Simulation steps taken when it stopped.
-        steps: u64,
-        /// What ran out, in words ("simulation steps", "kept writes").
-        #[serde(deserialize_with = "crate::run::wire::static_str")]
-        budget: crate::run::wire::StaticStr,
-    },
-}
-
-impl Outcome {
-    /// In plain words, when the run did not cover everything its parameters asked
-    /// for; None when it did.
-    pub fn limit_text(&self) -> Option<String> {
-        match self {
-            Outcome::WorkLimit { at_ns, steps, budget } => Some(format!(
-                "Stopped after {} of simulated time: this setting makes too much work for one run \
-                 ({} simulation steps so far; the budget of {budget} ran out). The figures cover \
-                 the first {}; shorten the duration to see the rest.",
-                crate::run::format::duration(*at_ns),
-                crate::run::narration::group_digits(*steps),
-                crate::run::format::duration(*at_ns),
-            )),
-            Outcome::StepLimit { micro_ops } => Some(format!(
-                "The trace stops after {} micro-ops, the most one run stores; the figures cover \
-                 the whole run.",
-                crate::run::narration::group_digits(*micro_ops)
-            )),
-            Outcome::Completed | Outcome::TimeLimit | Outcome::Killed { .. } | Outcome::Deadlock(_) => None,
-        }
-    }
-}
-
-/// A case's own figure: a number with a unit, or a nested object.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Metric {
-    Count(u64),
-    Ns(u64),
-    Ratio(f64),
-    Text(String),
-    None(Option<u64>),
-    List(Vec<Metric>),
-    Object(BTreeMap<String, Metric>),
 }
 
 /// Step counts per granularity.
