@@ -3,24 +3,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { axeViolations as violations } from './checks.mjs';
 
 const T = { timeout: 120_000 };
-const AXE = await readFile(new URL('../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
-
-/** axe's violations on the page as it is now, one line each. */
-async function violations(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    // Every rule axe has up to WCAG AA, experimental ones and best practices included
-    // (the label-in-name check is experimental); AAA's enhanced contrast is not asked for.
-    const rules = window.axe.getRules().filter((rule) => !rule.tags.includes('wcag2aaa')).map((rule) => rule.ruleId);
-    const run = await window.axe.run(document, { runOnly: { type: 'rule', values: rules } });
-    return run.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
-  });
-  return result;
-}
 
 describe('accessibility (axe-core)', () => {
   let suite;

@@ -4,33 +4,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import jsQR from 'jsqr';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { decodeQr } from './checks.mjs';
 
 const T = { timeout: 90_000 };
-
-/** Decodes the QR code drawn by the page's SVG, via a canvas, with jsQR. */
-async function decodeQr(page) {
-  const pixels = await page.evaluate(async () => {
-    const svg = document.querySelector('[data-testid="qr"] svg');
-    const markup = new XMLSerializer().serializeToString(svg);
-    const image = new Image();
-    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(markup)}`;
-    await image.decode();
-    const size = 400;
-    const canvas = document.createElement('canvas');
-    canvas.width = size;
-    canvas.height = size;
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#fff';
-    context.fillRect(0, 0, size, size);
-    context.drawImage(image, 0, 0, size, size);
-    return { size, data: Array.from(context.getImageData(0, 0, size, size).data) };
-  });
-  const code = jsQR(Uint8ClampedArray.from(pixels.data), pixels.size, pixels.size);
-  assert.ok(code, 'the QR code decodes');
-  return code.data;
-}
 
 describe('presenter view', () => {
   let suite;

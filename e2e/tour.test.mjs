@@ -5,22 +5,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import jsQR from 'jsqr';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { axeViolations as violations, decodeQr } from './checks.mjs';
 
 const T = { timeout: 120_000 };
-const AXE = await readFile(new URL('../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
-
-/** axe's violations on the page as it is now, one line each (as in a11y.test.mjs). */
-async function violations(page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const rules = window.axe.getRules().filter((rule) => !rule.tags.includes('wcag2aaa')).map((rule) => rule.ruleId);
-    const run = await window.axe.run(document, { runOnly: { type: 'rule', values: rules } });
-    return run.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
-  });
-}
 
 const hash = (page) => page.evaluate(() => location.hash);
 
@@ -33,28 +21,6 @@ async function atStop(page, expected) {
     (k) => document.querySelector('[data-testid="tour-count"]')?.innerText.includes(`stop ${k} of`),
     stop,
   );
-}
-
-/** Decodes the presenter view's QR code (as present.test.mjs does). */
-async function decodeQr(page) {
-  const pixels = await page.evaluate(async () => {
-    const svg = document.querySelector('[data-testid="qr"] svg');
-    const image = new Image();
-    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
-    await image.decode();
-    const size = 400;
-    const canvas = document.createElement('canvas');
-    canvas.width = size;
-    canvas.height = size;
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#fff';
-    context.fillRect(0, 0, size, size);
-    context.drawImage(image, 0, 0, size, size);
-    return { size, data: Array.from(context.getImageData(0, 0, size, size).data) };
-  });
-  const code = jsQR(Uint8ClampedArray.from(pixels.data), pixels.size, pixels.size);
-  assert.ok(code, 'the QR code decodes');
-  return code.data;
 }
 
 describe('guided tours', () => {

@@ -130,20 +130,36 @@ fn tour_of(props: &TourProps) -> Html {
         index.checked_sub(1).filter(|&previous| stops.get(previous).is_some_and(|s| s.question.is_some()));
     let stop_run = crate::worker::use_run(key_of(index));
     let previous_run = crate::worker::use_run(previous_asks.and_then(key_of));
-    let opened: Option<Result<OpenStop, TourError>> = match case {
-        None => Some(Err(TourError(format!("no case `{}`", meta.id)))),
-        Some(case) => match (tour::state_of(case, index), &stop_run) {
-            (Err(error), _) => Some(Err(error)),
-            (Ok(_), None) => None,
-            (Ok(_), Some(Err(why))) => Some(Err(TourError(why.clone()))),
-            (Ok(_), Some(Ok(run))) => Some(tour::open_with_run(case, index, run.clone())),
-        },
+    // Opening a stop fills its text and works out its question from the run:
+    // once per stop and run, not on every render.
+    let identity = |run: &Option<Result<std::rc::Rc<slowpath_engine::Run>, String>>| {
+        run.as_ref()
+            .map(|made| made.as_ref().map(|run| std::rc::Rc::as_ptr(run) as usize).map_err(Clone::clone))
     };
-    let revealed: Option<Posed> = match (case, previous_asks, &previous_run) {
-        (Some(case), Some(previous), Some(Ok(run))) => {
-            tour::open_with_run(case, previous, run.clone()).ok().and_then(|opened| opened.question)
-        }
-        _ => None,
+    let opened = {
+        let stop_run = stop_run.clone();
+        use_memo((index, identity(&stop_run)), move |&(index, _)| -> Option<Result<OpenStop, TourError>> {
+            match case {
+                None => Some(Err(TourError(format!("no case `{}`", meta.id)))),
+                Some(case) => match (tour::state_of(case, index), &stop_run) {
+                    (Err(error), _) => Some(Err(error)),
+                    (Ok(_), None) => None,
+                    (Ok(_), Some(Err(why))) => Some(Err(TourError(why.clone()))),
+                    (Ok(_), Some(Ok(run))) => Some(tour::open_with_run(case, index, run.clone())),
+                },
+            }
+        })
+    };
+    let revealed = {
+        let previous_run = previous_run.clone();
+        use_memo((previous_asks, identity(&previous_run)), move |&(previous, _)| -> Option<Posed> {
+            match (case, previous, &previous_run) {
+                (Some(case), Some(previous), Some(Ok(run))) => {
+                    tour::open_with_run(case, previous, run.clone()).ok().and_then(|opened| opened.question)
+                }
+                _ => None,
+            }
+        })
     };
     let answers = use_state(BTreeMap::<usize, Given>::new);
     let guess_error = use_state(|| None::<String>);
@@ -195,7 +211,7 @@ fn tour_of(props: &TourProps) -> Html {
 
     let route = Route::Tour { id: meta.id.to_string(), stop: String::new(), query: flags.clone() };
     let address = AttrValue::from(stop_hash(meta, index, &flags));
-    let Some(opened) = opened else {
+    let Some(opened) = (*opened).as_ref() else {
         let title = stops.get(index).map_or("", |stop| stop.title);
         return html! {
             <section class="panel tour-panel" aria-labelledby="tour-title" data-testid="tour-loading" aria-busy="true">
@@ -307,7 +323,7 @@ fn tour_of(props: &TourProps) -> Html {
         _ => Html::default(),
     };
 
-    let reveal = match (&revealed, index.checked_sub(1)) {
+    let reveal = match (&*revealed, index.checked_sub(1)) {
         (Some(posed), Some(previous)) => {
             let verdict = match answers.get(&previous) {
                 Some(Given { said, right: true }) => format!("You said {said}: right."),

@@ -218,7 +218,7 @@ struct Header {
 /// One message of a run. A run crosses as a header and then its big tables in
 /// chunks, so that the page decodes each in its own short task (one message
 /// event) instead of one long one that would freeze it.
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 enum Part {
     Header(Box<Header>),
     Blocks(Vec<Block>),
@@ -229,6 +229,19 @@ enum Part {
     Checkpoints(Vec<Checkpoint>),
 }
 
+/// [`Part`] as written: the same variants in the same order (so the same bytes),
+/// borrowing the run's tables instead of copying them first.
+#[derive(Serialize)]
+enum PartRef<'a> {
+    Header(&'a Header),
+    Blocks(&'a [Block]),
+    Ops(&'a [Op]),
+    Args(Vec<WireArg>),
+    Effects(&'a [Effect]),
+    Deltas(&'a [WorldDelta]),
+    Checkpoints(&'a [Checkpoint]),
+}
+
 /// Items per chunk: a chunk of ops, args or effects decodes in about 3 ms natively
 /// (`examples/wire_size.rs`), so under a frame in wasm.
 const CHUNK_ITEMS: usize = 4_096;
@@ -237,7 +250,7 @@ const CHUNK_DELTAS: usize = 512;
 /// Task states per chunk of checkpoints (a checkpoint copies every task).
 const CHUNK_TASKS: usize = 16_384;
 
-fn to_bytes(part: &Part) -> Vec<u8> {
+fn to_bytes(part: &PartRef<'_>) -> Vec<u8> {
     rmp_serde::to_vec(part).expect("a run's part encodes")
 }
 
@@ -263,7 +276,7 @@ pub fn encode_summary(run: &Run) -> Vec<u8> {
         chapters: run.chapters.clone(),
         extras: (case.wire().encode_extras)(run),
     };
-    to_bytes(&Part::Header(Box::new(header)))
+    to_bytes(&PartRef::Header(&header))
 }
 
 /// A run's figures without its trace: from [`encode_summary`].
@@ -353,23 +366,23 @@ impl Request {
 pub fn encode(run: &Run) -> Vec<Vec<u8>> {
     let mut parts = vec![encode_summary(run)];
     for chunk in run.blocks.chunks(CHUNK_ITEMS) {
-        parts.push(to_bytes(&Part::Blocks(chunk.to_vec())));
+        parts.push(to_bytes(&PartRef::Blocks(chunk)));
     }
     for chunk in run.ops.chunks(CHUNK_ITEMS) {
-        parts.push(to_bytes(&Part::Ops(chunk.to_vec())));
+        parts.push(to_bytes(&PartRef::Ops(chunk)));
     }
     for chunk in run.args.chunks(CHUNK_ITEMS) {
-        parts.push(to_bytes(&Part::Args(chunk.iter().map(WireArg::from).collect())));
+        parts.push(to_bytes(&PartRef::Args(chunk.iter().map(WireArg::from).collect())));
     }
     for chunk in run.effects.chunks(CHUNK_ITEMS) {
-        parts.push(to_bytes(&Part::Effects(chunk.to_vec())));
+        parts.push(to_bytes(&PartRef::Effects(chunk)));
     }
     for chunk in run.deltas.chunks(CHUNK_DELTAS) {
-        parts.push(to_bytes(&Part::Deltas(chunk.to_vec())));
+        parts.push(to_bytes(&PartRef::Deltas(chunk)));
     }
     let checkpoints_per_chunk = (CHUNK_TASKS / run.layout.tasks.len().max(1)).max(1);
     for chunk in run.checkpoints.chunks(checkpoints_per_chunk) {
-        parts.push(to_bytes(&Part::Checkpoints(chunk.to_vec())));
+        parts.push(to_bytes(&PartRef::Checkpoints(chunk)));
     }
     parts
 }
