@@ -40,6 +40,7 @@ crate::templates! {
     SIGNAL_SENT = "{0} arrives (^\\ on the terminal for SIGQUIT, ^C for SIGINT, kill(1) for the others). group_send_sig_info queues it on the SHARED pending set; __group_complete_signal picks {1} (it wants the signal: in pause(), nothing pending).",
     GROUP_STOP = "{0} dumps core, so instead of killing everyone __group_complete_signal starts a GROUP STOP: group_stop_count = {1} (every thread, main included), group_exit_task = {2}, and signal_wake_up() sets TIF_SIGPENDING on every thread.",
     GROUP_EXIT = "{0} is fatal but does not dump core: __group_complete_signal sets SIGNAL_GROUP_EXIT and puts SIGKILL in every thread's private pending set at once, with signal_wake_up() on each.",
+    MARK_RUNNABLE = "signal_wake_up sets TIF_SIGPENDING on {0}. It is already runnable, so there is nothing to wake: it will meet the signal the next time it returns to user mode (after a timer tick or a system call).",
     WAKE_SIGNAL = "{0} is woken by signal_wake_up (it slept {1}: a long sleeper gets just-interactive sleep_avg {2}), priority {3}.",
     PREEMPT = "{0}'s priority {1} is strictly better than {2}'s {3}: TASK_PREEMPTS_CURR, so {2} is preempted at once.",
     NO_PREEMPT = "{0}'s priority {1} is not better than {2}'s {3}: no preemption; {0} waits in the active array.",
