@@ -4,10 +4,11 @@
 //! it is possible (a writer never shares, a holder is never queued).
 
 use crate::run::world::TaskId;
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
 use std::collections::VecDeque;
+use crate::run::wire::codec::{wire_struct, wire_enum};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LockKind {
     /// A reader-writer semaphore (`struct rw_semaphore`): sleeping, shared or exclusive.
@@ -22,6 +23,7 @@ pub enum LockKind {
     /// queues behind itself and never returns.
     GoMutex,
 }
+wire_enum!(LockKind { 0 => RwSem, 1 => Mutex, 2 => Spinlock, 3 => GoRwMutex, 4 => GoMutex });
 
 impl LockKind {
     /// Readers may share it.
@@ -35,14 +37,15 @@ impl LockKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LockMode {
     Read,
     Write,
 }
+wire_enum!(LockMode { 0 => Read, 1 => Write });
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Holder {
     pub task: TaskId,
     pub mode: LockMode,
@@ -51,15 +54,17 @@ pub struct Holder {
     /// Hold time is charged to `stats` up to here (lazily, like task time).
     pub charged_until_ns: u64,
 }
+wire_struct!(Holder { task, mode, since_ns, charged_until_ns });
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Waiter {
     pub task: TaskId,
     pub mode: LockMode,
     pub since_ns: u64,
 }
+wire_struct!(Waiter { task, mode, since_ns });
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LockStats {
     pub acquisitions: u64,
     /// Acquisitions that had to wait (queue or spin) first.
@@ -69,8 +74,9 @@ pub struct LockStats {
     /// Time summed over holders (two readers for 1 ms each count 2 ms).
     pub hold_total_ns: u64,
 }
+wire_struct!(LockStats { acquisitions, contended, wait_total_ns, wait_max_ns, hold_total_ns });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LockState {
     pub kind: LockKind,
     pub holders: Vec<Holder>,
@@ -79,9 +85,10 @@ pub struct LockState {
     pub handoff: bool,
     pub stats: LockStats,
 }
+wire_struct!(LockState { kind, holders, waiters, handoff, stats });
 
 /// The additive change to a lock's statistics over one repeated iteration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LockStatsDelta {
     pub acquisitions: u64,
     pub contended: u64,
@@ -98,6 +105,9 @@ pub struct LockStatsDelta {
     pub holders_moving: u64,
     pub waiters_moving: u64,
 }
+wire_struct!(LockStatsDelta {
+    acquisitions, contended, wait_total_ns, hold_total_ns, wait_max_after_ns, holders_moving, waiters_moving,
+});
 
 impl LockState {
     pub fn new(kind: LockKind) -> LockState {
@@ -253,11 +263,12 @@ impl LockState {
 }
 
 /// A cycle in the wait-for graph: each task waits for a lock held by the next.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Deadlock {
     /// (waiting task, the lock it waits for), in cycle order.
     pub cycle: Vec<(TaskId, crate::run::world::LockId)>,
 }
+wire_struct!(Deadlock { cycle });
 
 /// Finds a cycle in the wait-for graph (task → lock it waits on → that lock's
 /// holders), if any. Deterministic: starts from the lowest task id.

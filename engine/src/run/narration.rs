@@ -5,10 +5,11 @@
 //! print plain text from the same record. Templates use `{0}`, `{1}`... .
 
 use crate::run::world::{Layout, LockId, TaskId};
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
+use crate::run::wire::codec::{wire_struct, wire_enum};
 
 /// A value in a narration or iteration label.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Arg {
     Task(TaskId),
@@ -18,7 +19,7 @@ pub enum Arg {
     Ns(u64),
     /// A virtual address, shown in hex.
     Addr(u64),
-    Word(#[serde(deserialize_with = "crate::run::wire::static_str")] crate::run::wire::StaticStr),
+    Word(crate::run::wire::StaticStr),
     /// `base + stride × k` for iteration k of a repeat (page addresses, page numbers).
     AffineAddr {
         base: u64,
@@ -29,6 +30,10 @@ pub enum Arg {
         stride: u64,
     },
 }
+wire_enum!(Arg {
+    0 => Task(task), 1 => Lock(lock), 2 => Count(value), 3 => Signed(value), 4 => Ns(value), 5 => Addr(value),
+    6 => Word(word), 7 => AffineAddr { base, stride }, 8 => AffineCount { base, stride },
+});
 
 impl Arg {
     /// The concrete value for iteration `k` of its block (identity outside repeats).
@@ -52,11 +57,12 @@ pub enum Segment {
 }
 
 /// Where an op is in the pseudocode: function index and line index (0-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct CodeLoc {
     pub function: u16,
     pub line: u16,
 }
+wire_struct!(CodeLoc { function, line });
 
 /// Our own simplified rendering of a real function, with a link to the real one.
 #[derive(Clone, Copy, Debug, Serialize)]

@@ -2,11 +2,12 @@
 //! case's own figures: what every run reports besides its trace.
 
 use crate::run::lock::Deadlock;
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
 use std::collections::BTreeMap;
+use crate::run::wire::codec::{wire_enum, Reader, Wire, WireError, Writer};
 
 /// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
     /// The modelled work finished.
@@ -18,7 +19,6 @@ pub enum Outcome {
     /// The modelled process was killed by `signal`, sent at `sent_at_ns`; it died at
     /// `at_ns` (the figures cover the whole run up to then).
     Killed {
-        #[serde(deserialize_with = "crate::run::wire::static_str")]
         signal: crate::run::wire::StaticStr,
         sent_at_ns: u64,
         at_ns: u64,
@@ -32,10 +32,17 @@ pub enum Outcome {
         /// Simulation steps taken when it stopped.
         steps: u64,
         /// What ran out, in words ("simulation steps", "kept writes").
-        #[serde(deserialize_with = "crate::run::wire::static_str")]
         budget: crate::run::wire::StaticStr,
     },
 }
+wire_enum!(Outcome {
+    0 => Completed,
+    1 => TimeLimit,
+    2 => StepLimit { micro_ops },
+    3 => Killed { signal, sent_at_ns, at_ns },
+    4 => Deadlock(deadlock),
+    5 => WorkLimit { at_ns, steps, budget },
+});
 
 impl Outcome {
     /// In plain words, when the run did not cover everything its parameters asked
@@ -71,4 +78,41 @@ pub enum Metric {
     None(Option<u64>),
     List(Vec<Metric>),
     Object(BTreeMap<String, Metric>),
+}
+
+/// By hand, not [`wire_enum!`]: a metric nests, and damaged bytes must not nest
+/// without end.
+impl Wire for Metric {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Metric::Count(value) => (0u8, *value).put(w),
+            Metric::Ns(value) => (1u8, *value).put(w),
+            Metric::Ratio(value) => (2u8, *value).put(w),
+            Metric::Text(value) => {
+                w.byte(3);
+                value.put(w);
+            }
+            Metric::None(value) => (4u8, *value).put(w),
+            Metric::List(items) => {
+                w.byte(5);
+                w.seq(items);
+            }
+            Metric::Object(fields) => {
+                w.byte(6);
+                fields.put(w);
+            }
+        }
+    }
+    fn take(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        r.nested(|r| match r.byte()? {
+            0 => Ok(Metric::Count(Wire::take(r)?)),
+            1 => Ok(Metric::Ns(Wire::take(r)?)),
+            2 => Ok(Metric::Ratio(Wire::take(r)?)),
+            3 => Ok(Metric::Text(Wire::take(r)?)),
+            4 => Ok(Metric::None(Wire::take(r)?)),
+            5 => Ok(Metric::List(Wire::take(r)?)),
+            6 => Ok(Metric::Object(Wire::take(r)?)),
+            _ => Err(r.error("an unknown Metric")),
+        })
+    }
 }

@@ -5,9 +5,10 @@
 //! parameter and its range, what it changed or why it refused.
 
 use crate::run::narration::group_digits;
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use crate::run::wire::codec::{wire_struct, wire_enum};
 
 /// What kind of value a parameter holds, with its range and default.
 ///
@@ -41,7 +42,7 @@ pub struct ParamSpec {
 }
 
 /// A validated parameter value, in base units.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(untagged)]
 pub enum ParamValue {
     Unsigned(u64),
@@ -49,13 +50,15 @@ pub enum ParamValue {
     Switch(bool),
     Word(String),
 }
+wire_enum!(ParamValue { 0 => Unsigned(value), 1 => Signed(value), 2 => Switch(value), 3 => Word(value) });
 
 /// A full, validated set of parameters: one value for every name in the schema.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ParamValues(pub BTreeMap<String, ParamValue>);
+wire_struct!(ParamValues(0));
 
 /// Something validation changed, for the UI to show ("clamped `readers` to 64").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Notice {
     pub param: String,
     pub message: String,

@@ -13,10 +13,11 @@
 use crate::run::narration::{render, Arg, CodeLoc, Function, Segment};
 use crate::run::params::ParamValues;
 use crate::run::world::{Effect, Layout, TaskId, World, WorldDelta};
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
 
 pub use crate::run::outcome::{Metric, Outcome};
 use std::collections::BTreeMap;
+use crate::run::wire::codec::{wire_struct, wire_enum};
 
 /// Step granularities, coarsest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -52,7 +53,7 @@ impl Granularity {
 }
 
 /// What an op does, for colouring, filtering and "jump to next notable event".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OpKind {
     Compute,
@@ -79,6 +80,12 @@ pub enum OpKind {
     /// turn, a slow write measured): notable like a preemption.
     Milestone,
 }
+wire_enum!(OpKind {
+    0 => Compute, 1 => Syscall, 2 => LockFast, 3 => LockSlow, 4 => LockContended, 5 => LockSpin,
+    6 => LockGranted, 7 => LockRelease, 8 => Wake, 9 => Sleep, 10 => Schedule, 11 => Preempt, 12 => Signal,
+    13 => TreeVisit, 14 => PageWalk, 15 => Emit, 16 => Skip, 17 => Exit, 18 => Deadlock, 19 => Note,
+    20 => Milestone,
+});
 
 impl OpKind {
     /// Events worth a marker on the scrub bar and a stop for "next notable".
@@ -117,16 +124,17 @@ impl OpKind {
 }
 
 /// A narration reference: template id and a slice of the argument pool.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub(crate) struct TextRef {
     pub template: u16,
     pub args_start: u32,
     pub args_len: u16,
 }
+wire_struct!(TextRef { template, args_start, args_len });
 
 /// One stored micro-op. `at_ns` is absolute in single blocks and relative to
 /// the iteration's start in repeat templates.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub(crate) struct Op {
     pub at_ns: u64,
     pub actor: Option<TaskId>,
@@ -136,8 +144,9 @@ pub(crate) struct Op {
     pub effects_start: u32,
     pub effects_len: u16,
 }
+wire_struct!(Op { at_ns, actor, kind, code, text, effects_start, effects_len });
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub(crate) struct Block {
     pub phase: u32,
     pub start_ns: u64,
@@ -153,6 +162,7 @@ pub(crate) struct Block {
     /// Index into `deltas` for repeats.
     pub delta: Option<u32>,
 }
+wire_struct!(Block { phase, start_ns, count, period_ns, ops_start, ops_len, first_iteration, first_op, label, delta });
 
 impl Block {
     pub fn is_repeat(&self) -> bool {
@@ -160,25 +170,28 @@ impl Block {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub(crate) struct Phase {
     pub title: TextRef,
     pub first_block: u32,
 }
+wire_struct!(Phase { title, first_block });
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub(crate) struct Checkpoint {
     pub block: u32,
     pub world: World,
 }
+wire_struct!(Checkpoint { block, world });
 
 /// Step counts per granularity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct StepCounts {
     pub phases: u64,
     pub iterations: u64,
     pub micro_ops: u64,
 }
+wire_struct!(StepCounts { phases, iterations, micro_ops });
 
 /// A complete, immutable run: everything the player, the CLI and tests read.
 pub struct Run {
@@ -215,12 +228,12 @@ pub struct Run {
 
 /// A key moment of a run: the position just after the op that makes it, and its
 /// title in a few words ("the dumper yields").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Chapter {
     pub position: u64,
-    #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub title: crate::run::wire::StaticStr,
 }
+wire_struct!(Chapter { position, title });
 
 /// A micro-op resolved for display: absolute time, concrete arguments.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -7,26 +7,32 @@
 //! checkpoint rebuilds the same state, which is how seeking works.
 
 use crate::run::lock::{LockKind, LockMode, LockState};
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
+use crate::run::wire::codec::{wire_struct, wire_enum};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct TaskId(pub u32);
+wire_struct!(TaskId(0));
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct LockId(pub u32);
+wire_struct!(LockId(0));
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct GroupId(pub u32);
+wire_struct!(GroupId(0));
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct CounterId(pub u16);
+wire_struct!(CounterId(0));
 
 /// What a wait channel is called ("select() on test.fifo", "think time").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct ChannelId(pub u16);
+wire_struct!(ChannelId(0));
 
 /// A task's state. The accounting bucket it charges follows from it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum TaskState {
     /// Created but not yet started by the case.
@@ -56,9 +62,13 @@ pub enum TaskState {
     },
     Dead,
 }
+wire_enum!(TaskState {
+    0 => New, 1 => RunningUser { cpu }, 2 => RunningKernel { cpu }, 3 => Spinning { cpu, lock }, 4 => Runnable,
+    5 => Sleeping { channel }, 6 => BlockedOnLock { lock }, 7 => Stopped, 8 => Exiting { cpu }, 9 => Dead,
+});
 
 /// Where a task's time goes; the five buckets add up to its lifetime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Bucket {
     User = 0,
     Sys = 1,
@@ -99,7 +109,7 @@ impl TaskState {
 }
 
 /// One change to the world. Recorded on every micro-op: "what it changed".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum Effect {
     SetState {
@@ -146,18 +156,29 @@ pub enum Effect {
         on: bool,
     },
 }
+wire_enum!(Effect {
+    0 => SetState { task, state },
+    1 => Count { counter, delta },
+    2 => Decrease { counter, delta },
+    3 => Gauge { task, gauge, value },
+    4 => Acquire { lock, task, mode, waited_ns },
+    5 => Enqueue { lock, task, mode },
+    6 => Release { lock, task },
+    7 => SetHandoff { lock, on },
+});
 
 /// Per-task bookkeeping. Time is charged lazily: `buckets` holds what was charged
 /// up to `since_ns`, and the current state charges from `since_ns` onwards.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TaskRt {
     pub state: TaskState,
     pub since_ns: u64,
     pub buckets_ns: [u64; BUCKETS],
     pub gauges: Vec<i64>,
 }
+wire_struct!(TaskRt { state, since_ns, buckets_ns, gauges });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct World {
     pub now_ns: u64,
     pub tasks: Vec<TaskRt>,
@@ -169,9 +190,10 @@ pub struct World {
     pub cpu_idle_ns: Vec<u64>,
     pub cpu_since_ns: Vec<u64>,
 }
+wire_struct!(World { now_ns, tasks, locks, counters, cpu_task, cpu_idle_ns, cpu_since_ns });
 
 /// The static shape of a world: what exists, with names. Shared by every state of a run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Layout {
     pub cpus: u16,
     pub tasks: Vec<TaskInfo>,
@@ -181,18 +203,21 @@ pub struct Layout {
     pub gauges: Vec<String>,
     pub channels: Vec<String>,
 }
+wire_struct!(Layout { cpus, tasks, groups, locks, counters, gauges, channels });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TaskInfo {
     pub name: String,
     pub group: GroupId,
 }
+wire_struct!(TaskInfo { name, group });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LockInfo {
     pub name: String,
     pub kind: LockKind,
 }
+wire_struct!(LockInfo { name, kind });
 
 impl Layout {
     pub fn new(cpus: u16) -> Layout {
@@ -417,7 +442,7 @@ impl World {
 
 /// The exact change one iteration of a repeat makes to a normalized world:
 /// additive parts only. Applying it k times is the closed form for k iterations.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct WorldDelta {
     pub period_ns: u64,
     pub task_buckets_ns: Vec<[u64; BUCKETS]>,
@@ -425,6 +450,7 @@ pub struct WorldDelta {
     pub cpu_idle_ns: Vec<u64>,
     pub locks: Vec<crate::run::lock::LockStatsDelta>,
 }
+wire_struct!(WorldDelta { period_ns, task_buckets_ns, counters, cpu_idle_ns, locks });
 
 impl WorldDelta {
     /// The delta between two normalized worlds one iteration apart.

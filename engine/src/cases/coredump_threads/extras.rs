@@ -2,15 +2,14 @@
 //! or gauges: the scheduler constants, the run's turning points, and the
 //! reporter's figures. Static for the whole run (`Run::extras`).
 
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
+use crate::run::wire::codec::wire_struct;
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct CoredumpCase {
-    #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub variant: crate::run::wire::StaticStr,
     pub threads: u32,
     pub spin: bool,
-    #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub signal: crate::run::wire::StaticStr,
     pub hz: u64,
     /// CPUs online, each with its own run queue.
@@ -31,12 +30,14 @@ pub struct CoredumpCase {
     pub user_ns: u64,
     pub sys_ns: u64,
     /// The reporter's `time` line.
-    #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub reported_real: crate::run::wire::StaticStr,
-    #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub reported_user: crate::run::wire::StaticStr,
-    #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub reported_sys: crate::run::wire::StaticStr,
     /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing, cpu.
     pub gauges: [u8; 8],
 }
+wire_struct!(CoredumpCase {
+    variant, threads, spin, signal, hz, cpus, tick_ns, slice_ns, max_sleep_avg_ns, static_prio, signal_ns,
+    yield_ns, swap_ns, zap_ns, last_exit_ns, real_ns, user_ns, sys_ns, reported_real, reported_user,
+    reported_sys, gauges,
+});

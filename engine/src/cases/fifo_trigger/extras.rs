@@ -2,13 +2,13 @@
 //! every write the program measured, the bursts, and the scheduler constants.
 //! Static for the whole run (`Run::extras`).
 
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
+use crate::run::wire::codec::wire_struct;
 
 /// The FIFO case's static data: every write the program measured, the bursts,
 /// and the scheduler constants the stage draws against.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct FifoCase {
-    #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub kernel: crate::run::wire::StaticStr,
     pub cpus: u16,
     pub hz: u64,
@@ -27,12 +27,15 @@ pub struct FifoCase {
     pub grep_lines: Vec<super::grep::GrepLine>,
     pub slow_ns: u64,
     /// The reporter's printed slow writes, for comparison.
-    #[serde(deserialize_with = "crate::run::wire::static_strs")]
     pub reported_dt_ms: &'static [&'static str],
 }
+wire_struct!(FifoCase {
+    kernel, cpus, hz, tick_ns, drain, nice, slice_ns, max_sleep_avg_ns, write_time_ns, write_dt_ns, bursts,
+    grep_lines, slow_ns, reported_dt_ms,
+});
 
 /// A maximal run of slow writes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FifoBurst {
     /// 1-based number of its first write.
     pub first_write: u64,
@@ -43,3 +46,4 @@ pub struct FifoBurst {
     /// Fast writes since the previous burst.
     pub fast_before: u64,
 }
+wire_struct!(FifoBurst { first_write, start_ns, first_dt_ns, following, fast_before });

@@ -6,7 +6,8 @@
 //! means passing the model's lines through the same filter, not counting
 //! unbroken runs of slow writes (which his output cannot show).
 
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
+use crate::run::wire::codec::wire_struct;
 
 /// `fprintf(stderr, "dt = %f ms\n", …)` of the seed for a dt in whole
 /// microseconds (two gettimeofday() readings): `%f` prints six decimals, so the
@@ -21,7 +22,7 @@ pub fn shown_by_grep(dt_ns: u64) -> bool {
 }
 
 /// One line of the filtered output.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GrepLine {
     /// 1-based number of the write that printed it.
     pub write: u64,
@@ -29,6 +30,7 @@ pub struct GrepLine {
     /// Lines the filter hid since the previous line shown (or since the start).
     pub hidden_before: u64,
 }
+wire_struct!(GrepLine { write, dt_ns, hidden_before });
 
 /// The first `limit` lines of the writer's output that get through the filter.
 pub fn through_grep(write_dt_ns: &[u64], limit: usize) -> Vec<GrepLine> {

@@ -2,11 +2,12 @@
 //! set's shape, the cache model (to colour any task's visit without the ops),
 //! the scaling curves computed by the engine, the seed's measured points.
 
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
+use crate::run::wire::codec::wire_struct;
 
 /// One point of the scaling plot, computed in closed form by the same cost
 /// model as the run (every scan of a run is identical).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct ScalingPoint {
     pub threads: u64,
     /// CPU time in ThreadGroupsAppend over the run's duration, this run's cache regime.
@@ -16,6 +17,7 @@ pub struct ScalingPoint {
     pub before_hot_ns: u64,
     pub before_cold_ns: u64,
 }
+wire_struct!(ScalingPoint { threads, before_ns, tgids_ns, before_hot_ns, before_cold_ns });
 
 /// The seed's measured CPU time in ThreadGroupsAppend (threads, low ms, high ms).
 pub const REPORTED_BEFORE: &[(u64, u64, u64)] =
@@ -24,7 +26,7 @@ pub const REPORTED_BEFORE: &[(u64, u64, u64)] =
 pub const REPORTED_AFTER: &[(u64, u64, u64)] =
     &[(1, 0, 0), (1_024, 0, 0), (4_096, 0, 0), (8_192, 0, 0), (16_384, 0, 0)];
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct SentryShape {
     /// "before" or "tgids".
     pub tgids: bool,
@@ -54,9 +56,7 @@ pub struct SentryShape {
     pub writer_scan: Option<(u64, u64)>,
     pub writer_wait_ns: Option<u64>,
     pub scaling: Vec<ScalingPoint>,
-    #[serde(deserialize_with = "crate::run::wire::static_slice")]
     pub reported_before: &'static [(u64, u64, u64)],
-    #[serde(deserialize_with = "crate::run::wire::static_slice")]
     pub reported_after: &'static [(u64, u64, u64)],
     /// Pseudocode function ids: the scan and the sender of this variant.
     pub append_fn: u16,
@@ -65,6 +65,12 @@ pub struct SentryShape {
     pub clone_fn: u16,
     pub deadlock: Option<String>,
 }
+wire_struct!(SentryShape {
+    tgids, idle_stop, threads_per_process, processes, sidecars, total_tasks, visits_per_scan, tick_ns,
+    duration_ns, seed, visit_ns, hot_ns, cold_ns, cold_ppm, scan_ns, scan_period_ns, scans, shared_sighand,
+    senders, writer_scan, writer_wait_ns, scaling, reported_before, reported_after, append_fn, send_fn,
+    ticker_fn, clone_fn, deadlock,
+});
 
 impl SentryShape {
     /// Task index → tid (tids from 1 in creation order).

@@ -3,28 +3,27 @@
 //! (`Run::extras`); the current address and descent come from the ops.
 
 use crate::kernel::mm::maple::MapleTree;
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
+use crate::run::wire::codec::wire_struct;
 
 /// The sparse core dump's address space, tree and page-table shape.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct AddressSpace {
     pub vmas: Vec<VmaInfo>,
     pub tree: MapleTree,
     pub page_bytes: u64,
-    #[serde(deserialize_with = "crate::run::wire::static_str")]
     pub machine: crate::run::wire::StaticStr,
     /// Page-table level names, top first.
-    #[serde(deserialize_with = "crate::run::wire::static_strs")]
     pub levels: &'static [&'static str],
     /// The seed's profile: (cost key, share in percent), to compare with the run's costs.
-    #[serde(deserialize_with = "crate::run::wire::static_named_values")]
     pub profile: &'static [(&'static str, f64)],
     /// Pseudocode functions to compare: the loop as reported, and this variant's.
     pub loop_as_reported: u16,
     pub loop_of_variant: u16,
 }
+wire_struct!(AddressSpace { vmas, tree, page_bytes, machine, levels, profile, loop_as_reported, loop_of_variant });
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct VmaInfo {
     pub start: u64,
     pub end: u64,
@@ -34,3 +33,4 @@ pub struct VmaInfo {
     /// Populated page ranges `[start, end)`.
     pub present: Vec<(u64, u64)>,
 }
+wire_struct!(VmaInfo { start, end, name, dump_bytes, big, present });

@@ -13,7 +13,8 @@
 //! root grows the tree by one level. Rebalancing on removal is not modelled
 //! (the case never unmaps).
 
-use serde::{Deserialize, Serialize};
+use serde::{Serialize};
+use crate::run::wire::codec::{wire_struct, wire_enum};
 
 /// `MAPLE_RANGE64_SLOTS`: slots in a leaf.
 pub const LEAF_SLOTS: usize = 16;
@@ -29,7 +30,7 @@ pub fn min_slots(leaf: bool) -> usize {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", content = "id", rename_all = "snake_case")]
 pub enum Slot {
     /// A hole between VMAs.
@@ -39,17 +40,19 @@ pub enum Slot {
     /// A child node.
     Child(u32),
 }
+wire_enum!(Slot { 0 => Empty, 1 => Vma(id), 2 => Child(id) });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Node {
     pub leaf: bool,
     /// `pivots[i]` is the last address slot `i` covers; the last equals the node's max.
     pub pivots: Vec<u64>,
     pub slots: Vec<Slot>,
 }
+wire_struct!(Node { leaf, pivots, slots });
 
 /// One node of a lookup's descent: which node, how many pivots were compared, which slot was taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Visit {
     pub node: u32,
     pub pivots_compared: u32,
@@ -58,12 +61,14 @@ pub struct Visit {
     pub min: u64,
     pub max: u64,
 }
+wire_struct!(Visit { node, pivots_compared, slot, min, max });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MapleTree {
     pub nodes: Vec<Node>,
     pub root: u32,
 }
+wire_struct!(MapleTree { nodes, root });
 
 impl MapleTree {
     /// An empty tree: one leaf holding a single NULL range over the whole address space.

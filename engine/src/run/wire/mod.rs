@@ -2,30 +2,32 @@
 //!
 //! The app runs the engine in a Web Worker (a run may take a second of CPU; the
 //! page must not freeze) and moves the finished [`Run`] to the page as bytes.
-//! The format is MessagePack (`rmp-serde`): self-describing, so the tagged enums
-//! that give the CLI its JSON shape decode as they are, and compact enough that
-//! a run at the storage budget crosses in a few megabytes.
+//! The format is our own positional binary codec ([`codec`]): the page reads only
+//! what this same build wrote, so nothing needs to describe itself, and serde's
+//! derived decoders (a third of the wasm) stay out of the bundle. serde remains
+//! for the CLI's JSON, which only writes.
 //!
 //! What a run borrows from its case (the narration templates, the pseudocode, the
 //! case's `&'static` figures) is not sent: the receiver looks the case up by id
 //! and takes its tables from [`CaseWire`]; the few `&'static str` values in the
-//! data are interned once per distinct value ([`static_str`]), so decoding any
+//! data are interned once per distinct value ([`intern`]), so decoding any
 //! number of runs keeps memory bounded by the engine's own literals.
+
+pub mod codec;
 
 use crate::case::find;
 use crate::run::narration::Arg;
 use crate::run::narration::Function;
-use crate::run::params::{ParamValue, ParamValues};
+use crate::run::params::ParamValues;
 use crate::run::trace::{Block, Chapter, Checkpoint, Metric, Op, Outcome, Phase, Run, StepCounts, TextRef};
-use crate::run::world::{Effect, Layout, LockId, TaskId, WorldDelta};
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize};
+use crate::run::world::{Effect, Layout, WorldDelta};
+use codec::{from_bytes, wire_enum, wire_struct, Wire, Writer};
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-/// `&'static str` under another name: serde's derive ties a field spelt `&str` to
-/// the input's lifetime, which a decoded run outlives; [`static_str`] interns it.
+/// `&'static str` under another name, kept for the fields that cross as text and
+/// are interned on arrival ([`intern`]).
 pub type StaticStr = &'static str;
 
 /// The extras of one run, boxed as `Run` holds them.
@@ -43,7 +45,7 @@ pub struct CaseWire {
 
 impl CaseWire {
     /// A case whose runs carry extras of type `T` (`run.extras::<T>()`).
-    pub fn with_extras<T: Serialize + DeserializeOwned + Any + Send + Sync>(
+    pub fn with_extras<T: Wire + Any + Send + Sync>(
         templates: &'static [&'static str],
         code: &'static [Function],
     ) -> CaseWire {
@@ -56,152 +58,24 @@ impl CaseWire {
     }
 }
 
-fn encode_extras<T: Serialize + Any>(run: &Run) -> Vec<u8> {
-    match run.extras::<T>() {
-        Some(extras) => rmp_serde::to_vec_named(extras).expect("extras encode"),
-        None => Vec::new(),
-    }
+fn encode_extras<T: Wire + Any>(run: &Run) -> Vec<u8> {
+    run.extras::<T>().map(codec::to_bytes).unwrap_or_default()
 }
 
-fn decode_extras<T: DeserializeOwned + Any + Send + Sync>(
-    bytes: &[u8],
-) -> Result<Option<BoxedExtras>, String> {
+fn decode_extras<T: Wire + Any + Send + Sync>(bytes: &[u8]) -> Result<Option<BoxedExtras>, String> {
     if bytes.is_empty() {
         return Ok(None);
     }
-    let extras: T = rmp_serde::from_slice(bytes).map_err(|error| format!("extras: {error}"))?;
+    let extras: T = from_bytes(bytes).map_err(|error| format!("extras: {error}"))?;
     Ok(Some(Box::new(extras)))
 }
 
-/// A parameter value with its type named: `ParamValue` is untagged in JSON, where
-/// a non-negative `Signed` would read back as `Unsigned`.
-#[derive(Clone, Serialize, Deserialize)]
-enum WireParam {
-    Unsigned(u64),
-    Signed(i64),
-    Switch(bool),
-    Word(String),
-}
-
-fn params_to_wire(params: &ParamValues) -> Vec<(String, WireParam)> {
-    let wire = |value: &ParamValue| match value {
-        ParamValue::Unsigned(v) => WireParam::Unsigned(*v),
-        ParamValue::Signed(v) => WireParam::Signed(*v),
-        ParamValue::Switch(v) => WireParam::Switch(*v),
-        ParamValue::Word(v) => WireParam::Word(v.clone()),
-    };
-    params.0.iter().map(|(name, value)| (name.clone(), wire(value))).collect()
-}
-
-fn params_from_wire(params: Vec<(String, WireParam)>) -> ParamValues {
-    let value = |wire: WireParam| match wire {
-        WireParam::Unsigned(v) => ParamValue::Unsigned(v),
-        WireParam::Signed(v) => ParamValue::Signed(v),
-        WireParam::Switch(v) => ParamValue::Switch(v),
-        WireParam::Word(v) => ParamValue::Word(v),
-    };
-    ParamValues(params.into_iter().map(|(name, wire)| (name, value(wire))).collect())
-}
-
-/// A metric with its type named, for the same reason (`Count` and `Ns` are both
-/// bare numbers in JSON).
-#[derive(Serialize, Deserialize)]
-enum WireMetric {
-    Count(u64),
-    Ns(u64),
-    Ratio(f64),
-    Text(String),
-    None(Option<u64>),
-    List(Vec<WireMetric>),
-    Object(Vec<(String, WireMetric)>),
-}
-
-impl From<&Metric> for WireMetric {
-    fn from(metric: &Metric) -> WireMetric {
-        match metric {
-            Metric::Count(value) => WireMetric::Count(*value),
-            Metric::Ns(value) => WireMetric::Ns(*value),
-            Metric::Ratio(value) => WireMetric::Ratio(*value),
-            Metric::Text(value) => WireMetric::Text(value.clone()),
-            Metric::None(value) => WireMetric::None(*value),
-            Metric::List(items) => WireMetric::List(items.iter().map(WireMetric::from).collect()),
-            Metric::Object(fields) => {
-                WireMetric::Object(fields.iter().map(|(key, value)| (key.clone(), value.into())).collect())
-            }
-        }
-    }
-}
-
-impl From<WireMetric> for Metric {
-    fn from(metric: WireMetric) -> Metric {
-        match metric {
-            WireMetric::Count(value) => Metric::Count(value),
-            WireMetric::Ns(value) => Metric::Ns(value),
-            WireMetric::Ratio(value) => Metric::Ratio(value),
-            WireMetric::Text(value) => Metric::Text(value),
-            WireMetric::None(value) => Metric::None(value),
-            WireMetric::List(items) => Metric::List(items.into_iter().map(Metric::from).collect()),
-            WireMetric::Object(fields) => {
-                Metric::Object(fields.into_iter().map(|(key, value)| (key, value.into())).collect())
-            }
-        }
-    }
-}
-
-/// A narration argument with externally tagged struct variants: `Arg`'s JSON shape
-/// (adjacently tagged) does not read back from MessagePack's compact arrays.
-#[derive(Serialize, Deserialize)]
-enum WireArg {
-    Task(TaskId),
-    Lock(LockId),
-    Count(u64),
-    Signed(i64),
-    Ns(u64),
-    Addr(u64),
-    Word(String),
-    AffineAddr(u64, u64),
-    AffineCount(u64, u64),
-}
-
-impl From<&Arg> for WireArg {
-    fn from(arg: &Arg) -> WireArg {
-        match *arg {
-            Arg::Task(task) => WireArg::Task(task),
-            Arg::Lock(lock) => WireArg::Lock(lock),
-            Arg::Count(value) => WireArg::Count(value),
-            Arg::Signed(value) => WireArg::Signed(value),
-            Arg::Ns(value) => WireArg::Ns(value),
-            Arg::Addr(value) => WireArg::Addr(value),
-            Arg::Word(word) => WireArg::Word(word.to_string()),
-            Arg::AffineAddr { base, stride } => WireArg::AffineAddr(base, stride),
-            Arg::AffineCount { base, stride } => WireArg::AffineCount(base, stride),
-        }
-    }
-}
-
-impl From<WireArg> for Arg {
-    fn from(arg: WireArg) -> Arg {
-        match arg {
-            WireArg::Task(task) => Arg::Task(task),
-            WireArg::Lock(lock) => Arg::Lock(lock),
-            WireArg::Count(value) => Arg::Count(value),
-            WireArg::Signed(value) => Arg::Signed(value),
-            WireArg::Ns(value) => Arg::Ns(value),
-            WireArg::Addr(value) => Arg::Addr(value),
-            WireArg::Word(word) => Arg::Word(intern(word)),
-            WireArg::AffineAddr(base, stride) => Arg::AffineAddr { base, stride },
-            WireArg::AffineCount(base, stride) => Arg::AffineCount { base, stride },
-        }
-    }
-}
-
 /// The small part of a run, sent first.
-#[derive(Serialize, Deserialize)]
 struct Header {
     case: String,
     variant: String,
     seed: u64,
-    params: Vec<(String, WireParam)>,
+    params: ParamValues,
     layout: Layout,
     phases: Vec<Phase>,
     notable: Vec<u64>,
@@ -209,37 +83,53 @@ struct Header {
     end_ns: u64,
     trace_hash: u64,
     outcome: Outcome,
-    metrics: Vec<(String, WireMetric)>,
+    metrics: BTreeMap<String, Metric>,
     simulated_steps: u64,
     chapters: Vec<Chapter>,
     extras: Vec<u8>,
 }
+wire_struct!(Header {
+    case, variant, seed, params, layout, phases, notable, counts, end_ns, trace_hash, outcome, metrics,
+    simulated_steps, chapters, extras,
+});
 
 /// One message of a run. A run crosses as a header and then its big tables in
 /// chunks, so that the page decodes each in its own short task (one message
-/// event) instead of one long one that would freeze it.
-#[derive(Deserialize)]
+/// event) instead of one long one that would freeze it. Written by [`part_bytes`]
+/// straight from the run's tables (no copy), with the same variant numbers.
 enum Part {
     Header(Box<Header>),
     Blocks(Vec<Block>),
     Ops(Vec<Op>),
-    Args(Vec<WireArg>),
+    Args(Vec<Arg>),
     Effects(Vec<Effect>),
     Deltas(Vec<WorldDelta>),
     Checkpoints(Vec<Checkpoint>),
 }
+wire_enum!(Part {
+    0 => Header(header),
+    1 => Blocks(items),
+    2 => Ops(items),
+    3 => Args(items),
+    4 => Effects(items),
+    5 => Deltas(items),
+    6 => Checkpoints(items),
+});
 
-/// [`Part`] as written: the same variants in the same order (so the same bytes),
-/// borrowing the run's tables instead of copying them first.
-#[derive(Serialize)]
-enum PartRef<'a> {
-    Header(&'a Header),
-    Blocks(&'a [Block]),
-    Ops(&'a [Op]),
-    Args(Vec<WireArg>),
-    Effects(&'a [Effect]),
-    Deltas(&'a [WorldDelta]),
-    Checkpoints(&'a [Checkpoint]),
+const HEADER: u8 = 0;
+const BLOCKS: u8 = 1;
+const OPS: u8 = 2;
+const ARGS: u8 = 3;
+const EFFECTS: u8 = 4;
+const DELTAS: u8 = 5;
+const CHECKPOINTS: u8 = 6;
+
+/// A message of [`Part`] `tag` holding `items`, as `Part` itself writes it.
+fn part_bytes<T: Wire>(tag: u8, items: &[T]) -> Vec<u8> {
+    let mut writer = Writer::new();
+    writer.byte(tag);
+    writer.seq(items);
+    writer.bytes
 }
 
 /// Items per chunk: a chunk of ops, args or effects decodes in about 3 ms natively
@@ -250,10 +140,6 @@ const CHUNK_DELTAS: usize = 512;
 /// Task states per chunk of checkpoints (a checkpoint copies every task).
 const CHUNK_TASKS: usize = 16_384;
 
-fn to_bytes(part: &PartRef<'_>) -> Vec<u8> {
-    rmp_serde::to_vec(part).expect("a run's part encodes")
-}
-
 /// The run's header alone: what a caller that wants only the figures needs (the
 /// landing page's headlines, a scaling plot's points, a sweep), the first
 /// message of [`encode`].
@@ -263,7 +149,7 @@ pub fn encode_summary(run: &Run) -> Vec<u8> {
         case: run.case.to_string(),
         variant: run.variant.to_string(),
         seed: run.seed,
-        params: params_to_wire(&run.params),
+        params: run.params.clone(),
         layout: run.layout.clone(),
         phases: run.phases.clone(),
         notable: run.notable.clone(),
@@ -271,12 +157,15 @@ pub fn encode_summary(run: &Run) -> Vec<u8> {
         end_ns: run.end_ns,
         trace_hash: run.trace_hash,
         outcome: run.outcome.clone(),
-        metrics: run.metrics.iter().map(|(key, value)| (key.clone(), value.into())).collect(),
+        metrics: run.metrics.clone(),
         simulated_steps: run.simulated_steps,
         chapters: run.chapters.clone(),
         extras: (case.wire().encode_extras)(run),
     };
-    to_bytes(&PartRef::Header(&header))
+    let mut writer = Writer::new();
+    writer.byte(HEADER);
+    header.put(&mut writer);
+    writer.bytes
 }
 
 /// A run's figures without its trace: from [`encode_summary`].
@@ -298,8 +187,7 @@ impl Summary {
 
 /// Reads a message of [`encode_summary`]; untrusted bytes give an error.
 pub fn decode_summary(bytes: &[u8]) -> Result<Summary, String> {
-    let Part::Header(header) = rmp_serde::from_slice(bytes).map_err(|error| format!("summary: {error}"))?
-    else {
+    let Part::Header(header) = from_bytes(bytes).map_err(|error| format!("summary: {error}"))? else {
         return Err("summary: not a header".to_string());
     };
     let case = find(&header.case).ok_or_else(|| format!("unknown case {:?}", header.case))?;
@@ -310,7 +198,7 @@ pub fn decode_summary(bytes: &[u8]) -> Result<Summary, String> {
     Ok(Summary {
         case: case.meta().id,
         variant: variant.id,
-        metrics: header.metrics.into_iter().map(|(key, value)| (key, value.into())).collect(),
+        metrics: header.metrics,
         outcome: header.outcome,
         end_ns: header.end_ns,
         extras: (case.wire().decode_extras)(&header.extras)?,
@@ -318,22 +206,23 @@ pub fn decode_summary(bytes: &[u8]) -> Result<Summary, String> {
 }
 
 /// What a caller asks of the engine's thread: a run, or only its figures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Detail {
     Run,
     Summary,
 }
+wire_enum!(Detail { 0 => Run, 1 => Summary });
 
 /// A request to make a run (the page to its worker), as bytes.
-#[derive(Serialize, Deserialize)]
 pub struct Request {
     pub id: u32,
     pub case: String,
     pub variant: String,
     pub seed: u64,
-    params: Vec<(String, WireParam)>,
+    params: ParamValues,
     pub detail: Detail,
 }
+wire_struct!(Request { id, case, variant, seed, params, detail });
 
 impl Request {
     pub fn new(
@@ -345,19 +234,19 @@ impl Request {
         detail: Detail,
     ) -> Request {
         let (case, variant) = (case.to_string(), variant.to_string());
-        Request { id, case, variant, seed, params: params_to_wire(params), detail }
+        Request { id, case, variant, seed, params: params.clone(), detail }
     }
 
     pub fn params(&self) -> ParamValues {
-        params_from_wire(self.params.iter().map(|(name, value)| (name.clone(), value.clone())).collect())
+        self.params.clone()
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        rmp_serde::to_vec(self).expect("a request encodes")
+        codec::to_bytes(self)
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Request, String> {
-        rmp_serde::from_slice(bytes).map_err(|error| format!("request: {error}"))
+        from_bytes(bytes).map_err(|error| format!("request: {error}"))
     }
 }
 
@@ -366,23 +255,23 @@ impl Request {
 pub fn encode(run: &Run) -> Vec<Vec<u8>> {
     let mut parts = vec![encode_summary(run)];
     for chunk in run.blocks.chunks(CHUNK_ITEMS) {
-        parts.push(to_bytes(&PartRef::Blocks(chunk)));
+        parts.push(part_bytes(BLOCKS, chunk));
     }
     for chunk in run.ops.chunks(CHUNK_ITEMS) {
-        parts.push(to_bytes(&PartRef::Ops(chunk)));
+        parts.push(part_bytes(OPS, chunk));
     }
     for chunk in run.args.chunks(CHUNK_ITEMS) {
-        parts.push(to_bytes(&PartRef::Args(chunk.iter().map(WireArg::from).collect())));
+        parts.push(part_bytes(ARGS, chunk));
     }
     for chunk in run.effects.chunks(CHUNK_ITEMS) {
-        parts.push(to_bytes(&PartRef::Effects(chunk)));
+        parts.push(part_bytes(EFFECTS, chunk));
     }
     for chunk in run.deltas.chunks(CHUNK_DELTAS) {
-        parts.push(to_bytes(&PartRef::Deltas(chunk)));
+        parts.push(part_bytes(DELTAS, chunk));
     }
     let checkpoints_per_chunk = (CHUNK_TASKS / run.layout.tasks.len().max(1)).max(1);
     for chunk in run.checkpoints.chunks(checkpoints_per_chunk) {
-        parts.push(to_bytes(&PartRef::Checkpoints(chunk)));
+        parts.push(part_bytes(CHECKPOINTS, chunk));
     }
     parts
 }
@@ -408,14 +297,14 @@ impl Assembler {
 
     /// Takes the next message; the header must come first.
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let part: Part = rmp_serde::from_slice(bytes).map_err(|error| format!("run: {error}"))?;
+        let part: Part = from_bytes(bytes).map_err(|error| format!("run: {error}"))?;
         match (part, self.header.is_some()) {
             (Part::Header(header), false) => self.header = Some(*header),
             (Part::Header(_), true) => return Err("run: a second header".to_string()),
             (_, false) => return Err("run: a table before the header".to_string()),
             (Part::Blocks(items), true) => self.blocks.extend(items),
             (Part::Ops(items), true) => self.ops.extend(items),
-            (Part::Args(items), true) => self.args.extend(items.into_iter().map(Arg::from)),
+            (Part::Args(items), true) => self.args.extend(items),
             (Part::Effects(items), true) => self.effects.extend(items),
             (Part::Deltas(items), true) => self.deltas.extend(items),
             (Part::Checkpoints(items), true) => self.checkpoints.extend(items),
@@ -432,7 +321,7 @@ impl Assembler {
             meta.variant(&wire.variant).ok_or_else(|| format!("unknown variant {:?}", wire.variant))?;
         let tables = case.wire();
         let extras = (tables.decode_extras)(&wire.extras)?;
-        let params = params_from_wire(wire.params);
+        let params = wire.params;
         let run = Run {
             case: meta.id,
             variant: variant.id,
@@ -453,11 +342,7 @@ impl Assembler {
             end_ns: wire.end_ns,
             trace_hash: wire.trace_hash,
             outcome: wire.outcome,
-            metrics: wire
-                .metrics
-                .into_iter()
-                .map(|(key, value)| (key, value.into()))
-                .collect::<BTreeMap<_, _>>(),
+            metrics: wire.metrics,
             simulated_steps: wire.simulated_steps,
             chapters: wire.chapters,
             extras,
@@ -515,7 +400,7 @@ fn check_shape(run: &Run) -> Result<(), String> {
 /// bounded by the engine's literals however many runs are decoded.
 static INTERNED: Mutex<BTreeMap<String, &'static str>> = Mutex::new(BTreeMap::new());
 
-fn intern(text: String) -> &'static str {
+pub(crate) fn intern(text: String) -> &'static str {
     let mut interned = INTERNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(found) = interned.get(&text) {
         return found;
@@ -529,7 +414,7 @@ fn intern(text: String) -> &'static str {
 static INTERNED_SLICES: Mutex<BTreeMap<String, &'static (dyn Any + Send + Sync)>> =
     Mutex::new(BTreeMap::new());
 
-fn intern_slice<T: std::fmt::Debug + Any + Send + Sync>(items: Vec<T>) -> &'static [T] {
+pub(crate) fn intern_slice<T: std::fmt::Debug + Any + Send + Sync>(items: Vec<T>) -> &'static [T] {
     let key = format!("{}:{items:?}", std::any::type_name::<T>());
     let mut interned = INTERNED_SLICES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(found) = interned.get(&key).and_then(|any| any.downcast_ref::<Box<[T]>>()) {
@@ -540,32 +425,4 @@ fn intern_slice<T: std::fmt::Debug + Any + Send + Sync>(items: Vec<T>) -> &'stat
     let leaked: &'static Box<[T]> = Box::leak(Box::new(items.into_boxed_slice()));
     interned.insert(key, leaked);
     leaked
-}
-
-/// `deserialize_with` for a `&'static str` field.
-pub fn static_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<&'static str, D::Error> {
-    Ok(intern(String::deserialize(deserializer)?))
-}
-
-/// `deserialize_with` for a `&'static [&'static str]` field.
-pub fn static_strs<'de, D: Deserializer<'de>>(deserializer: D) -> Result<&'static [&'static str], D::Error> {
-    let items: Vec<String> = Vec::deserialize(deserializer)?;
-    Ok(intern_slice(items.into_iter().map(intern).collect()))
-}
-
-/// `deserialize_with` for a `&'static [(&'static str, f64)]` field.
-pub fn static_named_values<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<&'static [(&'static str, f64)], D::Error> {
-    let items: Vec<(String, f64)> = Vec::deserialize(deserializer)?;
-    Ok(intern_slice(items.into_iter().map(|(name, value)| (intern(name), value)).collect()))
-}
-
-/// `deserialize_with` for a `&'static [T]` field of plain data.
-pub fn static_slice<'de, D, T>(deserializer: D) -> Result<&'static [T], D::Error>
-where
-    D: Deserializer<'de>,
-    T: DeserializeOwned + std::fmt::Debug + Any + Send + Sync,
-{
-    Ok(intern_slice(Vec::<T>::deserialize(deserializer)?))
 }
