@@ -27,7 +27,7 @@ wire_struct!(AddressSpace { vmas, tree, page_bytes, machine, levels, profile, lo
 pub struct VmaInfo {
     pub start: u64,
     pub end: u64,
-    pub name: String,
+    pub name: &'static str,
     pub dump_bytes: u64,
     pub big: bool,
     /// Populated page ranges `[start, end)`.

@@ -196,7 +196,7 @@ impl Case for SparseDump {
                 .map(|vma| VmaInfo {
                     start: vma.start,
                     end: vma.end,
-                    name: vma.name.clone(),
+                    name: vma.name,
                     dump_bytes: vma.dump_size(page),
                     big: vma.big,
                     present: vma.present.clone(),

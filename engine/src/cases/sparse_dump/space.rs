@@ -30,7 +30,7 @@ pub enum Backing {
 pub struct Vma {
     pub start: u64,
     pub end: u64,
-    pub name: String,
+    pub name: &'static str,
     pub backing: Backing,
     /// Populated (present) page ranges `[start, end)`, page-aligned, sorted.
     pub present: Vec<(u64, u64)>,
@@ -242,7 +242,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
         page: u64,
         start: u64,
         end: u64,
-        name: &str,
+        name: &'static str,
         backing: Backing,
         present_pages: u64,
         top: bool,
@@ -269,7 +269,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
             (n, true) => vec![(end - n * page, end)],
         };
         mapped.insert(start, end);
-        list.push(Vma { start, end, name: name.to_string(), backing, present, big: false });
+        list.push(Vma { start, end, name, backing, present, big: false });
     }
     // The executable.
     add(
@@ -515,7 +515,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
     list.push(Vma {
         start: big_start,
         end: big_end,
-        name: "anonymous mmap".to_string(),
+        name: "anonymous mmap",
         backing: Backing::Anon,
         present,
         big: true,
@@ -547,7 +547,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
     let mut order: Vec<usize> = (0..list.len()).collect();
     order.sort_by_key(|&i| {
         let vma = &list[i];
-        let stage = match vma.name.as_str() {
+        let stage = match vma.name {
             n if n.starts_with("a.out") || n == "[heap]" || n == "[stack]" => 0,
             "[vvar]" | "[vdso]" => 1,
             n if n.starts_with("ld-linux") => 2,
@@ -563,7 +563,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
     list.push(Vma {
         start: GATE_START,
         end: GATE_START + page.max(4096),
-        name: "[vsyscall]".to_string(),
+        name: "[vsyscall]",
         backing: Backing::Gate,
         present: Vec::new(),
         big: false,

@@ -253,7 +253,10 @@ impl Wire for &'static str {
         w.bytes.extend_from_slice(self.as_bytes());
     }
     fn take(r: &mut Reader<'_>) -> Result<Self, WireError> {
-        Ok(super::intern(String::take(r)?))
+        let len = r.length()?;
+        let bytes = r.take_bytes(len)?;
+        let text = std::str::from_utf8(bytes).map_err(|_| r.error("text that is not UTF-8"))?;
+        Ok(super::intern(text))
     }
 }
 

@@ -400,13 +400,13 @@ fn check_shape(run: &Run) -> Result<(), String> {
 /// bounded by the engine's literals however many runs are decoded.
 static INTERNED: Mutex<BTreeMap<String, &'static str>> = Mutex::new(BTreeMap::new());
 
-pub(crate) fn intern(text: String) -> &'static str {
+pub(crate) fn intern(text: &str) -> &'static str {
     let mut interned = INTERNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(found) = interned.get(&text) {
+    if let Some(found) = interned.get(text) {
         return found;
     }
-    let leaked: &'static str = Box::leak(text.clone().into_boxed_str());
-    interned.insert(text, leaked);
+    let leaked: &'static str = Box::leak(text.to_string().into_boxed_str());
+    interned.insert(text.to_string(), leaked);
     leaked
 }
 
