@@ -346,7 +346,7 @@ impl Sim<'_> {
         let page = self.config.page;
         let length = vma.dump_size(page);
         let (start, end) = (vma.start, vma.start + length);
-        let name = if vma.big { "the big anonymous mapping" } else { leak_name(&vma.name) };
+        let name = if vma.big { "the big anonymous mapping" } else { narrated_name(vma.name) };
         self.builder
             .phase(say(T::PHASE_VMA.id(), &[Arg::Word(name), Arg::Count(length / page), Arg::Addr(start)]));
         let (path, found) = self.space.tree.walk(start);
@@ -521,8 +521,8 @@ fn step_ns(step: &Step) -> u64 {
     step.cost.iter().map(|&(_, ns)| ns).sum::<u64>().max(1)
 }
 
-/// VMA names are few and fixed per run; narration args need `&'static str`.
-fn leak_name(name: &str) -> &'static str {
+/// How the narration names a mapping: files by name, anonymous memory in words.
+fn narrated_name(name: &'static str) -> &'static str {
     match name {
         "a.out" => "a.out",
         "a.out (relro)" => "a.out (relro)",
@@ -537,6 +537,8 @@ fn leak_name(name: &str) -> &'static str {
         "ld-linux-x86-64.so.2 (relro)" => "ld-linux-x86-64.so.2 (relro)",
         "ld-linux-x86-64.so.2 (data)" => "ld-linux-x86-64.so.2 (data)",
         "anon (malloc arena)" => "an anonymous mapping (malloc arena)",
+        "locale file" => "a locale file",
+        "[vvar]" | "[vsyscall]" => name,
         _ => "an anonymous mapping",
     }
 }
