@@ -66,7 +66,14 @@ fn harden(staging: &Path, release: bool) -> Outcome {
         html.insert_str(at, &meta);
     }
     std::fs::write(&index, html).map_err(|e| fail("cannot write index.html", e))?;
-    println!("xtask: harden-html: start-up script in a file{}", if release { ", CSP added" } else { "" });
+    // Last, so that neither sw.js nor the page lists the compressed copies.
+    if release {
+        crate::size::precompress(staging).map_err(|e| fail("cannot write the precompressed files", e))?;
+    }
+    println!(
+        "xtask: harden-html: start-up script in a file{}",
+        if release { ", CSP added, .gz and .br written" } else { "" }
+    );
     Ok(())
 }
 

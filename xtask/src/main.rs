@@ -6,6 +6,7 @@ mod cmd;
 mod html;
 mod layout;
 mod setup;
+mod size;
 mod static_server;
 mod test;
 
@@ -24,7 +25,9 @@ commands:
   harden-html         Trunk's post-build hook: the start-up script into a file, and the
                       Content-Security-Policy in release builds (xtask/src/html.rs)
   bench               engine benchmarks: divan natively, then run times in wasm (Chromium)
-  bench-web           browser benchmarks: load time, frame times, engine time per frame
+  bench-web           browser benchmarks: start-up per page, long tasks, frame times
+  size                release build, then each shipped file raw/gzip/brotli and where
+                      the wasm's bytes go by crate and module
   help                this text";
 
 fn main() -> ExitCode {
@@ -58,6 +61,10 @@ fn main() -> ExitCode {
         "bench-web" => no_options(rest).and_then(|()| {
             let tools = setup::run(setup::Need::Test)?;
             bench::web(&tools)
+        }),
+        "size" => no_options(rest).and_then(|()| {
+            let tools = setup::run(setup::Need::Test)?;
+            size::run(&tools)
         }),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

@@ -3,7 +3,6 @@
 use crate::cmd::{self, root, Failure, Outcome};
 use crate::setup::Tools;
 use crate::static_server::StaticServer;
-use std::io::Read;
 use std::process::Command;
 use std::time::Instant;
 
@@ -107,33 +106,18 @@ fn e2e_files() -> Result<Vec<String>, Failure> {
     Ok(files)
 }
 
-/// Gzip size of the shipped wasm, js and css: what a first visit downloads.
+/// The size line of what a first visit downloads, failing above the ceiling.
 fn bundle_size() -> Result<String, Failure> {
-    let dist = root().join("dist");
-    let entries = std::fs::read_dir(&dist)
-        .map_err(|error| Failure::Failed(format!("bundle: cannot list {}: {error}", dist.display())))?;
-    let mut total = 0usize;
-    for entry in entries.filter_map(|entry| entry.ok()) {
-        let path = entry.path();
-        let shipped = matches!(path.extension().and_then(|ext| ext.to_str()), Some("wasm" | "js" | "css"));
-        if shipped {
-            let bytes = std::fs::read(&path).map_err(|error| {
-                Failure::Failed(format!("bundle: cannot read {}: {error}", path.display()))
-            })?;
-            total += gzip_len(&bytes);
-        }
+    let assets = crate::size::shipped(&root().join("dist"))?;
+    let line = crate::size::total_line(&assets);
+    let total = crate::size::total_gz(&assets);
+    if total > crate::size::CEILING_GZ_BYTES {
+        return Err(Failure::Failed(format!(
+            "{}the bundle passed its ceiling: run `cargo xtask size` to see where the bytes go",
+            line
+        )));
     }
-    if total == 0 {
-        return Err(Failure::Failed("bundle: dist/ holds no wasm, js or css".to_string()));
-    }
-    Ok(format!("{:.1} kB gz", total as f64 / 1000.0))
-}
-
-fn gzip_len(bytes: &[u8]) -> usize {
-    let mut encoder = flate2::read::GzEncoder::new(bytes, flate2::Compression::best());
-    let mut compressed = Vec::new();
-    encoder.read_to_end(&mut compressed).expect("gzip into memory cannot fail");
-    compressed.len()
+    Ok(line.trim_end().trim_start_matches("bundle: ").to_string())
 }
 
 /// The registry's case ids, comma-separated, from `slowpath-cli list`: what the
