@@ -213,11 +213,24 @@ fn tour_of(props: &TourProps) -> Html {
     let address = AttrValue::from(stop_hash(meta, index, &flags));
     let Some(opened) = (*opened).as_ref() else {
         let title = stops.get(index).map_or("", |stop| stop.title);
+        // The stops stay reachable while the run is made: nobody has to wait to move on.
+        let go = |target: usize| {
+            let flags = flags.clone();
+            Callback::from(move |_: MouseEvent| go_to(meta, target, &flags))
+        };
+        let leave = Route::Case { id: meta.id.to_string(), query: flags.clone() }.to_hash();
         return html! {
             <section class="panel tour-panel" aria-labelledby="tour-title" data-testid="tour-loading" aria-busy="true">
                 <p class="tour-count">{ format!("Guided tour · stop {} of {}", index + 1, stops.len()) }</p>
                 <h2 id="tour-title">{ title }</h2>
                 <p class="tour-text" role="status">{ "Opening this stop: the engine is making its run…" }</p>
+                <nav class="tour-nav" aria-label="Tour stops">
+                    <button type="button" data-testid="tour-prev" disabled={index == 0}
+                        onclick={go(index.saturating_sub(1))}>{ "← Previous stop" }</button>
+                    <button type="button" data-testid="tour-next" disabled={index + 1 >= stops.len()}
+                        onclick={go((index + 1).min(stops.len().saturating_sub(1)))}>{ "Next stop →" }</button>
+                    <a href={leave} data-testid="leave-tour">{ "Leave tour" }</a>
+                </nav>
             </section>
         };
     };

@@ -3,10 +3,10 @@
 //! model (`rwsem.rs`); this module only records the outcome and asserts that
 //! it is possible (a writer never shares, a holder is never queued).
 
+use crate::run::wire::codec::{wire_enum, wire_struct};
 use crate::run::world::TaskId;
-use serde::{Serialize};
+use serde::Serialize;
 use std::collections::VecDeque;
-use crate::run::wire::codec::{wire_struct, wire_enum};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -106,7 +106,13 @@ pub struct LockStatsDelta {
     pub waiters_moving: u64,
 }
 wire_struct!(LockStatsDelta {
-    acquisitions, contended, wait_total_ns, hold_total_ns, wait_max_after_ns, holders_moving, waiters_moving,
+    acquisitions,
+    contended,
+    wait_total_ns,
+    hold_total_ns,
+    wait_max_after_ns,
+    holders_moving,
+    waiters_moving,
 });
 
 impl LockState {

@@ -4,9 +4,9 @@
 //! app can style each value (a task name, a lock, a duration) and the CLI can
 //! print plain text from the same record. Templates use `{0}`, `{1}`... .
 
+use crate::run::wire::codec::{wire_enum, wire_struct};
 use crate::run::world::{Layout, LockId, TaskId};
-use serde::{Serialize};
-use crate::run::wire::codec::{wire_struct, wire_enum};
+use serde::Serialize;
 
 /// A value in a narration or iteration label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -2,9 +2,9 @@
 //! case's own figures: what every run reports besides its trace.
 
 use crate::run::lock::Deadlock;
-use serde::{Serialize};
-use std::collections::BTreeMap;
 use crate::run::wire::codec::{wire_enum, Reader, Wire, WireError, Writer};
+use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -18,11 +18,7 @@ pub enum Outcome {
     StepLimit { micro_ops: u64 },
     /// The modelled process was killed by `signal`, sent at `sent_at_ns`; it died at
     /// `at_ns` (the figures cover the whole run up to then).
-    Killed {
-        signal: crate::run::wire::StaticStr,
-        sent_at_ns: u64,
-        at_ns: u64,
-    },
+    Killed { signal: crate::run::wire::StaticStr, sent_at_ns: u64, at_ns: u64 },
     /// A cycle in the wait-for graph: reported as a result, not a hang.
     Deadlock(Deadlock),
     /// The run reached the engine's work budget (`run::budget`) at `at_ns`, before

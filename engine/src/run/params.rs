@@ -5,10 +5,10 @@
 //! parameter and its range, what it changed or why it refused.
 
 use crate::run::narration::group_digits;
-use serde::{Serialize};
+use crate::run::wire::codec::{wire_enum, wire_struct};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use crate::run::wire::codec::{wire_struct, wire_enum};
 
 /// What kind of value a parameter holds, with its range and default.
 ///

@@ -13,11 +13,11 @@
 use crate::run::narration::{render, Arg, CodeLoc, Function, Segment};
 use crate::run::params::ParamValues;
 use crate::run::world::{Effect, Layout, TaskId, World, WorldDelta};
-use serde::{Serialize};
+use serde::Serialize;
 
 pub use crate::run::outcome::{Metric, Outcome};
+use crate::run::wire::codec::{wire_enum, wire_struct};
 use std::collections::BTreeMap;
-use crate::run::wire::codec::{wire_struct, wire_enum};
 
 /// Step granularities, coarsest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -162,7 +162,18 @@ pub(crate) struct Block {
     /// Index into `deltas` for repeats.
     pub delta: Option<u32>,
 }
-wire_struct!(Block { phase, start_ns, count, period_ns, ops_start, ops_len, first_iteration, first_op, label, delta });
+wire_struct!(Block {
+    phase,
+    start_ns,
+    count,
+    period_ns,
+    ops_start,
+    ops_len,
+    first_iteration,
+    first_op,
+    label,
+    delta
+});
 
 impl Block {
     pub fn is_repeat(&self) -> bool {

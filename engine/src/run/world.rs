@@ -7,8 +7,8 @@
 //! checkpoint rebuilds the same state, which is how seeking works.
 
 use crate::run::lock::{LockKind, LockMode, LockState};
-use serde::{Serialize};
-use crate::run::wire::codec::{wire_struct, wire_enum};
+use crate::run::wire::codec::{wire_enum, wire_struct};
+use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct TaskId(pub u32);

@@ -2,8 +2,8 @@
 //! or gauges: the scheduler constants, the run's turning points, and the
 //! reporter's figures. Static for the whole run (`Run::extras`).
 
-use serde::{Serialize};
 use crate::run::wire::codec::wire_struct;
+use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct CoredumpCase {
@@ -37,7 +37,26 @@ pub struct CoredumpCase {
     pub gauges: [u8; 8],
 }
 wire_struct!(CoredumpCase {
-    variant, threads, spin, signal, hz, cpus, tick_ns, slice_ns, max_sleep_avg_ns, static_prio, signal_ns,
-    yield_ns, swap_ns, zap_ns, last_exit_ns, real_ns, user_ns, sys_ns, reported_real, reported_user,
-    reported_sys, gauges,
+    variant,
+    threads,
+    spin,
+    signal,
+    hz,
+    cpus,
+    tick_ns,
+    slice_ns,
+    max_sleep_avg_ns,
+    static_prio,
+    signal_ns,
+    yield_ns,
+    swap_ns,
+    zap_ns,
+    last_exit_ns,
+    real_ns,
+    user_ns,
+    sys_ns,
+    reported_real,
+    reported_user,
+    reported_sys,
+    gauges,
 });

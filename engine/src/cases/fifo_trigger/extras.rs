@@ -2,8 +2,8 @@
 //! every write the program measured, the bursts, and the scheduler constants.
 //! Static for the whole run (`Run::extras`).
 
-use serde::{Serialize};
 use crate::run::wire::codec::wire_struct;
+use serde::Serialize;
 
 /// The FIFO case's static data: every write the program measured, the bursts,
 /// and the scheduler constants the stage draws against.
@@ -30,8 +30,20 @@ pub struct FifoCase {
     pub reported_dt_ms: &'static [&'static str],
 }
 wire_struct!(FifoCase {
-    kernel, cpus, hz, tick_ns, drain, nice, slice_ns, max_sleep_avg_ns, write_time_ns, write_dt_ns, bursts,
-    grep_lines, slow_ns, reported_dt_ms,
+    kernel,
+    cpus,
+    hz,
+    tick_ns,
+    drain,
+    nice,
+    slice_ns,
+    max_sleep_avg_ns,
+    write_time_ns,
+    write_dt_ns,
+    bursts,
+    grep_lines,
+    slow_ns,
+    reported_dt_ms,
 });
 
 /// A maximal run of slow writes.

@@ -6,8 +6,8 @@
 //! means passing the model's lines through the same filter, not counting
 //! unbroken runs of slow writes (which his output cannot show).
 
-use serde::{Serialize};
 use crate::run::wire::codec::wire_struct;
+use serde::Serialize;
 
 /// `fprintf(stderr, "dt = %f ms\n", …)` of the seed for a dt in whole
 /// microseconds (two gettimeofday() readings): `%f` prints six decimals, so the

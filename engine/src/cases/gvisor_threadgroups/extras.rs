@@ -2,8 +2,8 @@
 //! set's shape, the cache model (to colour any task's visit without the ops),
 //! the scaling curves computed by the engine, the seed's measured points.
 
-use serde::{Serialize};
 use crate::run::wire::codec::wire_struct;
+use serde::Serialize;
 
 /// One point of the scaling plot, computed in closed form by the same cost
 /// model as the run (every scan of a run is identical).
@@ -66,10 +66,35 @@ pub struct SentryShape {
     pub deadlock: Option<String>,
 }
 wire_struct!(SentryShape {
-    tgids, idle_stop, threads_per_process, processes, sidecars, total_tasks, visits_per_scan, tick_ns,
-    duration_ns, seed, visit_ns, hot_ns, cold_ns, cold_ppm, scan_ns, scan_period_ns, scans, shared_sighand,
-    senders, writer_scan, writer_wait_ns, scaling, reported_before, reported_after, append_fn, send_fn,
-    ticker_fn, clone_fn, deadlock,
+    tgids,
+    idle_stop,
+    threads_per_process,
+    processes,
+    sidecars,
+    total_tasks,
+    visits_per_scan,
+    tick_ns,
+    duration_ns,
+    seed,
+    visit_ns,
+    hot_ns,
+    cold_ns,
+    cold_ppm,
+    scan_ns,
+    scan_period_ns,
+    scans,
+    shared_sighand,
+    senders,
+    writer_scan,
+    writer_wait_ns,
+    scaling,
+    reported_before,
+    reported_after,
+    append_fn,
+    send_fn,
+    ticker_fn,
+    clone_fn,
+    deadlock,
 });
 
 impl SentryShape {

@@ -3,8 +3,8 @@
 //! (`Run::extras`); the current address and descent come from the ops.
 
 use crate::kernel::mm::maple::MapleTree;
-use serde::{Serialize};
 use crate::run::wire::codec::wire_struct;
+use serde::Serialize;
 
 /// The sparse core dump's address space, tree and page-table shape.
 #[derive(Clone, Debug, Serialize)]
@@ -21,7 +21,16 @@ pub struct AddressSpace {
     pub loop_as_reported: u16,
     pub loop_of_variant: u16,
 }
-wire_struct!(AddressSpace { vmas, tree, page_bytes, machine, levels, profile, loop_as_reported, loop_of_variant });
+wire_struct!(AddressSpace {
+    vmas,
+    tree,
+    page_bytes,
+    machine,
+    levels,
+    profile,
+    loop_as_reported,
+    loop_of_variant
+});
 
 #[derive(Clone, Debug, Serialize)]
 pub struct VmaInfo {

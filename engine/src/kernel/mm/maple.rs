@@ -13,8 +13,8 @@
 //! root grows the tree by one level. Rebalancing on removal is not modelled
 //! (the case never unmaps).
 
-use serde::{Serialize};
-use crate::run::wire::codec::{wire_struct, wire_enum};
+use crate::run::wire::codec::{wire_enum, wire_struct};
+use serde::Serialize;
 
 /// `MAPLE_RANGE64_SLOTS`: slots in a leaf.
 pub const LEAF_SLOTS: usize = 16;

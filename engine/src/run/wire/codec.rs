@@ -135,7 +135,10 @@ impl<'a> Reader<'a> {
     }
 
     /// Runs `read` one level deeper, refusing damage that nests without end.
-    pub fn nested<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T, WireError>) -> Result<T, WireError> {
+    pub fn nested<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T, WireError>,
+    ) -> Result<T, WireError> {
         if self.depth >= MAX_DEPTH {
             return Err(self.error("nesting too deep"));
         }

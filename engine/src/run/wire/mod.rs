@@ -89,8 +89,21 @@ struct Header {
     extras: Vec<u8>,
 }
 wire_struct!(Header {
-    case, variant, seed, params, layout, phases, notable, counts, end_ns, trace_hash, outcome, metrics,
-    simulated_steps, chapters, extras,
+    case,
+    variant,
+    seed,
+    params,
+    layout,
+    phases,
+    notable,
+    counts,
+    end_ns,
+    trace_hash,
+    outcome,
+    metrics,
+    simulated_steps,
+    chapters,
+    extras,
 });
 
 /// One message of a run. A run crosses as a header and then its big tables in

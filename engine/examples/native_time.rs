@@ -1,0 +1,52 @@
+//! The native half of `cargo xtask bench`'s wasm/native ratio: times one run given
+//! as the browser benchmark's query (`run=<case>&v=<variant>&<param>=<value>…`),
+//! ten times, and prints `first_ms median_ms` (median of the nine after the first),
+//! as the page `#/__perf` does in wasm.
+//! `cargo run --profile bench -p slowpath-engine --example native_time -- 'run=fifo-trigger&duration=60s'`
+use slowpath_engine::case::{find, run_checked};
+use std::time::Instant;
+
+fn main() {
+    let query = std::env::args().nth(1).unwrap_or_default();
+    let pairs: Vec<(&str, &str)> = query.split('&').filter_map(|pair| pair.split_once('=')).collect();
+    let lookup = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|&(_, v)| v);
+    let Some(case) = lookup("run").and_then(find) else {
+        eprintln!("native_time: no case in {query:?}");
+        std::process::exit(2);
+    };
+    let meta = case.meta();
+    let variant = lookup("v").unwrap_or(meta.default_variant().id);
+    let mut params = meta.default_params();
+    for &(key, value) in &pairs {
+        if key == "run" || key == "v" {
+            continue;
+        }
+        let Some(spec) = meta.params.iter().find(|spec| spec.name == key) else {
+            eprintln!("native_time: {} has no parameter {key}", meta.id);
+            std::process::exit(2);
+        };
+        match spec.parse_exact(value) {
+            Ok(parsed) => {
+                params.0.insert(key.to_string(), parsed);
+            }
+            Err(error) => {
+                eprintln!("native_time: {key}={value}: {error}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let mut times_ms = Vec::new();
+    for _ in 0..10 {
+        let start = Instant::now();
+        let run = run_checked(case, &params, variant, 1);
+        times_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+        if let Err(error) = run {
+            eprintln!("native_time: {error:?}");
+            std::process::exit(1);
+        }
+    }
+    let first_ms = times_ms[0];
+    let mut later = times_ms[1..].to_vec();
+    later.sort_by(f64::total_cmp);
+    println!("{first_ms:.3} {:.3}", later[later.len() / 2]);
+}
