@@ -2,6 +2,7 @@
 //! the dumper parked in the expired array, the signal state and mmap_sem (the
 //! stage); the `time` line, the scaling plot and the fixes' diff (below).
 
+mod heat;
 mod scaling;
 mod stage;
 

@@ -1,6 +1,7 @@
 //! The stage at the cursor, drawn from the view's tasks, gauges, locks and
 //! counters (everything the engine recorded) and the run's extras.
 
+use super::heat::{Cell as HeatCell, HeatStrip, Kind as HeatKind};
 use slowpath_engine::cases::coredump_threads::machine::gauge;
 use slowpath_engine::cases::coredump_threads::CoredumpCase;
 use slowpath_engine::run::format::duration as format_duration;
@@ -52,6 +53,18 @@ fn doing(task: &TaskView) -> (&'static str, &'static str) {
             4 => ("runnable: the dumper", "dumper"),
             _ => ("runnable", "runnable"),
         },
+    }
+}
+
+/// The heat strip's kind for a card's CSS class (`doing`).
+fn heat_kind(class: &str) -> HeatKind {
+    match class {
+        "loop running" | "dumper running" | "exiting running" | "running" => HeatKind::Running,
+        "loop" => HeatKind::Loop,
+        "dumper" => HeatKind::Dumper,
+        "runnable" => HeatKind::Runnable,
+        "dead" | "new" => HeatKind::Dead,
+        _ => HeatKind::Asleep,
     }
 }
 
@@ -253,14 +266,14 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
 fn threads(view: &View, case: &CoredumpCase) -> Html {
     let threads: Vec<&TaskView> = view.tasks.iter().collect();
     if threads.len() > CARDS_UP_TO {
-        return html! {
-            <div class="cdt-heat" data-testid="cdt-heat" aria-label="every thread as one cell">
-                { threads.iter().map(|t| {
-                    let (word, class) = doing(t);
-                    html! { <span class={classes!("cdt-cell", class)} title={format!("{}: {word}", t.name)}></span> }
-                }).collect::<Html>() }
-            </div>
-        };
+        let cells: Vec<HeatCell> = threads
+            .iter()
+            .map(|t| {
+                let (word, class) = doing(t);
+                HeatCell { name: t.name.clone(), word, kind: heat_kind(class) }
+            })
+            .collect();
+        return html! { <HeatStrip {cells} /> };
     }
     html! {
         <>
