@@ -9,7 +9,7 @@ mod steps;
 mod text;
 mod tour;
 
-use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
 use crate::run::trace::Run;
 pub use extras::{AddressSpace, VmaInfo};
@@ -88,26 +88,31 @@ const VARIANTS: &[VariantSpec] = &[
         id: "v6.13",
         label: "Linux 6.13 (as reported)",
         description: "get_dump_page locks and unlocks mmap_lock for every page; the skip path never checks for a fatal signal.",
+        group: VariantGroup::AsReported,
     },
     VariantSpec {
         id: "interruptible",
         label: "+ skip path checks signals (Tavian Barnes' patch)",
         description: "v6.13 with dump_interrupted() checked after every skipped page, as proposed in January 2025.",
+        group: VariantGroup::Fix,
     },
     VariantSpec {
         id: "v6.15",
         label: "Linux 6.15 (Mateusz Guzik's fix)",
         description: "The read lock is held across pages and dropped only to write a page or to reschedule; dump_interrupted() every page.",
+        group: VariantGroup::Fix,
     },
     VariantSpec {
         id: "tree-walk",
         label: "Skip holes via the page tables (hypothetical)",
         description: "The approach suggested on the list and never merged: walk only populated page tables and skip holes wholesale.",
+        group: VariantGroup::WhatIf,
     },
     VariantSpec {
         id: "today",
         label: "Linux 6.18 today, on the project's machine",
         description: "v6.15's loop (the lock held across pages, dump_interrupted() every page) with each operation's cost calibrated on dumps measured on a 2-vCPU AMD EPYC VM running 6.18.44 (tools/measure/sparse-dump).",
+        group: VariantGroup::Today,
     },
 ];
 
