@@ -36,7 +36,13 @@ fn today_ms(threads: &str, mode: &str, n: u64, cpus: u64, seed: u64) -> f64 {
     let n = n.to_string();
     let cpus = cpus.to_string();
     let doing = if threads.starts_with("pause") { "pause" } else { "spin" };
-    let sets = [("threads", n.as_str()), ("mode", doing), ("signal", signal), ("core_limit", core), ("cpus", cpus.as_str())];
+    let sets = [
+        ("threads", n.as_str()),
+        ("mode", doing),
+        ("signal", signal),
+        ("core_limit", core),
+        ("cpus", cpus.as_str()),
+    ];
     let run = run("today", &sets, seed);
     assert!(matches!(run.outcome, Outcome::Completed), "{sets:?}: {:?}", run.outcome);
     latency_ms(&run)
@@ -46,7 +52,9 @@ fn today_ms(threads: &str, mode: &str, n: u64, cpus: u64, seed: u64) -> f64 {
 fn measured_ms(threads: &str, mode: &str, n: u64) -> f64 {
     let values: Vec<f64> = rows(COREDUMP_THREADS)
         .iter()
-        .filter(|row| row.text("threads") == threads && row.text("mode") == mode && row.number("n") as u64 == n)
+        .filter(|row| {
+            row.text("threads") == threads && row.text("mode") == mode && row.number("n") as u64 == n
+        })
         .map(|row| row.number("signal_to_exit_ms"))
         .collect();
     assert!(values.len() >= 5, "{threads} {mode} {n}: {} runs", values.len());
@@ -71,10 +79,14 @@ fn today_dies_in_the_measured_time_with_the_threads_asleep() {
 /// of SIGQUIT (core off) to SIGINT stays near the measured 1.1–1.2.
 #[test]
 fn today_grows_linearly_and_costs_a_little_more_than_sigint() {
-    let model_growth = today_ms("pause", "quit_core0", 1000, 2, 1) / today_ms("pause", "quit_core0", 100, 2, 1);
+    let model_growth =
+        today_ms("pause", "quit_core0", 1000, 2, 1) / today_ms("pause", "quit_core0", 100, 2, 1);
     let measured_growth = measured_ms("pause", "quit_core0", 1000) / measured_ms("pause", "quit_core0", 100);
     assert!((7.0..=11.0).contains(&measured_growth), "{measured_growth}");
-    assert!((model_growth / measured_growth - 1.0).abs() <= 0.15, "model ×{model_growth:.2}, measured ×{measured_growth:.2}");
+    assert!(
+        (model_growth / measured_growth - 1.0).abs() <= 0.15,
+        "model ×{model_growth:.2}, measured ×{measured_growth:.2}"
+    );
     for n in [20, 100, 1000] {
         let model = today_ms("pause", "quit_core0", n, 2, 1) / today_ms("pause", "int", n, 2, 1);
         let measured = measured_ms("pause", "quit_core0", n) / measured_ms("pause", "int", n);
@@ -102,17 +114,18 @@ fn today_writes_the_core_in_about_the_measured_time() {
 /// sessions' medians, on two CPUs and pinned to one.
 #[test]
 fn today_with_spinning_threads_waits_for_a_cpu_milliseconds_not_seconds() {
-    let sessions: [(&[&str], u64, &[u64]); 2] = [
-        (&["spin", "spin@ag-10"], 2, &[20, 100, 1000]),
-        (&["spin@cpu0", "spin@ag-10@cpu0"], 1, &[20, 100]),
-    ];
+    let sessions: [(&[&str], u64, &[u64]); 2] =
+        [(&["spin", "spin@ag-10"], 2, &[20, 100, 1000]), (&["spin@cpu0", "spin@ag-10@cpu0"], 1, &[20, 100])];
     for (names, cpus, sizes) in sessions {
         for &n in sizes {
             let medians: Vec<f64> = names.iter().map(|name| measured_ms(name, "quit_core0", n)).collect();
             let low = medians.iter().copied().fold(f64::INFINITY, f64::min);
             let high = medians.iter().copied().fold(0.0, f64::max);
             let model = median((1..=21).map(|seed| today_ms("spin", "quit_core0", n, cpus, seed)).collect());
-            assert!(model >= low / 2.5 && model <= high * 2.5, "{names:?} N = {n}: model {model:.1} ms, sessions {medians:?}");
+            assert!(
+                model >= low / 2.5 && model <= high * 2.5,
+                "{names:?} N = {n}: model {model:.1} ms, sessions {medians:?}"
+            );
             let sigint = today_ms("spin", "int", n, cpus, 1);
             assert!(model > 10.0 * sigint, "N = {n}: SIGQUIT {model:.2} ms vs SIGINT {sigint:.2} ms");
         }

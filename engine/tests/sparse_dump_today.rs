@@ -73,7 +73,10 @@ fn today_costs_what_a_page_costs_on_this_machine() {
         .collect();
     let model_ns_per_page = slope(&model);
     let error = (model_ns_per_page - measured_ns_per_page) / measured_ns_per_page;
-    assert!(error.abs() <= 0.01, "model {model_ns_per_page:.2} ns, measured {measured_ns_per_page:.2} ns a page");
+    assert!(
+        error.abs() <= 0.01,
+        "model {model_ns_per_page:.2} ns, measured {measured_ns_per_page:.2} ns a page"
+    );
 }
 
 /// The growth law: linear in the mapping size. The log–log slope from 1 GiB to 1 TiB

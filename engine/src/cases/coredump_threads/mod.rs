@@ -465,7 +465,8 @@ fn run_today(cfg: &Config, params: &ParamValues, variant: &'static str, seed: u6
         gauges: [0, 1, 2, 3, 4, 5, 6, 7],
     });
     use text::T;
-    let first = |templates: &[T]| run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>());
+    let first =
+        |templates: &[T]| run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>());
     let moments = [
         (first(&[T::T_SIGNAL_CORE, T::T_SIGNAL_KILL]), "the signal is sent"),
         (first(&[T::T_ZAP, T::T_SIGNAL_KILL]), "zap_threads: SIGKILL to every thread"),

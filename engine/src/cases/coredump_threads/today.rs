@@ -178,7 +178,15 @@ impl Today<'_> {
         self.cfg.threads as usize
     }
 
-    fn op(&mut self, actor: Option<usize>, kind: OpKind, code: CodeLoc, t: T, args: &[Arg], effects: &[Effect]) {
+    fn op(
+        &mut self,
+        actor: Option<usize>,
+        kind: OpKind,
+        code: CodeLoc,
+        t: T,
+        args: &[Arg],
+        effects: &[Effect],
+    ) {
         if self.recording {
             let at_ns = self.now;
             self.b.op(OpSpec { at_ns, actor: actor.map(id), kind, code, text: txt(t.id(), args), effects });
@@ -250,7 +258,9 @@ impl Today<'_> {
             self.out.sys_ns += costs.clone_ns;
             let free = (1..self.cpu_task.len()).find(|&cpu| self.cpu_task[cpu].is_none());
             let (state, doing, what) = match (self.cfg.spin, free) {
-                (false, _) => (TaskState::Sleeping { channel: self.ch_pause }, Doing::Asleep, "sleeps in pause()"),
+                (false, _) => {
+                    (TaskState::Sleeping { channel: self.ch_pause }, Doing::Asleep, "sleeps in pause()")
+                }
                 (true, Some(cpu)) => (TaskState::RunningUser { cpu: cpu as u16 }, Doing::User, "spins"),
                 (true, None) => (TaskState::Runnable, Doing::User, "spins (runnable, waiting its turn)"),
             };
@@ -259,11 +269,19 @@ impl Today<'_> {
                 self.spin_since[cpu] = self.now;
             }
             let e = self.become_(k, state, doing);
-            self.op(Some(k), OpKind::Compute, at(text::TFUNC, 0), T::T_THREAD, &[Arg::Task(id(k)), Arg::Word(what)], &e);
+            self.op(
+                Some(k),
+                OpKind::Compute,
+                at(text::TFUNC, 0),
+                T::T_THREAD,
+                &[Arg::Task(id(k)), Arg::Word(what)],
+                &e,
+            );
         }
         // main calls pause(); a spinner takes its CPU.
         self.leave_cpu(MAIN);
-        let mut e = self.become_(MAIN, TaskState::Sleeping { channel: self.ch_pause }, Doing::Asleep).to_vec();
+        let mut e =
+            self.become_(MAIN, TaskState::Sleeping { channel: self.ch_pause }, Doing::Asleep).to_vec();
         if self.cfg.spin {
             let waiting = (1..=n).find(|&k| !self.cpu_task.contains(&Some(k)));
             if let Some(k) = waiting {
@@ -277,7 +295,14 @@ impl Today<'_> {
             self.phase(T::PHASE_SPIN, &[]);
             self.iter(T::ITER_SPIN, &[Arg::Task(id(1))]);
             let cpus = self.cpu_task.len() as u64;
-            self.op(None, OpKind::Note, at(text::TFUNC, 3), T::T_SPINNING, &[Arg::Count(n as u64), Arg::Count(cpus)], &[]);
+            self.op(
+                None,
+                OpKind::Note,
+                at(text::TFUNC, 3),
+                T::T_SPINNING,
+                &[Arg::Count(n as u64), Arg::Count(cpus)],
+                &[],
+            );
         }
         self.now = self.now.max(self.cfg.signal_at_ns);
         self.advance();
@@ -329,11 +354,25 @@ impl Today<'_> {
         if let Some(spinner) = self.cpu_task[0] {
             self.leave_cpu(spinner);
             let e = self.become_(spinner, TaskState::Runnable, Doing::User);
-            self.op(Some(spinner), OpKind::Preempt, at(text::COMPLETE_TODAY, 6), T::T_RUNS, &[Arg::Task(id(MAIN))], &e);
+            self.op(
+                Some(spinner),
+                OpKind::Preempt,
+                at(text::COMPLETE_TODAY, 6),
+                T::T_RUNS,
+                &[Arg::Task(id(MAIN))],
+                &e,
+            );
         }
         self.cpu_task[0] = Some(MAIN);
         let e = self.become_(MAIN, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
-        self.op(Some(MAIN), OpKind::Compute, at(text::COREDUMP_TODAY, 0), T::T_RUNS, &[Arg::Task(id(MAIN))], &e);
+        self.op(
+            Some(MAIN),
+            OpKind::Compute,
+            at(text::COREDUMP_TODAY, 0),
+            T::T_RUNS,
+            &[Arg::Task(id(MAIN))],
+            &e,
+        );
         if !self.cfg.dumpable {
             // A set-uid program: do_coredump gives up before coredump_wait; do_group_exit
             // kills the others as SIGINT's sender would.
@@ -364,7 +403,14 @@ impl Today<'_> {
         let e = self.become_(MAIN, TaskState::Runnable, Doing::Dumper);
         if !self.cfg.spin || self.cpu_task[0].is_none() {
             self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
-            self.op(Some(MAIN), OpKind::Wake, at(text::COMPLETE_TODAY, 6), T::ITER_RUN, &[Arg::Task(id(MAIN))], &e);
+            self.op(
+                Some(MAIN),
+                OpKind::Wake,
+                at(text::COMPLETE_TODAY, 6),
+                T::ITER_RUN,
+                &[Arg::Task(id(MAIN))],
+                &e,
+            );
             return;
         }
         let per_cpu = (self.threads() as u64).div_ceil(self.cpu_task.len() as u64);
@@ -394,7 +440,14 @@ impl Today<'_> {
                 if task != MAIN {
                     self.leave_cpu(task);
                     let e = self.become_(task, TaskState::Runnable, Doing::Exiting);
-                    self.op(Some(task), OpKind::Preempt, at(text::EXIT_TODAY, 0), T::KILL_DEQUEUE, &[Arg::Task(id(task))], &e);
+                    self.op(
+                        Some(task),
+                        OpKind::Preempt,
+                        at(text::EXIT_TODAY, 0),
+                        T::KILL_DEQUEUE,
+                        &[Arg::Task(id(task))],
+                        &e,
+                    );
                 }
             }
         }
@@ -411,7 +464,14 @@ impl Today<'_> {
         self.cpu_task[cpu] = Some(task);
         self.iter(T::ITER_RUN, &[Arg::Task(id(task))]);
         let e = self.become_(task, TaskState::RunningKernel { cpu: cpu as u16 }, Doing::Exiting);
-        self.op(Some(task), OpKind::Compute, at(text::EXIT_TODAY, 0), T::KILL_DEQUEUE, &[Arg::Task(id(task))], &e);
+        self.op(
+            Some(task),
+            OpKind::Compute,
+            at(text::EXIT_TODAY, 0),
+            T::KILL_DEQUEUE,
+            &[Arg::Task(id(task))],
+            &e,
+        );
         self.now += ns;
         self.out.sys_ns += ns;
         self.cpu_task[cpu] = None;
@@ -447,7 +507,14 @@ impl Today<'_> {
         e = vec![Effect::Release { lock: self.siglock, task: id(MAIN) }];
         e.extend(self.become_(MAIN, TaskState::Sleeping { channel: self.ch_startup }, Doing::Dumper));
         self.cpu_task[0] = None;
-        self.op(Some(MAIN), OpKind::Sleep, at(text::COREDUMP_TODAY, 5), T::ZAP_18, &[Arg::Task(id(MAIN)), Arg::Count(n as u64)], &e);
+        self.op(
+            Some(MAIN),
+            OpKind::Sleep,
+            at(text::COREDUMP_TODAY, 5),
+            T::ZAP_18,
+            &[Arg::Task(id(MAIN)), Arg::Count(n as u64)],
+            &e,
+        );
         self.kicked_off_cpus();
         self.phase(T::PHASE_ZAP, &[]);
         for k in 1..=n {
@@ -462,7 +529,14 @@ impl Today<'_> {
                 TaskState::Sleeping { channel: self.ch_core },
                 Doing::Asleep,
             );
-            self.op(Some(k), OpKind::Note, at(text::EXIT_TODAY, 3), T::EXIT_MM_WAIT, &[Arg::Task(id(k)), Arg::Count(left)], &dec);
+            self.op(
+                Some(k),
+                OpKind::Note,
+                at(text::EXIT_TODAY, 3),
+                T::EXIT_MM_WAIT,
+                &[Arg::Task(id(k)), Arg::Count(left)],
+                &dec,
+            );
         }
         // The dumper wakes, checks every thread is off its CPU, dumps (or not), finishes.
         self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
@@ -483,7 +557,14 @@ impl Today<'_> {
             let pages = STACK_PAGES * n as u64;
             let ns = costs.core_base_ns + pages * costs.core_page_ns;
             self.out.core_pages = pages;
-            self.op(Some(MAIN), OpKind::Emit, at(text::COREDUMP_TODAY, 8), T::T_CORE, &[Arg::Count(pages), Arg::Ns(ns)], &[]);
+            self.op(
+                Some(MAIN),
+                OpKind::Emit,
+                at(text::COREDUMP_TODAY, 8),
+                T::T_CORE,
+                &[Arg::Count(pages), Arg::Ns(ns)],
+                &[],
+            );
             self.now += ns;
             self.out.sys_ns += ns;
         } else {

@@ -49,7 +49,10 @@ impl Sim<'_> {
                     Arg::Addr(visit.max),
                 ],
                 effects: vec![self.count(C_VISITS, 1)],
-                cost: vec![(Cost::MtFind, self.config.costs.node + self.config.costs.pivot * u64::from(visit.pivots_compared))],
+                cost: vec![(
+                    Cost::MtFind,
+                    self.config.costs.node + self.config.costs.pivot * u64::from(visit.pivots_compared),
+                )],
             });
         }
     }
@@ -89,7 +92,10 @@ impl Sim<'_> {
         }
         self.lookup_steps(addr, path, &mut steps);
         let backing = self.space.vmas[vma].backing;
-        let rest = vec![(Cost::GupRest, self.config.costs.gup_base), (Cost::GetDumpPage, self.config.costs.get_dump_page)];
+        let rest = vec![
+            (Cost::GupRest, self.config.costs.gup_base),
+            (Cost::GetDumpPage, self.config.costs.get_dump_page),
+        ];
         if backing == Backing::Gate {
             steps.push(Step {
                 kind: OpKind::Compute,
@@ -124,7 +130,10 @@ impl Sim<'_> {
                 template: T::SIGNAL_SEEN,
                 args: vec![],
                 effects: vec![],
-                cost: vec![(Cost::GupRest, self.config.costs.gup_base), (Cost::GetDumpPage, self.config.costs.get_dump_page)],
+                cost: vec![
+                    (Cost::GupRest, self.config.costs.gup_base),
+                    (Cost::GetDumpPage, self.config.costs.get_dump_page),
+                ],
             });
         } else {
             let levels = u64::from(walk.levels);
@@ -234,7 +243,13 @@ impl Sim<'_> {
         let task = self.task;
         self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Count(0), Arg::Count(pages)]));
         let (template, code, args, ns, stops) = if self.signal_pending {
-            (T::HOLE_DROPPED, at(text::HOLES, 4), vec![Arg::Count(pages)], self.config.costs.interrupt_check, true)
+            (
+                T::HOLE_DROPPED,
+                at(text::HOLES, 4),
+                vec![Arg::Count(pages)],
+                self.config.costs.interrupt_check,
+                true,
+            )
         } else if self.config.pipe {
             // Zero pages until the SIGKILL lands, if it lands during them.
             let written = match self.config.sigkill_at_ns {
@@ -247,7 +262,13 @@ impl Sim<'_> {
                 let args = vec![Arg::Count(written), Arg::Count(pages)];
                 (T::HOLE_PIPE_CUT, at(text::HOLES, 5), args, written * self.config.costs.zero_page, true)
             } else {
-                (T::HOLE_PIPE, at(text::HOLES, 5), vec![Arg::Count(pages)], pages * self.config.costs.zero_page, false)
+                (
+                    T::HOLE_PIPE,
+                    at(text::HOLES, 5),
+                    vec![Arg::Count(pages)],
+                    pages * self.config.costs.zero_page,
+                    false,
+                )
             }
         } else {
             (T::HOLE_FILE, at(text::HOLES, 4), vec![Arg::Count(pages)], self.config.costs.lseek, false)
@@ -412,10 +433,16 @@ impl Sim<'_> {
                 self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(seg_start)]));
                 self.builder.op(unlock_spec(now));
                 self.builder.advance_to(now + self.config.costs.up_read);
-                let period = self.config.costs.emit + self.config.costs.down_read + lookup_ns + self.config.costs.up_read;
+                let period = self.config.costs.emit
+                    + self.config.costs.down_read
+                    + lookup_ns
+                    + self.config.costs.up_read;
                 if pages > 1 {
-                    let specs =
-                        [emit_spec(0), relock_spec(self.config.costs.emit), unlock_spec(self.config.costs.emit + self.config.costs.down_read + lookup_ns)];
+                    let specs = [
+                        emit_spec(0),
+                        relock_spec(self.config.costs.emit),
+                        unlock_spec(self.config.costs.emit + self.config.costs.down_read + lookup_ns),
+                    ];
                     let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
                     self.builder.repeat(pages - 1, period, say(T::ITER_PAGE.id(), &label_args), &specs);
                 }
@@ -424,7 +451,8 @@ impl Sim<'_> {
                 self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(last)]));
                 self.builder.op(emit_spec(now));
                 self.builder.op(relock_spec(now + self.config.costs.emit));
-                self.builder.advance_to(now + self.config.costs.emit + self.config.costs.down_read + lookup_ns);
+                self.builder
+                    .advance_to(now + self.config.costs.emit + self.config.costs.down_read + lookup_ns);
                 self.costs[Cost::Emit as usize] += pages * self.config.costs.emit;
                 self.costs[Cost::UpRead as usize] += pages * self.config.costs.up_read;
                 self.costs[Cost::DownRead as usize] += pages * self.config.costs.down_read;
