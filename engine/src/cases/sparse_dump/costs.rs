@@ -76,7 +76,7 @@ pub(super) const SEED_MACHINE: OpCosts = OpCosts {
 /// This project's development machine (2-vCPU AMD EPYC KVM guest, Linux 6.18.44),
 /// calibrated on `tools/measure/sparse-dump/results.tsv` (2026-11-30): a least-squares
 /// fit of the dump's system time against pages walked, 1 GiB to 1 TiB, gives 111.5 ns
-/// a page over all 45 runs (16 GiB: 112.1, 256 GiB: 112.3, 1 TiB: 111.6 ns a page at
+/// a page over all 45 runs (16 GiB: 112.0, 256 GiB: 112.3, 1 TiB: 111.6 ns a page at
 /// session 1's medians).
 /// Today's loop (v6.15 on) keeps mmap_lock across skipped pages, so no lock costs a
 /// page. Model choice: with no profile of this machine, the lock-free share of the
@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn this_machine_is_the_seed_machine_scaled_by_about_1_4_to_the_measured_112_ns() {
-        // 16 and 256 GiB walk two levels a page: 112.1 and 112.3 ns measured.
+        // 16 and 256 GiB walk two levels a page: 112.0 and 112.3 ns measured.
         assert_eq!(skipped_page(&THIS_MACHINE, 2), 112);
         let seed = skipped_page(&SEED_MACHINE, 2) as f64;
         let scale = 112.0 / seed;
