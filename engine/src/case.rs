@@ -13,7 +13,8 @@ pub struct Source {
     pub url: &'static str,
 }
 
-/// One kernel (or program) variant a case can run: "as reported" or a fix.
+/// One kernel (or program) variant a case can run: "as reported", a fix, a what-if
+/// or today's kernel.
 #[derive(Clone, Copy, Debug)]
 pub struct VariantSpec {
     /// The key used in links (`v=`) and on the command line.
@@ -21,6 +22,35 @@ pub struct VariantSpec {
     pub label: &'static str,
     /// One sentence: what differs in this variant.
     pub description: &'static str,
+    pub group: VariantGroup,
+}
+
+/// Where a variant stands beside the report: the variant picker shows them grouped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantGroup {
+    /// The reported system, or what the reporter compared it with.
+    AsReported,
+    /// A fix that was proposed or shipped, or a later kernel that has one.
+    Fix,
+    /// A hypothesis or a change never shipped: it answers "what if".
+    WhatIf,
+    /// Today's kernel, checked against a measurement on a real machine.
+    Today,
+}
+
+impl VariantGroup {
+    /// The order the groups are shown in.
+    pub const ALL: [VariantGroup; 4] =
+        [VariantGroup::AsReported, VariantGroup::Fix, VariantGroup::WhatIf, VariantGroup::Today];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            VariantGroup::AsReported => "as reported",
+            VariantGroup::Fix => "fixes",
+            VariantGroup::WhatIf => "what if",
+            VariantGroup::Today => "today",
+        }
+    }
 }
 
 /// A figure from the original report, shown beside the simulated one.

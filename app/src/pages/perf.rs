@@ -1,6 +1,6 @@
 use crate::player::model::Preset;
 use crate::player::PlayerView;
-use slowpath_engine::case::{CaseMeta, ReportedFigure, Source, VariantSpec};
+use slowpath_engine::case::{CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -19,6 +19,7 @@ static SYNTHETIC: CaseMeta = CaseMeta {
         id: "synthetic",
         label: "Synthetic",
         description: "Seeded random state changes.",
+        group: VariantGroup::AsReported,
     }],
     reported: &[] as &[ReportedFigure],
     headline_metric: "",

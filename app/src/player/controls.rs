@@ -4,6 +4,7 @@
 
 use super::model::{Action, Player, SPEEDS};
 use super::{granularity_label, SHORTCUTS};
+use slowpath_engine::case::VariantGroup;
 use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::run::params::{Notice, ParamKind};
@@ -288,8 +289,12 @@ pub fn param_panel(props: &ParamProps) -> Html {
             <label class="param">
                 <span class="param-label">{ "Kernel variant" }</span>
                 <select data-testid="variant" onchange={on_variant}>
-                    { for meta.variants.iter().map(|option| html! {
-                        <option value={option.id} selected={option.id == variant.id}>{ option.label }</option>
+                    { for VariantGroup::ALL.iter().filter(|group| meta.variants.iter().any(|v| v.group == **group)).map(|group| html! {
+                        <optgroup label={group.label()}>
+                            { for meta.variants.iter().filter(|v| v.group == *group).map(|option| html! {
+                                <option value={option.id} selected={option.id == variant.id}>{ option.label }</option>
+                            }) }
+                        </optgroup>
                     }) }
                 </select>
                 <span class="param-help">{ variant.description }</span>

@@ -10,9 +10,10 @@
 mod extras;
 pub mod machine;
 mod text;
+pub mod today;
 mod tour;
 
-use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::kernel::sched::o1::{static_prio, O1};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
 use crate::run::trace::{Metric, Outcome, Run};
@@ -94,6 +95,8 @@ pub enum Variant {
     V2_6_18,
     /// Fix b without a: hypothetical.
     ResetOnly,
+    /// Linux 6.18 on the project's machine (`today.rs`).
+    Today,
 }
 
 impl Variant {
@@ -103,6 +106,7 @@ impl Variant {
             "reset-group-stop" => Variant::ResetGroupStop,
             "2.6.18" => Variant::V2_6_18,
             "reset-only" => Variant::ResetOnly,
+            "today" => Variant::Today,
             _ => Variant::Rc2,
         }
     }
@@ -203,26 +207,37 @@ const VARIANTS: &[VariantSpec] = &[
         id: "2.6.14-rc2",
         label: "Linux 2.6.14-rc2 (as reported)",
         description: "coredump_wait() calls yield(); group_stop_count stays set, so the other threads loop in get_signal_to_deliver.",
+        group: VariantGroup::AsReported,
     },
     VariantSpec {
         id: "no-yield",
         label: "+ fix a: no yield()",
         description: "Oleg Nesterov's \"coredump_wait() cleanup\" (October 2005): zap_threads at once, no yield().",
+        group: VariantGroup::Fix,
     },
     VariantSpec {
         id: "reset-group-stop",
         label: "+ fixes a and b",
         description: "Also \"do_coredump() should reset group_stop_count earlier\" (November 2005): group_stop_count = 0 with SIGNAL_GROUP_EXIT.",
+        group: VariantGroup::Fix,
     },
     VariantSpec {
         id: "2.6.18",
         label: "Linux 2.6.18",
         description: "SIGNAL_GROUP_EXIT and SIGKILL to every other thread in one siglock section (April 2006 coredump rework).",
+        group: VariantGroup::Fix,
     },
     VariantSpec {
         id: "reset-only",
         label: "fix b alone (hypothetical)",
         description: "group_stop_count reset but yield() kept: never shipped. Still slow, now in user time.",
+        group: VariantGroup::WhatIf,
+    },
+    VariantSpec {
+        id: "today",
+        label: "Linux 6.18 today, on the project's machine",
+        description: "core_state, zap_threads with SIGKILL queued under SIGNAL_GROUP_EXIT, no yield(); each thread waits in coredump_task_exit. Costs measured on a 2-vCPU AMD EPYC VM running 6.18.44 (tools/measure/coredump-threads).",
+        group: VariantGroup::Today,
     },
 ];
 
@@ -241,6 +256,7 @@ static META: CaseMeta = CaseMeta {
         Source { label: "kernel/signal.c at v2.6.14", url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/signal.c" },
         Source { label: "fs/exec.c at v2.6.14", url: "https://elixir.bootlin.com/linux/v2.6.14/source/fs/exec.c" },
         Source { label: "kernel/sched.c at v2.6.14", url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c" },
+        Source { label: "fs/coredump.c at v6.18 (today)", url: "https://elixir.bootlin.com/linux/v6.18/source/fs/coredump.c" },
     ],
     params: PARAMS,
     variants: VARIANTS,
@@ -335,6 +351,9 @@ impl Case for CoredumpThreads {
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let cfg = config(params, variant);
+        if cfg.variant == Variant::Today {
+            return run_today(&cfg, params, variant, seed);
+        }
         let mut m = Machine::new(&cfg);
         m.run();
         let metrics = metrics(&m, &cfg);
@@ -396,4 +415,63 @@ impl Case for CoredumpThreads {
         run.set_chapters(&moments);
         run
     }
+}
+
+/// The `today` variant: Linux 6.18's path, `today.rs`.
+fn run_today(cfg: &Config, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
+    let (builder, out) = today::run(cfg, seed);
+    let mut metrics = BTreeMap::new();
+    metrics.insert("real_ns".into(), Metric::Ns(out.last_exit_ns));
+    metrics.insert("user_ns".into(), Metric::Ns(out.user_ns));
+    metrics.insert("sys_ns".into(), Metric::Ns(out.sys_ns));
+    metrics.insert("exit_latency_ns".into(), Metric::Ns(out.last_exit_ns - out.signal_ns));
+    metrics.insert("signal_ns".into(), Metric::Ns(out.signal_ns));
+    metrics.insert("wait_for_cpu_ns".into(), Metric::Ns(out.wait_for_cpu_ns));
+    metrics.insert("spinners_ahead".into(), Metric::Count(out.spinners_ahead));
+    metrics.insert("core_pages".into(), Metric::Count(out.core_pages));
+    metrics.insert("siglock_acquisitions".into(), Metric::Count(out.siglock_acquisitions));
+    metrics.insert("yield_ns".into(), Metric::None(None));
+    metrics.insert("hz".into(), Metric::Count(cfg.hz));
+    metrics.insert("cpus".into(), Metric::Count(u64::from(cfg.cpus)));
+    let outcome = if out.truncated {
+        Outcome::StepLimit { micro_ops: builder.ops_recorded() }
+    } else {
+        Outcome::Completed
+    };
+    let mut run = builder.finish(META.id, variant, seed, params.clone(), outcome, metrics);
+    run.simulated_steps = out.steps.max(1);
+    run.set_extras(CoredumpCase {
+        variant,
+        threads: cfg.threads,
+        spin: cfg.spin,
+        signal: cfg.signal,
+        hz: cfg.hz,
+        cpus: cfg.cpus,
+        tick_ns: 1_000_000_000 / cfg.hz.max(1),
+        slice_ns: today::slice_at_ticks_ns(cfg.cpus, cfg.hz),
+        max_sleep_avg_ns: 0,
+        static_prio: static_prio(cfg.nice),
+        signal_ns: out.signal_ns,
+        yield_ns: None,
+        swap_ns: Vec::new(),
+        zap_ns: out.zap_ns,
+        last_exit_ns: out.last_exit_ns,
+        real_ns: out.last_exit_ns,
+        user_ns: out.user_ns,
+        sys_ns: out.sys_ns,
+        reported_real: "13.690 s",
+        reported_user: "1.388 s",
+        reported_sys: "11.977 s",
+        gauges: [0, 1, 2, 3, 4, 5, 6, 7],
+    });
+    use text::T;
+    let first =
+        |templates: &[T]| run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>());
+    let moments = [
+        (first(&[T::T_SIGNAL_CORE, T::T_SIGNAL_KILL]), "the signal is sent"),
+        (first(&[T::T_ZAP, T::T_SIGNAL_KILL]), "zap_threads: SIGKILL to every thread"),
+        (first(&[T::T_LAST]), "the last thread exits"),
+    ];
+    run.set_chapters(&moments);
+    run
 }

@@ -79,6 +79,24 @@ crate::templates! {
     LOOP_SPINWAIT = "spin_lock_irq(siglock): taken by another CPU, spin",
     MIXED = "{0} spinning and {1} looping CPUs side by side: the spinners are drawn in one mode for this stretch (model choice; no shipped variant gets here).",
     MIGRATE = "CPU {0} is idle: the load balancer pulls {1} from CPU {2} (the busiest run queue, {3} tasks) into its {4} array. (Model choice: only an idle CPU balances; a busy CPU's own periodic balancing is left out, so once every CPU is busy nothing moves.)",
+    // Linux 6.18 (the today variant, today.rs).
+    T_START = "{0} starts and creates {1} threads ({2} each, the clone of a thread on the measuring machine), then calls pause().",
+    T_THREAD = "{0} is born and, after usleep(20000), {1}.",
+    T_SPINNING = "{0} threads spin on {1} CPU(s) until the signal (EEVDF shares the CPUs; the model does not draw every slice before the signal).",
+    T_SIGNAL_CORE = "{0} arrives. complete_signal sees a core-dump signal: it does not kill the group, it picks {1} (in pause(), it wants the signal) and wakes it with signal_wake_up. The other threads are not told yet.",
+    T_SIGNAL_KILL = "{0} arrives. complete_signal, in the sender's kill(): the signal is fatal and dumps no core, so SIGNAL_GROUP_EXIT is set and SIGKILL queued for all {1} threads with signal_wake_up(t, 1), {2} each. Nothing waits for anybody.",
+    T_WAIT_CPU = "{0} is runnable but the CPU is busy: it waits behind {1} spinning thread(s) whose virtual deadlines come first, each running a slice that ends at a tick ({2}): {3}. (Model choice: main's place among the deadlines is drawn from the seed; see the case notes.)",
+    T_RUNS = "{0} gets a CPU and enters get_signal: the signal dumps core, so do_coredump.",
+    T_ZAP = "do_coredump → coredump_wait → zap_threads, under siglock: SIGNAL_GROUP_EXIT, group_stop_count = 0, core_state set, SIGKILL queued for each of the {0} other threads with signal_wake_up(t, 1) ({1} each). No yield(): {2} then sleeps in wait_for_completion(&core_state->startup).",
+    T_EXIT_CORE = "{0} dequeues SIGKILL: do_exit → coredump_task_exit: it links itself into core_state's list, decrements nr_threads (now {1}) and sleeps (TASK_IDLE) until the dump is over.",
+    T_EXIT_CORE_LAST = "{0} dequeues SIGKILL: do_exit → coredump_task_exit: it is the last (nr_threads → 0): complete(&core_state->startup) wakes the dumper; it sleeps (TASK_IDLE) until the dump is over.",
+    T_DUMPER = "{0} wakes and calls wait_task_inactive on each of the {1} threads ({2} each): they are all off their CPUs.",
+    T_NO_CORE = "RLIMIT_CORE is 0: no core file is written.",
+    T_CORE = "RLIMIT_CORE is unlimited: the core file is written: {0} pages (each thread's 8 MiB stack, walked page by page), {1}.",
+    T_FINISH = "coredump_finish: under siglock core_state = NULL; then wake_up_process for each of the {0} threads ({1} each). {2} goes on to do_group_exit.",
+    T_EXIT_REST = "{0} finishes do_exit and is gone.",
+    T_EXIT_KILL = "{0} runs with SIGKILL pending: do_exit, and it is gone.",
+    T_LAST = "The last task is gone: the process's address space and files are released and the parent's wait4() returns, {0} after the signal.",
 }
 
 pub(crate) const TFUNC: u16 = 0;
@@ -94,6 +112,9 @@ pub(crate) const SCHEDULE: u16 = 9;
 pub(crate) const EXIT_MM: u16 = 10;
 pub(crate) const BALANCE: u16 = 11;
 pub(crate) const SPINLOCK: u16 = 12;
+pub(crate) const COMPLETE_TODAY: u16 = 13;
+pub(crate) const COREDUMP_TODAY: u16 = 14;
+pub(crate) const EXIT_TODAY: u16 = 15;
 
 pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
@@ -273,6 +294,48 @@ pub(crate) static CODE: &[Function] = &[
             "atomically decrement the lock byte: if it was free, it is ours",
             "else spin (rep; nop) reading the byte until it looks free, then try again",
             "no queue: whoever tries first wins (the model serves spinners in arrival order)",
+        ],
+    },
+    Function {
+        name: "complete_signal (kernel/signal.c, v6.18)",
+        source_url: "https://elixir.bootlin.com/linux/v6.18/A/ident/complete_signal",
+        lines: &[
+            "t = p if it wants the signal (main, in pause()), else another thread that does",
+            "if (sig_fatal(p, sig) && !(signal->flags & SIGNAL_GROUP_EXIT) && !sig_kernel_coredump(sig)) {",
+            "    signal->flags = SIGNAL_GROUP_EXIT; group_stop_count = 0",
+            "    for each thread t: sigaddset(&t->pending, SIGKILL); signal_wake_up(t, 1)",
+            "    return",
+            "}",
+            "signal_wake_up(t, sig == SIGKILL)   // a core-dump signal wakes one thread",
+        ],
+    },
+    Function {
+        name: "do_coredump / coredump_wait / zap_threads (fs/coredump.c, v6.18)",
+        source_url: "https://elixir.bootlin.com/linux/v6.18/A/ident/coredump_wait",
+        lines: &[
+            "do_coredump(siginfo): ... coredump_wait(siginfo->si_signo, &core_state)",
+            "zap_threads: spin_lock_irq(siglock); signal->core_state = core_state",
+            "    zap_process: SIGNAL_GROUP_EXIT; group_stop_count = 0",
+            "        for each other thread t: sigaddset(&t->pending, SIGKILL); signal_wake_up(t, 1); nr++",
+            "    nr_threads = nr; spin_unlock_irq(siglock)",
+            "if (nr) wait_for_completion(&core_state->startup)   // no yield()",
+            "    for each thread on core_state's list: wait_task_inactive(t)",
+            "if (cprm.limit < binfmt->min_coredump) skip   // ulimit -c 0: no file",
+            "else binfmt->core_dump(&cprm)                 // every VMA, page by page",
+            "coredump_finish: core_state = NULL; wake_up_process(each waiting thread)",
+        ],
+    },
+    Function {
+        name: "do_exit / coredump_task_exit (kernel/exit.c, v6.18)",
+        source_url: "https://elixir.bootlin.com/linux/v6.18/A/ident/coredump_task_exit",
+        lines: &[
+            "get_signal: SIGKILL dequeued → do_group_exit → do_exit",
+            "do_exit: exit_signals ... coredump_task_exit(tsk):",
+            "    if (signal->core_state) {",
+            "        link self into core_state->dumper.next; if (!--nr_threads) complete(&startup)",
+            "        sleep (TASK_IDLE) until coredump_finish clears self.task",
+            "    }",
+            "exit_mm, exit_files, exit_notify (tasklist_lock) ... the thread is gone",
         ],
     },
 ];

@@ -16,7 +16,7 @@ pub mod pipe;
 mod text;
 mod tour;
 
-use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
 use crate::run::trace::{Metric, Outcome, Run};
 use build::{PhaseMark, TraceSink, SLOW_NS};
@@ -141,26 +141,31 @@ const VARIANTS: &[VariantSpec] = &[
         id: "2.6.1",
         label: "Linux 2.6.1 (as reported)",
         description: "The O(1) scheduler with its interactivity estimator: sleep_avg, bonus, interactive tasks re-queued into the active array.",
+        group: VariantGroup::AsReported,
     },
     VariantSpec {
         id: "2.4.24",
         label: "Linux 2.4.24",
         description: "The 2.4 goodness scheduler: counters refilled in epochs, no sleep average, HZ 100.",
+        group: VariantGroup::AsReported,
     },
     VariantSpec {
         id: "2.4.24-smp",
         label: "Linux 2.4.24 SMP, two logical CPUs (hypothesis)",
         description: "A hypothesis, not the report: an SMP 2.4.24 kernel on a Hyper-Threading Pentium 4 (two logical CPUs). reschedule_idle sends the woken listener to the idle CPU instead of preempting the writer. The reporter gave no hardware details.",
+        group: VariantGroup::WhatIf,
     },
     VariantSpec {
         id: "drain-fix",
         label: "2.6.1 + the listener reads the byte",
         description: "The application fix: the listener read()s the byte before close(), so a reopen never finds stale data.",
+        group: VariantGroup::Fix,
     },
     VariantSpec {
         id: "2cpu",
         label: "2.6.1 on two CPUs",
         description: "The listener and the writer each have a CPU: a wakeup never has to preempt anybody.",
+        group: VariantGroup::WhatIf,
     },
 ];
 

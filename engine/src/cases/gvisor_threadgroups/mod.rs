@@ -8,7 +8,7 @@ mod sim;
 mod text;
 mod tour;
 
-use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
 use crate::run::trace::{Metric, Run};
 use crate::run::world::{Bucket, TaskId};
@@ -106,16 +106,19 @@ const VARIANTS: &[VariantSpec] = &[
         id: "before",
         label: "Before (as reported, 82529bec)",
         description: "ThreadGroupsAppend ranges over every task; SendContainerSignal defers each Unlock to its return.",
+        group: VariantGroup::AsReported,
     },
     VariantSpec {
         id: "tgids",
         label: "tgids (the fix, 4968dd13)",
         description: "A tgids map per PID namespace: scans range over thread groups; the signal loop unlocks at the end of each iteration.",
+        group: VariantGroup::Fix,
     },
     VariantSpec {
         id: "tgids+idle-stop",
         label: "tgids + idle ticker stop (dd69b49)",
         description: "The fix, and the later commit that stops the CPU-clock ticker while no task runs.",
+        group: VariantGroup::Fix,
     },
 ];
 

@@ -5,7 +5,7 @@ mod sim;
 mod text;
 mod tour;
 
-use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantSpec};
+use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::kernel::locks::rwsem::RwsemPolicy;
 use crate::run::params::{ParamKind, ParamSpec, ParamValues};
 use crate::run::trace::Run;
@@ -84,16 +84,19 @@ const VARIANTS: &[VariantSpec] = &[
         id: "v6.13",
         label: "Linux 6.13",
         description: "The rwsem as in v6.13: phase-fair reader wakeups, writer spinning, handoff after 4 ms.",
+        group: VariantGroup::AsReported,
     },
     VariantSpec {
         id: "no-spin",
         label: "No writer spinning",
         description: "As v6.13 built without CONFIG_RWSEM_SPIN_ON_OWNER: writers always queue and sleep.",
+        group: VariantGroup::WhatIf,
     },
     VariantSpec {
         id: "no-handoff",
         label: "No handoff (hypothetical)",
         description: "v6.13 with the handoff bit removed, a hypothetical kernel: newcomers can keep stealing the lock from a woken writer.",
+        group: VariantGroup::WhatIf,
     },
 ];
 

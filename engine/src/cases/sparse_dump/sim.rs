@@ -2,6 +2,7 @@
 //! (same VMA, same page-table walk, same signal state) is one repeat block, so
 //! a 1 TiB dump is a few dozen blocks, exact to the page and the nanosecond.
 
+use super::costs::OpCosts;
 use super::space::{Backing, PageTables, Space, Walk};
 use super::text::{self, at, T, TEMPLATES};
 use crate::kernel::mm::maple::{Slot, Visit};
@@ -12,55 +13,21 @@ use crate::run::trace::{Metric, OpKind, Outcome};
 use crate::run::world::{CounterId, Effect, Layout, LockId, TaskId, TaskState};
 use std::collections::BTreeMap;
 
-// Cost model, calibrated on seed 001: ≈30 s / 268,435,456 iterations ≈ 112 ns per
-// page on the reporter's machine, split by Mateusz Guzik's profile (same seed).
-// Model choice: that profile is from Guzik's own machine, where the same program
-// dumped in 13–14 s, not from the reported 30 s run; the shares are reused at
-// 30 s as if both machines spent their time alike. The shares:
-// down_read_killable 15.13 %, up_read 13.84 %, mt_find 40.92 % (of which
-// rcu_read_lock/unlock 5.54 %), check_vma_flags 3.14 %, the rest of
-// __get_user_pages incl. the page-table walk ≈ 20 %, get_dump_page itself ≈ 5 %,
-// the loop ≈ 2 %. Node visits, pivot compares and page-table levels are costed
-// per operation, so other trees, sizes and variants are predictions.
-pub(super) const DOWN_READ_NS: u64 = 17;
-pub(super) const UP_READ_NS: u64 = 15;
-pub(super) const RCU_NS: u64 = 6;
-/// mt_find's fixed part: setting up the 48-byte `MA_STATE` (zeroed with `rep stos`),
-/// which the seed's profile names as where most of `mt_find`'s time goes. Model
-/// choice: the profile does not split mt_find further, so of its ≈ 45 ns a page
-/// (40.92 % of 112 ns) the model puts 24 ns here, 6 ns on RCU, 4 ns on each of the
-/// two node visits and 1 ns on each pivot compared (7 a lookup in the default tree).
-pub(super) const MA_STATE_NS: u64 = 24;
-/// One maple node: load its (hot) cache lines, decode its type and limits.
-pub(super) const NODE_NS: u64 = 4;
-pub(super) const PIVOT_NS: u64 = 1;
-pub(super) const CHECK_FLAGS_NS: u64 = 4;
-/// The rest of __get_user_pages (20.13 % ≈ 22.5 ns a page) less the page-table
-/// levels: 1 TiB of the report's pages walk 1.5 levels on average (half stop at the
-/// pgd, half, in pgd entry 255, at an empty pud), so 18 + 1.5 × 3 = 22.5 ns.
-/// (Fitted as 20 while the model wrongly stopped every page at the pgd.)
-pub(super) const GUP_BASE_NS: u64 = 18;
-pub(super) const LEVEL_NS: u64 = 3;
-pub(super) const GET_DUMP_PAGE_NS: u64 = 6;
-pub(super) const LOOP_NS: u64 = 2;
-/// `dump_interrupted()`: one flag test.
-pub(super) const INTERRUPT_CHECK_NS: u64 = 1;
-/// Model choice (not measured): writing one 4 KiB page to a file or pipe ≈ 1 µs.
-pub(super) const EMIT_NS: u64 = 1_000;
-/// Model choice: one zero-filled page write to a pipe ≈ 500 ns; one lseek ≈ 200 ns.
-pub(super) const ZERO_PAGE_NS: u64 = 500;
-pub(super) const LSEEK_NS: u64 = 200;
-/// Model choice: scanning one page-table entry in the hypothetical tree walk.
-pub(super) const TABLE_ENTRY_NS: u64 = 2;
-/// Model choice: dump_vma_snapshot per VMA.
-const SNAPSHOT_PER_VMA_NS: u64 = 100;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Variant {
     V613,
     Interruptible,
     V615,
     TreeWalk,
+    /// Linux 6.18 on this project's machine: v6.15's loop, this machine's costs.
+    Today,
+}
+
+impl Variant {
+    /// v6.15 and later keep mmap_lock across skipped pages.
+    pub(super) fn keeps_lock(self) -> bool {
+        matches!(self, Variant::V615 | Variant::Today)
+    }
 }
 
 pub(super) struct Config {
@@ -68,6 +35,7 @@ pub(super) struct Config {
     pub sigkill_at_ns: Option<u64>,
     pub pipe: bool,
     pub variant: Variant,
+    pub costs: OpCosts,
 }
 
 /// Where simulated time goes, by function (the cost breakdown bar).
@@ -300,7 +268,7 @@ impl Sim<'_> {
                 Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: 0 },
             ],
         });
-        let snapshot_ns = SNAPSHOT_PER_VMA_NS * self.space.vmas.len() as u64;
+        let snapshot_ns = self.config.costs.snapshot_per_vma * self.space.vmas.len() as u64;
         self.costs[Cost::Snapshot as usize] += snapshot_ns;
         let sorted = self.config.variant == Variant::V613 || self.config.variant == Variant::Interruptible;
         self.builder.op(OpSpec {
@@ -386,7 +354,7 @@ impl Sim<'_> {
         while done < pages && self.aborted_at.is_none() {
             let addr = first + done * page;
             // v6.15 takes the lock for a stretch in a single iteration of its own.
-            let needs_lock = self.config.variant == Variant::V615 && !self.locked;
+            let needs_lock = self.config.variant.keeps_lock() && !self.locked;
             let steps = self.page_steps(vma, addr, walk, path, needs_lock);
             let period: u64 = steps.iter().map(step_ns).sum();
             let remaining = pages - done;

@@ -4,10 +4,6 @@
 use super::sim::{
     Cost, Sim, Step, Variant, C_EMITTED, C_ITERATIONS, C_LOCKS, C_SIGKILL, C_SKIPPED, C_VISITS,
 };
-use super::sim::{
-    CHECK_FLAGS_NS, DOWN_READ_NS, EMIT_NS, GET_DUMP_PAGE_NS, GUP_BASE_NS, INTERRUPT_CHECK_NS, LEVEL_NS,
-    LOOP_NS, LSEEK_NS, MA_STATE_NS, NODE_NS, PIVOT_NS, RCU_NS, TABLE_ENTRY_NS, UP_READ_NS, ZERO_PAGE_NS,
-};
 use super::space::{Backing, Walk};
 use super::text::{self, at, T};
 use crate::kernel::mm::maple::Visit;
@@ -24,6 +20,7 @@ impl Sim<'_> {
             Variant::V613 => text::DUMP_613,
             Variant::Interruptible => text::DUMP_INTERRUPTIBLE,
             Variant::V615 | Variant::TreeWalk => text::DUMP_615,
+            Variant::Today => text::DUMP_TODAY,
         }
     }
 
@@ -34,7 +31,7 @@ impl Sim<'_> {
             template: T::MT_FIND,
             args: vec![Arg::Addr(addr)],
             effects: vec![],
-            cost: vec![(Cost::MtFind, RCU_NS + MA_STATE_NS)],
+            cost: vec![(Cost::MtFind, self.config.costs.rcu + self.config.costs.ma_state)],
         });
         for (depth, visit) in path.iter().enumerate() {
             let leaf = depth + 1 == path.len();
@@ -52,7 +49,10 @@ impl Sim<'_> {
                     Arg::Addr(visit.max),
                 ],
                 effects: vec![self.count(C_VISITS, 1)],
-                cost: vec![(Cost::MtFind, NODE_NS + PIVOT_NS * u64::from(visit.pivots_compared))],
+                cost: vec![(
+                    Cost::MtFind,
+                    self.config.costs.node + self.config.costs.pivot * u64::from(visit.pivots_compared),
+                )],
             });
         }
     }
@@ -71,7 +71,7 @@ impl Sim<'_> {
         let variant = self.config.variant;
         let mut steps = Vec::new();
         let dump = self.dump_fn();
-        let per_page_lock = variant != Variant::V615;
+        let per_page_lock = !variant.keeps_lock();
         if per_page_lock || take_lock {
             let (template, code) = if per_page_lock {
                 (T::LOCK, at(text::GUP_LOCKED, 1))
@@ -87,12 +87,15 @@ impl Sim<'_> {
                     Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
                     self.count(C_LOCKS, 1),
                 ],
-                cost: vec![(Cost::DownRead, DOWN_READ_NS)],
+                cost: vec![(Cost::DownRead, self.config.costs.down_read)],
             });
         }
         self.lookup_steps(addr, path, &mut steps);
         let backing = self.space.vmas[vma].backing;
-        let rest = vec![(Cost::GupRest, GUP_BASE_NS), (Cost::GetDumpPage, GET_DUMP_PAGE_NS)];
+        let rest = vec![
+            (Cost::GupRest, self.config.costs.gup_base),
+            (Cost::GetDumpPage, self.config.costs.get_dump_page),
+        ];
         if backing == Backing::Gate {
             steps.push(Step {
                 kind: OpKind::Compute,
@@ -104,7 +107,7 @@ impl Sim<'_> {
             });
         } else {
             let vvar = backing == Backing::Vvar;
-            let mut cost = vec![(Cost::CheckFlags, CHECK_FLAGS_NS)];
+            let mut cost = vec![(Cost::CheckFlags, self.config.costs.check_flags)];
             if vvar {
                 cost.extend(rest.iter().copied());
             }
@@ -127,7 +130,10 @@ impl Sim<'_> {
                 template: T::SIGNAL_SEEN,
                 args: vec![],
                 effects: vec![],
-                cost: vec![(Cost::GupRest, GUP_BASE_NS), (Cost::GetDumpPage, GET_DUMP_PAGE_NS)],
+                cost: vec![
+                    (Cost::GupRest, self.config.costs.gup_base),
+                    (Cost::GetDumpPage, self.config.costs.get_dump_page),
+                ],
             });
         } else {
             let levels = u64::from(walk.levels);
@@ -150,8 +156,8 @@ impl Sim<'_> {
                 args,
                 effects: vec![],
                 cost: vec![
-                    (Cost::GupRest, GUP_BASE_NS + LEVEL_NS * levels),
-                    (Cost::GetDumpPage, GET_DUMP_PAGE_NS),
+                    (Cost::GupRest, self.config.costs.gup_base + self.config.costs.level * levels),
+                    (Cost::GetDumpPage, self.config.costs.get_dump_page),
                 ],
             });
         }
@@ -167,10 +173,10 @@ impl Sim<'_> {
                 template,
                 args: vec![Arg::Lock(lock)],
                 effects: vec![Effect::Release { lock, task }],
-                cost: vec![(Cost::UpRead, UP_READ_NS)],
+                cost: vec![(Cost::UpRead, self.config.costs.up_read)],
             });
         }
-        let v615 = variant == Variant::V615;
+        let v615 = variant.keeps_lock();
         if present {
             steps.push(Step {
                 kind: OpKind::Emit,
@@ -178,14 +184,14 @@ impl Sim<'_> {
                 template: T::EMIT,
                 args: vec![Arg::Word(if self.config.page == 4096 { "4 KiB" } else { "one" })],
                 effects: vec![self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)],
-                cost: vec![(Cost::Emit, EMIT_NS)],
+                cost: vec![(Cost::Emit, self.config.costs.emit)],
             });
             return steps;
         }
         let (template, check) = match variant {
             Variant::V613 => (T::SKIP, 0),
-            Variant::Interruptible => (T::SKIP_CHECKED, INTERRUPT_CHECK_NS),
-            _ => (T::SKIP_615, INTERRUPT_CHECK_NS),
+            Variant::Interruptible => (T::SKIP_CHECKED, self.config.costs.interrupt_check),
+            _ => (T::SKIP_615, self.config.costs.interrupt_check),
         };
         steps.push(Step {
             kind: OpKind::Skip,
@@ -193,7 +199,7 @@ impl Sim<'_> {
             template,
             args: vec![],
             effects: vec![self.count(C_SKIPPED, 1), self.count(C_ITERATIONS, 1)],
-            cost: vec![(Cost::Loop, LOOP_NS + check)],
+            cost: vec![(Cost::Loop, self.config.costs.dump_loop + check)],
         });
         if self.signal_pending && variant != Variant::V613 {
             steps.push(Step {
@@ -237,23 +243,35 @@ impl Sim<'_> {
         let task = self.task;
         self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Count(0), Arg::Count(pages)]));
         let (template, code, args, ns, stops) = if self.signal_pending {
-            (T::HOLE_DROPPED, at(text::HOLES, 4), vec![Arg::Count(pages)], INTERRUPT_CHECK_NS, true)
+            (
+                T::HOLE_DROPPED,
+                at(text::HOLES, 4),
+                vec![Arg::Count(pages)],
+                self.config.costs.interrupt_check,
+                true,
+            )
         } else if self.config.pipe {
             // Zero pages until the SIGKILL lands, if it lands during them.
             let written = match self.config.sigkill_at_ns {
-                Some(sent) if sent >= now && sent < now + pages * ZERO_PAGE_NS => {
-                    ((sent - now) / ZERO_PAGE_NS + 1).min(pages)
+                Some(sent) if sent >= now && sent < now + pages * self.config.costs.zero_page => {
+                    ((sent - now) / self.config.costs.zero_page + 1).min(pages)
                 }
                 _ => pages,
             };
             if written < pages {
                 let args = vec![Arg::Count(written), Arg::Count(pages)];
-                (T::HOLE_PIPE_CUT, at(text::HOLES, 5), args, written * ZERO_PAGE_NS, true)
+                (T::HOLE_PIPE_CUT, at(text::HOLES, 5), args, written * self.config.costs.zero_page, true)
             } else {
-                (T::HOLE_PIPE, at(text::HOLES, 5), vec![Arg::Count(pages)], pages * ZERO_PAGE_NS, false)
+                (
+                    T::HOLE_PIPE,
+                    at(text::HOLES, 5),
+                    vec![Arg::Count(pages)],
+                    pages * self.config.costs.zero_page,
+                    false,
+                )
             }
         } else {
-            (T::HOLE_FILE, at(text::HOLES, 4), vec![Arg::Count(pages)], LSEEK_NS, false)
+            (T::HOLE_FILE, at(text::HOLES, 4), vec![Arg::Count(pages)], self.config.costs.lseek, false)
         };
         self.costs[Cost::Holes as usize] += ns;
         self.builder.op(OpSpec {
@@ -414,11 +432,17 @@ impl Sim<'_> {
                 let now = self.builder.now_ns();
                 self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(seg_start)]));
                 self.builder.op(unlock_spec(now));
-                self.builder.advance_to(now + UP_READ_NS);
-                let period = EMIT_NS + DOWN_READ_NS + lookup_ns + UP_READ_NS;
+                self.builder.advance_to(now + self.config.costs.up_read);
+                let period = self.config.costs.emit
+                    + self.config.costs.down_read
+                    + lookup_ns
+                    + self.config.costs.up_read;
                 if pages > 1 {
-                    let specs =
-                        [emit_spec(0), relock_spec(EMIT_NS), unlock_spec(EMIT_NS + DOWN_READ_NS + lookup_ns)];
+                    let specs = [
+                        emit_spec(0),
+                        relock_spec(self.config.costs.emit),
+                        unlock_spec(self.config.costs.emit + self.config.costs.down_read + lookup_ns),
+                    ];
                     let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
                     self.builder.repeat(pages - 1, period, say(T::ITER_PAGE.id(), &label_args), &specs);
                 }
@@ -426,11 +450,12 @@ impl Sim<'_> {
                 let last = seg_start + (pages - 1) * page;
                 self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(last)]));
                 self.builder.op(emit_spec(now));
-                self.builder.op(relock_spec(now + EMIT_NS));
-                self.builder.advance_to(now + EMIT_NS + DOWN_READ_NS + lookup_ns);
-                self.costs[Cost::Emit as usize] += pages * EMIT_NS;
-                self.costs[Cost::UpRead as usize] += pages * UP_READ_NS;
-                self.costs[Cost::DownRead as usize] += pages * DOWN_READ_NS;
+                self.builder.op(relock_spec(now + self.config.costs.emit));
+                self.builder
+                    .advance_to(now + self.config.costs.emit + self.config.costs.down_read + lookup_ns);
+                self.costs[Cost::Emit as usize] += pages * self.config.costs.emit;
+                self.costs[Cost::UpRead as usize] += pages * self.config.costs.up_read;
+                self.costs[Cost::DownRead as usize] += pages * self.config.costs.down_read;
                 self.costs[Cost::TreeWalk as usize] += pages * lookup_ns;
                 let visits = pages * path.len() as u64;
                 for tally in std::iter::once(&mut self.all).chain(big.then_some(&mut self.big)) {
@@ -441,7 +466,7 @@ impl Sim<'_> {
                 }
             } else {
                 let entries = self.tables.entries_to_skip(seg_start, seg_end);
-                let ns = entries * TABLE_ENTRY_NS;
+                let ns = entries * self.config.costs.table_entry;
                 self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Addr(seg_start), Arg::Count(pages)]));
                 let args =
                     [Arg::Addr(seg_start), Arg::Addr(seg_end - 1), Arg::Count(pages), Arg::Count(entries)];

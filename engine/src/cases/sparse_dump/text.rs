@@ -63,6 +63,7 @@ pub(crate) const TREE_WALK: u16 = 8;
 pub(crate) const SIGNAL: u16 = 9;
 pub(crate) const GUP_LOCKED: u16 = 10;
 pub(crate) const HOLES: u16 = 11;
+pub(crate) const DUMP_TODAY: u16 = 12;
 
 pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
@@ -240,6 +241,28 @@ pub(crate) static CODE: &[Function] = &[
             "    else while (nr) { __dump_emit(cprm, zeroes, PAGE_SIZE); nr -= PAGE_SIZE }  // each checks dump_interrupted()",
         ],
     },
+    Function {
+        name: "dump_user_range (v6.18, modelled as v6.15's loop)",
+        source_url: "https://elixir.bootlin.com/linux/v6.18/A/ident/dump_user_range",
+        lines: &[
+            "dump_user_range(cprm, start, len):",
+            "    locked = 0",
+            "    for (addr = start; addr < start + len; addr += PAGE_SIZE) {",
+            "        if (!locked) { mmap_read_lock_killable(mm); locked = 1 }",
+            "        page = get_dump_page(addr, &locked)   // find_vma, walk; the lock stays held",
+            "        if (page) {",
+            "            if (locked) { mmap_read_unlock(mm); locked = 0 }  // drop it to write",
+            "            stop = !dump_emit_page(cprm, page); put_page(page)",
+            "            if (stop) goto out",
+            "        } else {",
+            "            dump_skip(cprm, PAGE_SIZE)",
+            "        }",
+            "        if (dump_interrupted()) goto out     // every page",
+            "        if (need_resched()) { if (locked) mmap_read_unlock(mm); locked = 0; cond_resched() }",
+            "    }",
+            "out: if (locked) mmap_read_unlock(mm)",
+        ],
+    },
 ];
 
 #[cfg(test)]
@@ -247,7 +270,7 @@ mod tests {
     use super::*;
 
     /// Links name the modelled tags (v6.13, not a point release, which already has
-    /// the core_sort_vma backport; v6.15 for the fix) and no line anchor, which
+    /// the core_sort_vma backport; v6.15 for the fix, v6.18 for today) and no line anchor, which
     /// could not be checked against the tag offline: identifier links land on the
     /// definition whatever the line.
     #[test]
@@ -258,7 +281,8 @@ mod tests {
             if url.starts_with("https://elixir.bootlin.com/") {
                 assert!(
                     url.starts_with("https://elixir.bootlin.com/linux/v6.13/A/ident/")
-                        || url.starts_with("https://elixir.bootlin.com/linux/v6.15/A/ident/"),
+                        || url.starts_with("https://elixir.bootlin.com/linux/v6.15/A/ident/")
+                        || url.starts_with("https://elixir.bootlin.com/linux/v6.18/A/ident/"),
                     "{url}"
                 );
             } else {

@@ -1,7 +1,9 @@
 //! Schedulers: the interface a discrete-event case drives (`Scheduler`, with
 //! round-robin in `rr.rs`), and the rules of real kernels' schedulers as pure
-//! functions: the 2.6 O(1) scheduler (`o1/`) and 2.4's goodness (`goodness.rs`).
+//! functions: the 2.6 O(1) scheduler (`o1/`), 2.4's goodness (`goodness.rs`) and
+//! today's EEVDF (`eevdf/`).
 
+pub mod eevdf;
 pub mod goodness;
 pub mod o1;
 pub mod rr;

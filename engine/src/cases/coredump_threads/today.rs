@@ -1,0 +1,620 @@
+//! The `today` variant: Linux 6.18's core-dump path for a threaded process, with
+//! costs measured on the project's development machine
+//! (`tools/measure/coredump-threads/results.tsv`).
+//!
+//! What decides the time to die today is counted work: SIGKILL queued for every
+//! thread by `zap_threads` (no `yield()`), each thread's `do_exit` through
+//! `coredump_task_exit`, the dumper's `wait_task_inactive` and `coredump_finish`'s
+//! wake-ups, and with spinning threads how long the woken `main` waits for a CPU.
+//! The scheduler is not simulated tick by tick (model choice, see `wait_for_cpu`).
+
+use super::machine::{gauge, Doing, MAIN};
+use super::text::{self, at, T};
+use super::Config;
+use crate::run::builder::{text as txt, OpSpec, TraceBuilder};
+use crate::run::lock::{LockKind, LockMode};
+use crate::run::narration::{Arg, CodeLoc};
+use crate::run::rng::Rng;
+use crate::run::trace::OpKind;
+use crate::run::world::{ChannelId, CounterId, Effect, Layout, LockId, TaskId, TaskState};
+
+const US: u64 = 1_000;
+
+/// Per-operation costs on the development machine (2-vCPU AMD EPYC KVM guest, Linux
+/// 6.18.44), from `tools/measure/coredump-threads/results.tsv`, session `pause` (the
+/// threads asleep, so nothing but the kill path takes the CPU): medians of 7 runs.
+#[derive(Clone, Copy, Debug)]
+pub struct TodayCosts {
+    /// pthread_create of one thread: N = 1,000 `pause()` threads were ready after
+    /// 28 ms at the fastest (start_to_ready_ms), ≈ 28 µs each.
+    pub clone_ns: u64,
+    /// complete_signal / zap_process for one thread: sigaddset and signal_wake_up
+    /// under siglock (model choice: 0.5 µs, as the 2005 model's; not measured apart).
+    pub zap_ns: u64,
+    /// A woken thread's do_exit up to coredump_task_exit (dequeue SIGKILL, exit_signals;
+    /// model choice: 3 µs of the 12.08 µs whole exit below).
+    pub exit_head_ns: u64,
+    /// The rest of do_exit (exit_mm, exit_files, exit_notify under tasklist_lock).
+    /// SIGINT, N = 1,000: 12.8 ms, N = 0: 0.22 ms, so 12.58 µs a thread, of which 0.5 µs
+    /// is the zap: head + rest = 12.08 µs.
+    pub exit_rest_ns: u64,
+    /// wait_task_inactive on one thread already asleep (model choice: 1 µs of the 2.8 µs below).
+    pub inactive_ns: u64,
+    /// coredump_finish's wake_up_process for one thread. SIGQUIT with `ulimit -c 0`,
+    /// N = 1,000: 15.6 ms, i.e. 15.38 µs a thread, 2.8 µs more than SIGINT's: the
+    /// dumper's round trip, split as 1 µs here and 1.8 µs for the wake-up.
+    pub finish_wake_ns: u64,
+    /// The process's end: the address space and files released, the parent's wait4()
+    /// returning. N = 0 (no threads): SIGINT 0.221 ms, SIGQUIT 0.216 ms.
+    pub process_end_ns: u64,
+    /// A core file's fixed part: N = 0, core written 0.671 ms against 0.216 ms without.
+    pub core_base_ns: u64,
+    /// One page of a thread's stack in the core file: N = 1,000, core written 875 ms,
+    /// less the 15.6 ms without, over 1,000 × 2,048 pages ≈ 420 ns a page. Model
+    /// choice: the sparse dump's page costs 112 ns on the same machine; what makes a
+    /// threaded process's page dearer was not profiled.
+    pub core_page_ns: u64,
+}
+
+pub const TODAY_COSTS: TodayCosts = TodayCosts {
+    clone_ns: 28 * US,
+    zap_ns: 500,
+    exit_head_ns: 3 * US,
+    exit_rest_ns: 9_080,
+    inactive_ns: US,
+    finish_wake_ns: 1_800,
+    process_end_ns: 220 * US,
+    core_base_ns: 455 * US,
+    core_page_ns: 420,
+};
+
+/// Pages of one thread's stack in the core file: glibc's default 8 MiB stack, dumped
+/// whole (its guard page is not); the measured core files grew 8.4 MB a thread.
+pub const STACK_PAGES: u64 = 2_048;
+
+/// EEVDF's base slice: sysctl_sched_base_slice, 0.75 ms × (1 + ilog2(CPUs))
+/// (kernel/sched/fair.c, sched_update_scaling with the default log scaling).
+pub fn base_slice_ns(cpus: u32) -> u64 {
+    750 * US * (1 + u64::from(cpus.max(1).ilog2()))
+}
+
+/// A slice as a spinner uses it: the tick that notices it is used up ends it, so it
+/// lasts a whole number of ticks.
+pub fn slice_at_ticks_ns(cpus: u32, hz: u64) -> u64 {
+    let tick = 1_000_000_000 / hz.max(1);
+    base_slice_ns(cpus).div_ceil(tick) * tick
+}
+
+/// What the run reports besides the trace.
+#[derive(Clone, Debug, Default)]
+pub struct TodayOutcome {
+    pub signal_ns: u64,
+    pub zap_ns: Option<u64>,
+    pub last_exit_ns: u64,
+    pub wait_for_cpu_ns: u64,
+    /// Spinners whose deadlines came before main's.
+    pub spinners_ahead: u64,
+    pub core_pages: u64,
+    pub user_ns: u64,
+    pub sys_ns: u64,
+    pub siglock_acquisitions: u64,
+    /// The trace stopped at the storage budget.
+    pub truncated: bool,
+    /// Blocks simulated (the run's simulation steps).
+    pub steps: u64,
+}
+
+struct Today<'c> {
+    cfg: &'c Config,
+    b: TraceBuilder,
+    now: u64,
+    siglock: LockId,
+    ch_pause: ChannelId,
+    ch_startup: ChannelId,
+    ch_core: ChannelId,
+    c_exit: CounterId,
+    c_waiters: CounterId,
+    /// What each CPU runs: a task index.
+    cpu_task: Vec<Option<usize>>,
+    out: TodayOutcome,
+    /// When the spinners on the CPUs started spinning (for their user time).
+    spin_since: Vec<u64>,
+    /// False from the first block past the run's storage budget: the machine still
+    /// runs to the end, so every figure covers the whole run.
+    recording: bool,
+}
+
+fn id(task: usize) -> TaskId {
+    TaskId(task as u32)
+}
+
+/// Runs the today variant: the trace and what it measured.
+pub fn run(cfg: &Config, seed: u64) -> (TraceBuilder, TodayOutcome) {
+    let mut layout = Layout::new(cfg.cpus as u16);
+    let group = layout.add_group("thread_share_RLIMIT_CPU");
+    layout.add_task("main", group);
+    for k in 0..cfg.threads {
+        layout.add_task(format!("T{k}"), group);
+    }
+    // The same shape as the 2.6.14 machine's, so the stage reads every variant alike.
+    let siglock = layout.add_lock("sighand->siglock", LockKind::Spinlock);
+    layout.add_lock("mm->mmap_sem", LockKind::RwSem);
+    for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu"] {
+        layout.add_gauge(name);
+    }
+    layout.add_channel("usleep(20000)");
+    let ch_pause = layout.add_channel("pause()");
+    layout.add_channel("system(\"uname -a; date\")");
+    let ch_startup = layout.add_channel("wait_for_completion(&core_state->startup)");
+    let ch_core = layout.add_channel("coredump_task_exit: until coredump_finish");
+    layout.add_counter("group_stop_count");
+    let c_exit = layout.add_counter("SIGNAL_GROUP_EXIT");
+    layout.add_counter("group_stop_loops");
+    layout.add_counter("array_swaps");
+    let c_waiters = layout.add_counter("core_waiters");
+    layout.add_counter("shared_pending");
+    let mut today = Today {
+        cfg,
+        b: TraceBuilder::new(layout, text::TEMPLATES, text::CODE),
+        now: 0,
+        siglock,
+        ch_pause,
+        ch_startup,
+        ch_core,
+        c_exit,
+        c_waiters,
+        cpu_task: vec![None; cfg.cpus as usize],
+        out: TodayOutcome::default(),
+        spin_since: vec![0; cfg.cpus as usize],
+        recording: true,
+    };
+    today.start();
+    today.signal(&mut Rng::new(seed));
+    (today.b, today.out)
+}
+
+impl Today<'_> {
+    fn threads(&self) -> usize {
+        self.cfg.threads as usize
+    }
+
+    fn op(
+        &mut self,
+        actor: Option<usize>,
+        kind: OpKind,
+        code: CodeLoc,
+        t: T,
+        args: &[Arg],
+        effects: &[Effect],
+    ) {
+        if self.recording {
+            let at_ns = self.now;
+            self.b.op(OpSpec { at_ns, actor: actor.map(id), kind, code, text: txt(t.id(), args), effects });
+        }
+    }
+
+    /// Starts a block, if the run may still store one.
+    fn iter(&mut self, t: T, args: &[Arg]) {
+        self.out.steps += 1;
+        if self.recording && self.b.storage_full() {
+            self.recording = false;
+            self.out.truncated = true;
+        }
+        if self.recording {
+            self.b.iteration(txt(t.id(), args));
+        }
+    }
+
+    fn phase(&mut self, t: T, args: &[Arg]) {
+        if self.recording {
+            self.b.phase(txt(t.id(), args));
+        }
+    }
+
+    fn advance(&mut self) {
+        if self.recording {
+            self.b.advance_to(self.now);
+        }
+    }
+
+    /// The state change of `task`, with the stage's `doing` gauge.
+    fn become_(&mut self, task: usize, state: TaskState, doing: Doing) -> [Effect; 2] {
+        [
+            Effect::SetState { task: id(task), state },
+            Effect::Gauge { task: id(task), gauge: gauge::DOING, value: doing as i64 },
+        ]
+    }
+
+    /// Takes `task` off whatever CPU it is on, charging a spinner its user time.
+    fn leave_cpu(&mut self, task: usize) {
+        for cpu in 0..self.cpu_task.len() {
+            if self.cpu_task[cpu] == Some(task) {
+                self.cpu_task[cpu] = None;
+                if task != MAIN && self.cfg.spin && self.out.zap_ns.is_none() {
+                    self.out.user_ns += self.now - self.spin_since[cpu];
+                }
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        let n = self.threads();
+        let costs = TODAY_COSTS;
+        self.phase(T::PHASE_START, &[Arg::Count(n as u64)]);
+        self.iter(T::ITER_MAIN, &[]);
+        let e = self.become_(MAIN, TaskState::RunningUser { cpu: 0 }, Doing::User);
+        self.cpu_task[0] = Some(MAIN);
+        self.op(
+            Some(MAIN),
+            OpKind::Compute,
+            at(text::MAIN, 2),
+            T::T_START,
+            &[Arg::Task(id(MAIN)), Arg::Count(n as u64), Arg::Ns(costs.clone_ns)],
+            &e,
+        );
+        self.iter(T::ITER_MAIN, &[]);
+        for k in 1..=n {
+            self.now += costs.clone_ns;
+            self.out.sys_ns += costs.clone_ns;
+            let free = (1..self.cpu_task.len()).find(|&cpu| self.cpu_task[cpu].is_none());
+            let (state, doing, what) = match (self.cfg.spin, free) {
+                (false, _) => {
+                    (TaskState::Sleeping { channel: self.ch_pause }, Doing::Asleep, "sleeps in pause()")
+                }
+                (true, Some(cpu)) => (TaskState::RunningUser { cpu: cpu as u16 }, Doing::User, "spins"),
+                (true, None) => (TaskState::Runnable, Doing::User, "spins (runnable, waiting its turn)"),
+            };
+            if let (true, Some(cpu)) = (self.cfg.spin, free) {
+                self.cpu_task[cpu] = Some(k);
+                self.spin_since[cpu] = self.now;
+            }
+            let e = self.become_(k, state, doing);
+            self.op(
+                Some(k),
+                OpKind::Compute,
+                at(text::TFUNC, 0),
+                T::T_THREAD,
+                &[Arg::Task(id(k)), Arg::Word(what)],
+                &e,
+            );
+        }
+        // main calls pause(); a spinner takes its CPU.
+        self.leave_cpu(MAIN);
+        let mut e =
+            self.become_(MAIN, TaskState::Sleeping { channel: self.ch_pause }, Doing::Asleep).to_vec();
+        if self.cfg.spin {
+            let waiting = (1..=n).find(|&k| !self.cpu_task.contains(&Some(k)));
+            if let Some(k) = waiting {
+                self.cpu_task[0] = Some(k);
+                self.spin_since[0] = self.now;
+                e.extend(self.become_(k, TaskState::RunningUser { cpu: 0 }, Doing::User));
+            }
+        }
+        self.op(Some(MAIN), OpKind::Sleep, at(text::MAIN, 4), T::MAIN_PAUSE, &[Arg::Task(id(MAIN))], &e);
+        if self.cfg.spin {
+            self.phase(T::PHASE_SPIN, &[]);
+            self.iter(T::ITER_SPIN, &[Arg::Task(id(1))]);
+            let cpus = self.cpu_task.len() as u64;
+            self.op(
+                None,
+                OpKind::Note,
+                at(text::TFUNC, 3),
+                T::T_SPINNING,
+                &[Arg::Count(n as u64), Arg::Count(cpus)],
+                &[],
+            );
+        }
+        self.now = self.now.max(self.cfg.signal_at_ns);
+        self.advance();
+    }
+
+    fn signal(&mut self, rng: &mut Rng) {
+        let n = self.threads();
+        let costs = TODAY_COSTS;
+        self.out.signal_ns = self.now;
+        self.phase(T::PHASE_SIGNAL, &[Arg::Word(self.cfg.signal)]);
+        self.iter(T::ITER_SIGNAL, &[]);
+        let lock = [
+            Effect::Acquire { lock: self.siglock, task: id(MAIN), mode: LockMode::Write, waited_ns: 0 },
+            Effect::Release { lock: self.siglock, task: id(MAIN) },
+        ];
+        self.out.siglock_acquisitions += 1;
+        if !self.cfg.coredump_sig {
+            // SIGINT, SIGTERM: the sender kills the group in complete_signal.
+            let mut e = lock.to_vec();
+            e.push(Effect::Count { counter: self.c_exit, delta: 1 });
+            self.op(
+                None,
+                OpKind::Signal,
+                at(text::COMPLETE_TODAY, 1),
+                T::T_SIGNAL_KILL,
+                &[Arg::Word(self.cfg.signal), Arg::Count(n as u64 + 1), Arg::Ns(costs.zap_ns)],
+                &e,
+            );
+            self.now += costs.zap_ns * (n as u64 + 1);
+            self.kicked_off_cpus();
+            self.phase(T::PHASE_ZAP, &[]);
+            for task in (1..=n).chain([MAIN]) {
+                self.exit_whole(task, T::T_EXIT_KILL, costs.exit_head_ns + costs.exit_rest_ns);
+            }
+            self.process_end();
+            return;
+        }
+        self.op(
+            None,
+            OpKind::Signal,
+            at(text::COMPLETE_TODAY, 6),
+            T::T_SIGNAL_CORE,
+            &[Arg::Word(self.cfg.signal), Arg::Task(id(MAIN))],
+            &lock,
+        );
+        self.wait_for_cpu(rng);
+        // main runs do_coredump on CPU 0.
+        self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
+        if let Some(spinner) = self.cpu_task[0] {
+            self.leave_cpu(spinner);
+            let e = self.become_(spinner, TaskState::Runnable, Doing::User);
+            self.op(
+                Some(spinner),
+                OpKind::Preempt,
+                at(text::COMPLETE_TODAY, 6),
+                T::T_RUNS,
+                &[Arg::Task(id(MAIN))],
+                &e,
+            );
+        }
+        self.cpu_task[0] = Some(MAIN);
+        let e = self.become_(MAIN, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
+        self.op(
+            Some(MAIN),
+            OpKind::Compute,
+            at(text::COREDUMP_TODAY, 0),
+            T::T_RUNS,
+            &[Arg::Task(id(MAIN))],
+            &e,
+        );
+        if !self.cfg.dumpable {
+            // A set-uid program: do_coredump gives up before coredump_wait; do_group_exit
+            // kills the others as SIGINT's sender would.
+            self.now += costs.zap_ns * n as u64;
+            self.out.sys_ns += costs.zap_ns * n as u64;
+            self.cpu_task[0] = None;
+            let e = self.become_(MAIN, TaskState::Runnable, Doing::Exiting);
+            self.op(Some(MAIN), OpKind::Note, at(text::COREDUMP_TODAY, 0), T::NOT_DUMPABLE, &[], &e);
+            self.kicked_off_cpus();
+            self.phase(T::PHASE_ZAP, &[]);
+            for task in (1..=n).chain([MAIN]) {
+                self.exit_whole(task, T::T_EXIT_KILL, costs.exit_head_ns + costs.exit_rest_ns);
+            }
+            self.process_end();
+            return;
+        }
+        self.zap_and_wait(n);
+    }
+
+    /// Spinning threads: main waits for a CPU. Model choice, a simple reading of EEVDF
+    /// rather than its simulation: main wakes with no lag, so eligible, with a virtual
+    /// deadline one slice ahead; the spinners on its CPU that are eligible too (their
+    /// vruntime behind the average: about half of them) and whose deadlines come first
+    /// each run a slice before it. How many is drawn from the seed, uniformly from none
+    /// to that half: the measured spread (a factor 2–15 between runs) comes from main's
+    /// lag at the moment, which the model does not follow. Asleep threads: the CPU is idle.
+    fn wait_for_cpu(&mut self, rng: &mut Rng) {
+        let e = self.become_(MAIN, TaskState::Runnable, Doing::Dumper);
+        if !self.cfg.spin || self.cpu_task[0].is_none() {
+            self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
+            self.op(
+                Some(MAIN),
+                OpKind::Wake,
+                at(text::COMPLETE_TODAY, 6),
+                T::ITER_RUN,
+                &[Arg::Task(id(MAIN))],
+                &e,
+            );
+            return;
+        }
+        let per_cpu = (self.threads() as u64).div_ceil(self.cpu_task.len() as u64);
+        let ahead = rng.below(per_cpu / 2 + 1);
+        let slice = slice_at_ticks_ns(self.cfg.cpus, self.cfg.hz);
+        let wait = ahead * slice;
+        self.out.spinners_ahead = ahead;
+        self.out.wait_for_cpu_ns = wait;
+        self.iter(T::ITER_SCHEDULE, &[]);
+        self.op(
+            Some(MAIN),
+            OpKind::Wake,
+            at(text::COMPLETE_TODAY, 6),
+            T::T_WAIT_CPU,
+            &[Arg::Task(id(MAIN)), Arg::Count(ahead), Arg::Ns(slice), Arg::Ns(wait)],
+            &e,
+        );
+        self.now += wait;
+        self.advance();
+    }
+
+    /// signal_wake_up(t, 1) kicks every running spinner into the kernel: the CPUs
+    /// are given to the exits that follow, one at a time.
+    fn kicked_off_cpus(&mut self) {
+        for cpu in 0..self.cpu_task.len() {
+            if let Some(task) = self.cpu_task[cpu] {
+                if task != MAIN {
+                    self.leave_cpu(task);
+                    let e = self.become_(task, TaskState::Runnable, Doing::Exiting);
+                    self.op(
+                        Some(task),
+                        OpKind::Preempt,
+                        at(text::EXIT_TODAY, 0),
+                        T::KILL_DEQUEUE,
+                        &[Arg::Task(id(task))],
+                        &e,
+                    );
+                }
+            }
+        }
+        self.out.zap_ns = Some(self.now);
+        self.advance();
+    }
+
+    /// `task` runs for `ns` on a CPU and then is in `state`. Model choice: exits follow
+    /// one another (exit_notify and release_task take tasklist_lock for writing; the
+    /// measured SIGINT times on one CPU and on two agree: 12.0 and 12.8 ms at N = 1,000).
+    fn run_then(&mut self, task: usize, ns: u64, t: T, args: &[Arg], state: TaskState, doing: Doing) {
+        let cpu = if task == MAIN { 0 } else { task % self.cpu_task.len() };
+        debug_assert!(self.cpu_task[cpu].is_none(), "exits run one at a time on free CPUs");
+        self.cpu_task[cpu] = Some(task);
+        self.iter(T::ITER_RUN, &[Arg::Task(id(task))]);
+        let e = self.become_(task, TaskState::RunningKernel { cpu: cpu as u16 }, Doing::Exiting);
+        self.op(
+            Some(task),
+            OpKind::Compute,
+            at(text::EXIT_TODAY, 0),
+            T::KILL_DEQUEUE,
+            &[Arg::Task(id(task))],
+            &e,
+        );
+        self.now += ns;
+        self.out.sys_ns += ns;
+        self.cpu_task[cpu] = None;
+        let e = self.become_(task, state, doing);
+        let kind = if state == TaskState::Dead { OpKind::Exit } else { OpKind::Sleep };
+        self.op(Some(task), kind, at(text::EXIT_TODAY, 6), t, args, &e);
+    }
+
+    fn exit_whole(&mut self, task: usize, t: T, ns: u64) {
+        self.run_then(task, ns, t, &[Arg::Task(id(task))], TaskState::Dead, Doing::Dead);
+    }
+
+    fn zap_and_wait(&mut self, n: usize) {
+        let costs = TODAY_COSTS;
+        let zap = costs.zap_ns * n as u64;
+        let mut e = vec![
+            Effect::Acquire { lock: self.siglock, task: id(MAIN), mode: LockMode::Write, waited_ns: 0 },
+            Effect::Count { counter: self.c_exit, delta: 1 },
+            Effect::Count { counter: self.c_waiters, delta: n as u64 },
+        ];
+        self.out.siglock_acquisitions += 1;
+        self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
+        self.op(
+            Some(MAIN),
+            OpKind::LockFast,
+            at(text::COREDUMP_TODAY, 1),
+            T::T_ZAP,
+            &[Arg::Count(n as u64), Arg::Ns(costs.zap_ns), Arg::Task(id(MAIN))],
+            &e,
+        );
+        self.now += zap;
+        self.out.sys_ns += zap;
+        e = vec![Effect::Release { lock: self.siglock, task: id(MAIN) }];
+        e.extend(self.become_(MAIN, TaskState::Sleeping { channel: self.ch_startup }, Doing::Dumper));
+        self.cpu_task[0] = None;
+        self.op(
+            Some(MAIN),
+            OpKind::Sleep,
+            at(text::COREDUMP_TODAY, 5),
+            T::ZAP_18,
+            &[Arg::Task(id(MAIN)), Arg::Count(n as u64)],
+            &e,
+        );
+        self.kicked_off_cpus();
+        self.phase(T::PHASE_ZAP, &[]);
+        for k in 1..=n {
+            let left = (n - k) as u64;
+            let dec = [Effect::Decrease { counter: self.c_waiters, delta: 1 }];
+            let t = if left == 0 { T::T_EXIT_CORE_LAST } else { T::T_EXIT_CORE };
+            self.run_then(
+                k,
+                costs.exit_head_ns,
+                t,
+                &[Arg::Task(id(k)), Arg::Count(left)],
+                TaskState::Sleeping { channel: self.ch_core },
+                Doing::Asleep,
+            );
+            self.op(
+                Some(k),
+                OpKind::Note,
+                at(text::EXIT_TODAY, 3),
+                T::EXIT_MM_WAIT,
+                &[Arg::Task(id(k)), Arg::Count(left)],
+                &dec,
+            );
+        }
+        // The dumper wakes, checks every thread is off its CPU, dumps (or not), finishes.
+        self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
+        self.cpu_task[0] = Some(MAIN);
+        let e = self.become_(MAIN, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
+        self.op(
+            Some(MAIN),
+            OpKind::Wake,
+            at(text::COREDUMP_TODAY, 6),
+            T::T_DUMPER,
+            &[Arg::Task(id(MAIN)), Arg::Count(n as u64), Arg::Ns(costs.inactive_ns)],
+            &e,
+        );
+        let inactive = costs.inactive_ns * n as u64;
+        self.now += inactive;
+        self.out.sys_ns += inactive;
+        if self.cfg.core_unlimited {
+            let pages = STACK_PAGES * n as u64;
+            let ns = costs.core_base_ns + pages * costs.core_page_ns;
+            self.out.core_pages = pages;
+            self.op(
+                Some(MAIN),
+                OpKind::Emit,
+                at(text::COREDUMP_TODAY, 8),
+                T::T_CORE,
+                &[Arg::Count(pages), Arg::Ns(ns)],
+                &[],
+            );
+            self.now += ns;
+            self.out.sys_ns += ns;
+        } else {
+            self.op(Some(MAIN), OpKind::Note, at(text::COREDUMP_TODAY, 7), T::T_NO_CORE, &[], &[]);
+        }
+        let wakes = costs.finish_wake_ns * n as u64;
+        self.op(
+            Some(MAIN),
+            OpKind::Compute,
+            at(text::COREDUMP_TODAY, 9),
+            T::T_FINISH,
+            &[Arg::Count(n as u64), Arg::Ns(costs.finish_wake_ns), Arg::Task(id(MAIN))],
+            &[],
+        );
+        self.now += wakes;
+        self.out.sys_ns += wakes;
+        self.cpu_task[0] = None;
+        let e = self.become_(MAIN, TaskState::Runnable, Doing::Exiting);
+        self.op(Some(MAIN), OpKind::Schedule, at(text::COREDUMP_TODAY, 9), T::ITER_SCHEDULE, &[], &e);
+        for task in (1..=n).chain([MAIN]) {
+            let ns = if task == MAIN { costs.exit_head_ns + costs.exit_rest_ns } else { costs.exit_rest_ns };
+            self.exit_whole(task, T::T_EXIT_REST, ns);
+        }
+        self.process_end();
+    }
+
+    fn process_end(&mut self) {
+        self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
+        self.now += TODAY_COSTS.process_end_ns;
+        self.advance();
+        self.out.last_exit_ns = self.now;
+        let after = self.now - self.out.signal_ns;
+        self.op(Some(MAIN), OpKind::Note, at(text::EXIT_TODAY, 6), T::T_LAST, &[Arg::Ns(after)], &[]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    #[test]
+    fn the_base_slice_grows_with_the_log_of_the_cpus_and_ends_at_a_tick() {
+        assert_eq!(base_slice_ns(1), 750 * US);
+        assert_eq!(base_slice_ns(2), 1_500 * US);
+        assert_eq!(base_slice_ns(4), 2_250 * US);
+        // HZ 250: a 4 ms tick; HZ 1000 with 2 CPUs: two 1 ms ticks.
+        assert_eq!(slice_at_ticks_ns(2, 250), 4 * MS);
+        assert_eq!(slice_at_ticks_ns(2, 1000), 2 * MS);
+        assert_eq!(slice_at_ticks_ns(4, 100), 10 * MS);
+    }
+}

@@ -1,0 +1,237 @@
+//! EEVDF's rules, one by one, from hand-computed cases.
+
+use super::*;
+
+const MS: i64 = 1_000_000;
+
+/// A queue of `tasks` nice-0 tasks on a 2-CPU machine at HZ 250 (slice 1.5 ms, tick 4 ms).
+fn queue(tasks: usize) -> RunQueue {
+    RunQueue::new(tasks, 0, 2, 250, DEFAULT_FEATURES)
+}
+
+#[test]
+fn weights_follow_sched_prio_to_weight() {
+    assert_eq!(weight_of_nice(0), 1024);
+    assert_eq!(weight_of_nice(5), 335);
+    assert_eq!(weight_of_nice(-5), 3121);
+    assert_eq!(weight_of_nice(-20), 88761);
+    assert_eq!(weight_of_nice(19), 15);
+    assert_eq!(weight_of_nice(40), 15, "clamped");
+}
+
+#[test]
+fn the_base_slice_is_0_75_ms_times_one_plus_log2_of_the_cpus_up_to_8() {
+    assert_eq!(base_slice_ns(1), 750_000);
+    assert_eq!(base_slice_ns(2), 1_500_000);
+    assert_eq!(base_slice_ns(3), 1_500_000);
+    assert_eq!(base_slice_ns(4), 2_250_000);
+    assert_eq!(base_slice_ns(8), 3_000_000);
+    assert_eq!(base_slice_ns(64), 3_000_000, "scaled for at most 8 CPUs");
+}
+
+#[test]
+fn virtual_time_runs_slower_for_heavier_tasks() {
+    assert_eq!(calc_delta_fair(1_000_000, 1024), 1_000_000);
+    // 1 ms × 1024 / 3121 = 328,099.96…, rounded down.
+    assert_eq!(calc_delta_fair(1_000_000, 3121), 328_099);
+    // 1 ms × 1024 / 335 = 3,056,716.4…
+    assert_eq!(calc_delta_fair(1_000_000, 335), 3_056_716);
+}
+
+#[test]
+fn v_is_the_weighted_average_vruntime_rounded_down() {
+    let mut rq = queue(2);
+    rq.entities[0] = Entity { vruntime: 0, on_rq: true, ..rq.entities[0] };
+    rq.entities[1] = Entity { vruntime: 3_001, on_rq: true, ..rq.entities[1] };
+    assert_eq!(rq.avg_vruntime(), 1_500, "(0 + 3001) / 2 rounded down");
+    // Weights 1024 and 3121: (0 × 1024 + 4145 × 3121) / 4145 = 3121.
+    rq.entities[1] = Entity { vruntime: 4_145, weight: 3121, ..rq.entities[1] };
+    assert_eq!(rq.avg_vruntime(), 3_121);
+    // Negative sums round towards minus infinity: (−1 − 2) / 2 = −1.5 → −2.
+    rq.entities[0].vruntime = -1;
+    rq.entities[1] = Entity { vruntime: -2, weight: 1024, ..rq.entities[1] };
+    assert_eq!(rq.avg_vruntime(), -2);
+}
+
+#[test]
+fn eligible_means_owed_service_vruntime_at_most_v() {
+    let mut rq = queue(3);
+    for (task, v) in [(0, 0), (1, 1_000), (2, 2_000)] {
+        rq.entities[task] = Entity { vruntime: v, on_rq: true, ..rq.entities[task] };
+    }
+    // V = 1000.
+    assert!(rq.eligible(0));
+    assert!(rq.eligible(1), "exactly at V is eligible");
+    assert!(!rq.eligible(2));
+}
+
+#[test]
+fn a_new_task_starts_at_v_with_half_a_slice_to_its_deadline() {
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Initial);
+    assert_eq!(rq.entities[0].vruntime, 0);
+    assert_eq!(rq.entities[0].deadline, 750_000, "PLACE_DEADLINE_INITIAL: 1.5 ms / 2");
+    rq.enqueue(1, Enqueue::Wakeup);
+    assert_eq!(rq.entities[1].deadline, 1_500_000, "a wakeup gets the whole slice");
+}
+
+#[test]
+fn place_lag_scales_the_kept_lag_by_the_load_it_joins() {
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.set_next(0);
+    rq.update_curr(1_000_000); // task 0 at v = 1 ms: V = 1 ms
+    rq.entities[1].vlag = 300_000;
+    rq.enqueue(1, Enqueue::Wakeup);
+    // lag = 300 µs × (1024 + 1024) / 1024 = 600 µs: placed at 1 ms − 0.6 ms.
+    assert_eq!(rq.entities[1].vruntime, 400_000);
+    assert_eq!(rq.entities[1].deadline, 1_900_000);
+    // V after joining: (1 ms + 0.4 ms) / 2 = 0.7 ms = 1 ms − the 300 µs it was owed.
+    assert_eq!(rq.avg_vruntime(), 700_000);
+    // Without PLACE_LAG the lag is forgotten.
+    let mut rq = RunQueue::new(2, 0, 2, 250, Features { place_lag: false, ..DEFAULT_FEATURES });
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.set_next(0);
+    rq.update_curr(1_000_000);
+    rq.entities[1].vlag = 300_000;
+    rq.enqueue(1, Enqueue::Wakeup);
+    assert_eq!(rq.entities[1].vruntime, 1_000_000);
+}
+
+#[test]
+fn a_sleeper_keeps_its_lag_clamped_to_two_slices_or_a_tick() {
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.enqueue(1, Enqueue::Wakeup);
+    rq.set_next(0);
+    rq.update_curr(1_000_000); // 0 at 1 ms, 1 at 0: V = 0.5 ms
+    rq.dequeue_sleep(1);
+    assert_eq!(rq.entities[1].vlag, 500_000, "owed V − v = 0.5 ms");
+    // A large debt is clamped to max(2 × 1.5 ms, 4 ms tick) = 4 ms.
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.enqueue(1, Enqueue::Wakeup);
+    rq.set_next(0);
+    rq.update_curr(20_000_000); // V = 10 ms, task 1 owed 10 ms
+    rq.dequeue_sleep(1);
+    assert_eq!(rq.entities[1].vlag, 4 * MS);
+    // Not eligible when it sleeps: it leaves with zero lag (model choice).
+    rq.enqueue(1, Enqueue::Wakeup);
+    rq.dequeue_sleep(0);
+    assert_eq!(rq.entities[0].vlag, 0);
+}
+
+#[test]
+fn the_current_task_gets_a_new_deadline_when_it_reaches_the_old_one() {
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.enqueue(1, Enqueue::Wakeup);
+    rq.set_next(0);
+    assert!(!rq.update_curr(1_000_000), "1 ms of a 1.5 ms slice");
+    assert_eq!(rq.entities[0].deadline, 1_500_000);
+    assert!(rq.update_curr(500_000), "the slice is used up: reschedule");
+    assert_eq!(rq.entities[0].deadline, 3_000_000, "vruntime 1.5 ms + a slice");
+    // Alone on the queue, a new deadline does not ask for a reschedule.
+    let mut rq = queue(1);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.set_next(0);
+    assert!(!rq.update_curr(1_500_000));
+    assert_eq!(rq.entities[0].deadline, 3_000_000);
+}
+
+#[test]
+fn slices_expire_at_ticks() {
+    // HZ 250: a 1.5 ms slice is noticed at the first 4 ms tick.
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.enqueue(1, Enqueue::Wakeup);
+    rq.set_next(0);
+    assert_eq!(rq.run_until_tick_resched_ns(), Some(4_000_000));
+    // HZ 1000 on 2 CPUs: two 1 ms ticks.
+    let mut rq = RunQueue::new(2, 0, 2, 1000, DEFAULT_FEATURES);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.set_next(0);
+    assert_eq!(rq.run_until_tick_resched_ns(), Some(2_000_000));
+    // A nice −5 task's 1.5 ms slice is 492,149 virtual ns (1.5 ms × 1024 / 3121, rounded down), still 1.5 ms of real time.
+    let mut rq = RunQueue::new(1, -5, 2, 1000, DEFAULT_FEATURES);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.set_next(0);
+    assert_eq!(rq.entities[0].deadline, 492_149);
+    assert_eq!(rq.run_until_tick_resched_ns(), Some(2_000_000));
+}
+
+#[test]
+fn pick_takes_the_earliest_deadline_among_eligible_tasks() {
+    let mut rq = queue(3);
+    for (task, v, d) in [(0, 0, 5 * MS), (1, 2 * MS, 3 * MS), (2, MS, 4 * MS)] {
+        rq.entities[task] = Entity { vruntime: v, deadline: d, on_rq: true, ..rq.entities[task] };
+    }
+    // V = 1 ms: tasks 0 and 2 eligible; 1 has the earliest deadline but is not.
+    assert_eq!(rq.pick(true), Some(2));
+}
+
+/// A heavy task (nice −5) waiting with an earlier deadline than the current nice-0
+/// task: RUN_TO_PARITY keeps the current one while it is eligible and protected.
+fn heavy_waiter(features: Features) -> RunQueue {
+    let mut rq = RunQueue::new(2, 0, 2, 250, features);
+    rq.entities[1].weight = weight_of_nice(-5);
+    rq.enqueue(0, Enqueue::Wakeup); // v 0, deadline 1.5 ms
+    rq.set_next(0);
+    rq.enqueue(1, Enqueue::Wakeup); // v 0, deadline 492,149
+    rq
+}
+
+#[test]
+fn run_to_parity_keeps_an_eligible_current_task_until_its_deadline() {
+    let rq = heavy_waiter(DEFAULT_FEATURES);
+    assert_eq!(rq.entities[1].deadline, 492_149);
+    assert!(rq.eligible(0));
+    assert_eq!(rq.pick(true), Some(0), "protected: vruntime 0 < vprot 1.5 ms");
+    assert!(!rq.wakeup_preempts(1));
+    assert_eq!(rq.pick(false), Some(1), "unprotected pick: the earlier deadline");
+    let rq = heavy_waiter(Features { run_to_parity: false, ..DEFAULT_FEATURES });
+    assert_eq!(rq.pick(true), Some(1));
+    assert!(rq.wakeup_preempts(1));
+}
+
+#[test]
+fn a_woken_task_preempts_a_current_task_that_is_no_longer_eligible() {
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.set_next(0);
+    rq.update_curr(100_000); // v 0.1 ms, V 0.1 ms
+    rq.entities[1].vlag = 600_000;
+    rq.enqueue(1, Enqueue::Wakeup);
+    // Placed at 0.1 − 1.2 = −1.1 ms, deadline 0.4 ms; V = −0.5 ms, so 0 is not eligible.
+    assert_eq!(rq.entities[1].vruntime, -1_100_000);
+    assert!(!rq.eligible(0));
+    assert!(rq.wakeup_preempts(1));
+    // Woken owing service (negative lag), it waits: 0 is eligible and protected.
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.set_next(0);
+    rq.update_curr(100_000);
+    rq.entities[1].vlag = -200_000;
+    rq.enqueue(1, Enqueue::Wakeup);
+    assert_eq!(rq.entities[1].vruntime, 500_000);
+    assert!(!rq.wakeup_preempts(1));
+}
+
+#[test]
+fn two_equal_tasks_take_turns_a_tick_each() {
+    // Both nice 0 on one CPU at HZ 250: each runs until the tick that ends its slice.
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.enqueue(1, Enqueue::Wakeup);
+    let mut order = Vec::new();
+    let mut current = rq.pick(true).expect("a task");
+    for _ in 0..6 {
+        rq.set_next(current);
+        order.push(current);
+        let run = rq.run_until_tick_resched_ns().expect("current");
+        assert_eq!(run, 4_000_000);
+        assert!(rq.update_curr(run));
+        current = rq.pick(true).expect("a task");
+    }
+    assert_eq!(order, [0, 1, 0, 1, 0, 1]);
+}
