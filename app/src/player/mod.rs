@@ -156,6 +156,18 @@ pub fn player_view(props: &PlayerProps) -> Html {
     // encoding every frame): (link, SVG).
     let qr_cache: Rc<RefCell<(String, Option<String>)>> = use_mut_ref(|| (String::new(), None));
 
+    // What sits below the first screen (figures, charts, timeline, parameters) is
+    // mounted one task after the first screen: mounting it all at once was the
+    // longest main-thread task of opening a case (issue 14), and nobody sees it yet.
+    let details_ready = use_state(|| false);
+    {
+        let details_ready = details_ready.clone();
+        use_effect_with((), move |_| {
+            let timeout = gloo::timers::callback::Timeout::new(0, move || details_ready.set(true));
+            move || drop(timeout)
+        });
+    }
+
     // Keyboard shortcuts, on the document, ignored while typing in a field.
     {
         let dispatcher = player.dispatcher();
@@ -420,6 +432,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         }
                     </div>
                 </div>
+                if *details_ready {
                 <div class="player-details">
                     <div class="player-figures" id="details-figures" tabindex="-1">
                         <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
@@ -441,6 +454,9 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
                     </div>
                 </div>
+                } else {
+                    <div class="player-details" aria-busy="true"></div>
+                }
                 if player.help {
                     <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
                 }
