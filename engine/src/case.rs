@@ -130,6 +130,12 @@ pub trait Case: Sync {
     /// The case's guided tour (its `tour.rs`). Required, with no default: a case ships
     /// its tour, and the registry test opens every stop.
     fn tour(&self) -> &'static crate::tour::Tour;
+
+    /// The figure measured on today's kernel that the page's "Today" panel sets
+    /// beside the model's `today` run, for a case that has one.
+    fn today(&self) -> Option<&'static crate::run::measured::TodayCheck> {
+        None
+    }
 }
 
 impl CaseMeta {

@@ -9,6 +9,7 @@ pub mod loader;
 pub mod model;
 pub mod panels;
 pub mod timeline;
+mod today;
 pub mod url;
 pub mod viewport;
 
@@ -439,6 +440,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         if case_ui.is_some() {
                             <LockPanel view={view.clone()} run={player.run.clone()} />
                         }
+                        <today::TodayPanel meta={crate::components::MetaRef(meta)} />
                     </div>
                     if let Some(case_ui) = case_ui {
                         <div class="player-case-more" id="details-case" tabindex="-1">

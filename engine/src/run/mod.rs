@@ -7,6 +7,7 @@ pub mod builder;
 pub mod format;
 pub mod hash;
 pub mod lock;
+pub mod measured;
 pub mod narration;
 pub mod outcome;
 pub mod params;

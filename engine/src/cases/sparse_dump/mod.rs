@@ -143,6 +143,21 @@ static META: CaseMeta = CaseMeta {
     headline_label: "to dump a 1 TiB mapping with one written page (v6.13)",
 };
 
+/// The seed's program dumping a 1 TiB mapping on this project's machine: the
+/// system time of each run (both sessions), beside the `today` model at 1 TiB.
+static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayCheck {
+    results: include_str!("../../../../tools/measure/sparse-dump/results.tsv"),
+    results_path: "tools/measure/sparse-dump/results.tsv",
+    what: "the seed's program with a 1 TiB mapping, one page written: the dump's CPU time (system time of the dying process)",
+    variant: "today",
+    params: &[("size", "1TiB")],
+    metric: "dump_ns",
+    select: |row| {
+        let seed_runs = matches!(row.text("kind"), Some("dump" | "dump@ag-10"));
+        (seed_runs && row.number("size_gib") == Some(1024.0)).then(|| row.number("stime_ms")).flatten()
+    },
+};
+
 impl Case for SparseDump {
     fn meta(&self) -> &'static CaseMeta {
         &META
@@ -150,6 +165,10 @@ impl Case for SparseDump {
 
     fn wire(&self) -> crate::run::wire::CaseWire {
         crate::run::wire::CaseWire::with_extras::<extras::AddressSpace>(text::TEMPLATES, text::CODE)
+    }
+
+    fn today(&self) -> Option<&'static crate::run::measured::TodayCheck> {
+        Some(&TODAY)
     }
 
     fn tour(&self) -> &'static crate::tour::Tour {

@@ -1,0 +1,89 @@
+//! "Does it still happen today?": for a case with a `today` variant, the figure
+//! measured on a real, current kernel (from the results file `tools/measure/`
+//! commits, through the engine) beside the model's `today` run and the report.
+//! Every number comes from the engine: the measurement's median and provenance
+//! from its file, the model's from a run made by the worker.
+
+use crate::route::Route;
+use slowpath_engine::case::find;
+use slowpath_engine::run::format;
+use slowpath_engine::run::narration::group_digits;
+use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::run::trace::Metric;
+use slowpath_engine::CaseMeta;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct TodayProps {
+    pub meta: crate::components::MetaRef,
+}
+
+#[function_component(TodayPanel)]
+pub fn today_panel(props: &TodayProps) -> Html {
+    let meta: &'static CaseMeta = props.meta.0;
+    let check = find(meta.id).and_then(|case| case.today());
+    let key = check.and_then(|check| {
+        let variant = meta.variant(check.variant)?;
+        let params = ParamValues::from_pairs_exact(meta.params, check.params.iter().copied()).ok()?;
+        Some(crate::worker::RunKey { case: meta.id, variant: variant.id, seed: 1, params })
+    });
+    let figures = crate::worker::use_summaries(key.iter().cloned().collect());
+    let (Some(check), Some(key)) = (check, key) else { return html! {} };
+    let model = match figures.first() {
+        Some(Some(Ok(summary))) => match summary.metrics.get(check.metric) {
+            Some(Metric::Ns(ns)) => format::duration(*ns),
+            _ => "—".to_string(),
+        },
+        Some(Some(Err(why))) => format!("not made: {why}"),
+        _ => "computing…".to_string(),
+    };
+    let measured = check.measured_ns();
+    let provenance = check.provenance();
+    let reported = meta.reported.iter().find(|figure| figure.metric == check.metric);
+    let open_today = Route::Case {
+        id: meta.id.to_string(),
+        query: crate::player::url::PlayerQuery {
+            params: key.params.clone(),
+            variant: key.variant,
+            seed: key.seed,
+            ..crate::player::url::PlayerQuery::defaults(meta)
+        }
+        .to_query(meta),
+    }
+    .to_hash();
+    html! {
+        <section class="panel today-panel" aria-labelledby="today-title" data-testid="today-panel">
+            <h3 id="today-title">{ "Does it still happen today?" }</h3>
+            <p class="today-what">{ check.what }</p>
+            <table class="today-table">
+                <tbody>
+                    if let Some(reported) = reported {
+                        <tr>
+                            <th scope="row">{ format!("The report ({}, {})", meta.system, meta.year) }</th>
+                            <td data-testid="today-reported">{ reported.reported }</td>
+                        </tr>
+                    }
+                    <tr>
+                        <th scope="row">{ "This model, today variant" }</th>
+                        <td data-testid="today-model">{ model }</td>
+                    </tr>
+                    <tr>
+                        <th scope="row">{ "Measured on a real kernel" }</th>
+                        <td data-testid="today-measured">
+                            { match measured {
+                                Some((ns, rows)) => format!("{} (median of {} runs)", format::duration(ns), group_digits(rows as u64)),
+                                None => "no measurement in the results file".to_string(),
+                            } }
+                        </td>
+                    </tr>
+                </tbody>
+            </table>
+            <p class="today-provenance" data-testid="today-provenance">
+                { format!("Measured {} on {}; kernel {}. The rows, the method and the noise are in {} and its README; \
+                           the model's run is seed 1, so it is one draw where the model draws.",
+                          provenance.date, provenance.machine, provenance.kernel, check.results_path) }
+            </p>
+            <a class="button" href={open_today} data-testid="today-open">{ "Open the today variant" }</a>
+        </section>
+    }
+}

@@ -1,0 +1,44 @@
+// "Does it still happen today?": a case with a `today` variant shows the figure
+// measured on a real kernel beside the model's today run and the report, with
+// where and when it was measured, and opens the today variant.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSuite, waitForApp, withPage } from './browser.mjs';
+
+const T = { timeout: 120_000 };
+
+describe('today panel', () => {
+  let suite;
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    await suite?.close();
+  });
+
+  for (const id of ['sparse-dump', 'coredump-threads']) {
+    test(`${id}: measured, modelled and reported side by side`, T, async () => {
+      await withPage(suite.browser, `today-${id}`, async ({ page, consoleErrors, pageErrors }) => {
+        await page.goto(suite.url(`#/case/${id}`));
+        await waitForApp(page);
+        const panel = page.getByTestId('today-panel');
+        await panel.scrollIntoViewIfNeeded();
+        await page.waitForFunction(
+          () => !/computing/.test(document.querySelector('[data-testid="today-model"]')?.textContent ?? 'computing'),
+          null,
+          { timeout: 60_000 },
+        );
+        assert.match(await page.getByTestId('today-model').innerText(), /\d(\.\d+)? (ns|µs|ms|s)$/);
+        assert.match(await page.getByTestId('today-measured').innerText(), /median of \d+ runs/);
+        assert.match(await page.getByTestId('today-reported').innerText(), /\d/);
+        assert.match(await page.getByTestId('today-provenance').innerText(), /kernel .*6\.\d+/);
+        await page.getByTestId('today-open').click();
+        await page.waitForFunction(() => location.hash.includes('v=today'));
+        await waitForApp(page);
+        assert.deepEqual(consoleErrors, []);
+        assert.deepEqual(pageErrors, []);
+      });
+    });
+  }
+});

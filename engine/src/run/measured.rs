@@ -1,0 +1,111 @@
+//! Figures measured on a real kernel, read from the results files that
+//! `tools/measure/` commits (compiled in with `include_str!`, so the page, the
+//! tests and the files cannot drift apart). A case that has a `today` variant names
+//! one such figure ([`TodayCheck`]) for the page's "Today" panel: the measurement
+//! beside the model's `today` run and the report. Nothing here is typed: the value
+//! is the median of the file's rows, the kernel, date and machine its `#` header.
+
+/// One row of a results file, by column name.
+pub struct Row<'a> {
+    header: &'a [&'a str],
+    cells: Vec<&'a str>,
+}
+
+impl<'a> Row<'a> {
+    pub fn text(&self, column: &str) -> Option<&'a str> {
+        let index = self.header.iter().position(|name| *name == column)?;
+        self.cells.get(index).copied()
+    }
+
+    pub fn number(&self, column: &str) -> Option<f64> {
+        self.text(column)?.parse().ok()
+    }
+}
+
+/// A measured figure the "Today" panel shows, and the model run to set beside it.
+pub struct TodayCheck {
+    /// The results file's text (`include_str!`).
+    pub results: &'static str,
+    /// Where it lives in the repository, for the page's link.
+    pub results_path: &'static str,
+    /// What was measured, in words.
+    pub what: &'static str,
+    /// The model's run for the same thing: variant, parameters (as links write
+    /// them), and the metric to read.
+    pub variant: &'static str,
+    pub params: &'static [(&'static str, &'static str)],
+    pub metric: &'static str,
+    /// A row's value in milliseconds when it belongs to this figure.
+    pub select: fn(&Row<'_>) -> Option<f64>,
+}
+
+/// Where and when a results file was measured, from its `# kernel:`, `# date:` and
+/// `# CPU:` header lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    pub kernel: String,
+    pub date: String,
+    pub machine: String,
+}
+
+impl TodayCheck {
+    /// The median of the selected rows in nanoseconds, and how many rows.
+    pub fn measured_ns(&self) -> Option<(u64, usize)> {
+        let header: Vec<&str> = self.data_lines().next()?.split('\t').collect();
+        let mut values: Vec<f64> = self
+            .data_lines()
+            .skip(1)
+            .map(|line| Row { header: &header, cells: line.split('\t').collect() })
+            .filter_map(|row| (self.select)(&row))
+            .filter(|value| value.is_finite() && *value >= 0.0)
+            .collect();
+        if values.is_empty() {
+            return None;
+        }
+        values.sort_by(f64::total_cmp);
+        let middle = values.len() / 2;
+        let median_ms =
+            if values.len() % 2 == 1 { values[middle] } else { (values[middle - 1] + values[middle]) / 2.0 };
+        Some(((median_ms * 1e6).round() as u64, values.len()))
+    }
+
+    pub fn provenance(&self) -> Provenance {
+        let field = |name: &str| {
+            self.results
+                .lines()
+                .filter_map(|line| line.strip_prefix('#'))
+                .find_map(|line| line.trim_start().strip_prefix(name))
+                .map(|value| value.trim().to_string())
+                .unwrap_or_default()
+        };
+        Provenance { kernel: field("kernel:"), date: field("date:"), machine: field("CPU:") }
+    }
+
+    fn data_lines(&self) -> impl Iterator<Item = &'static str> {
+        self.results.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "# kernel: uname -r = 6.1 (a test)\n# date: 2026-11-30\n# CPU: two cores\nkind\tn\tms\nx\t1\t3.0\nx\t2\t1.0\ny\t1\t9.0\nx\t3\t2.0\n";
+
+    #[test]
+    fn the_median_of_the_selected_rows_and_the_header() {
+        let check = TodayCheck {
+            results: FILE,
+            results_path: "test.tsv",
+            what: "a test",
+            variant: "today",
+            params: &[],
+            metric: "m",
+            select: |row| (row.text("kind") == Some("x")).then(|| row.number("ms")).flatten(),
+        };
+        assert_eq!(check.measured_ns(), Some((2_000_000, 3)));
+        let provenance = check.provenance();
+        assert_eq!(provenance.kernel, "uname -r = 6.1 (a test)");
+        assert_eq!((provenance.date.as_str(), provenance.machine.as_str()), ("2026-11-30", "two cores"));
+    }
+}

@@ -1,0 +1,26 @@
+//! Every case's "Today" check opens: its results file gives a median and a
+//! provenance, and its model run exists and carries the metric it names.
+
+use slowpath_engine::case::{registry, run_checked};
+use slowpath_engine::run::params::ParamValues;
+
+#[test]
+fn every_today_check_has_a_measurement_a_provenance_and_a_model_run() {
+    let mut checked = 0;
+    for case in registry() {
+        let Some(check) = case.today() else { continue };
+        let meta = case.meta();
+        let (measured_ns, rows) =
+            check.measured_ns().unwrap_or_else(|| panic!("{}: no measured rows", meta.id));
+        assert!(rows >= 3 && measured_ns > 0, "{}: {rows} rows, {measured_ns} ns", meta.id);
+        let provenance = check.provenance();
+        assert!(provenance.kernel.contains("6."), "{}: kernel {:?}", meta.id, provenance.kernel);
+        assert!(!provenance.date.is_empty() && !provenance.machine.is_empty(), "{}: {provenance:?}", meta.id);
+        assert!(meta.variant(check.variant).is_some(), "{}: variant {}", meta.id, check.variant);
+        let params = ParamValues::from_pairs_exact(meta.params, check.params.iter().copied()).expect("valid");
+        let run = run_checked(*case, &params, check.variant, 1).expect("runs");
+        assert!(run.metrics.contains_key(check.metric), "{}: metric {}", meta.id, check.metric);
+        checked += 1;
+    }
+    assert!(checked >= 2, "sparse-dump and coredump-threads have a today check");
+}
