@@ -100,6 +100,14 @@ pub trait Case: Sync {
     /// The case's guided tour (its `tour.rs`). Required, with no default: a case ships
     /// its tour, and the registry test opens every stop.
     fn tour(&self) -> &'static crate::tour::Tour;
+
+    /// The points of the plots a run of this case draws (per-write dt, scaling
+    /// curves), one CSV table each, from the run's extras. Generic figures are in
+    /// `export::csv::metrics_table`; a case without plots of its own has none.
+    fn csv_tables(&self, run: &Run) -> Vec<crate::export::csv::Table> {
+        let _ = run;
+        Vec::new()
+    }
 }
 
 impl CaseMeta {

@@ -43,3 +43,28 @@ pub struct FifoBurst {
     /// Fast writes since the previous burst.
     pub fast_before: u64,
 }
+
+impl FifoCase {
+    /// The dt chart's points: every measured write, when it started and the dt it
+    /// printed (`writes`), and the bursts of slow writes (`bursts`).
+    pub fn csv_tables(&self) -> Vec<crate::export::csv::Table> {
+        use crate::export::csv::Table;
+        let mut writes = Table::new("writes", &["write", "time_ns", "dt_ns", "slow"]);
+        for (index, (time_ns, dt_ns)) in self.write_time_ns.iter().zip(&self.write_dt_ns).enumerate() {
+            let slow = if *dt_ns >= self.slow_ns { "yes" } else { "no" };
+            writes.row(vec![(index + 1).to_string(), time_ns.to_string(), dt_ns.to_string(), slow.into()]);
+        }
+        let mut bursts =
+            Table::new("bursts", &["first_write", "start_ns", "first_dt_ns", "slow_writes", "fast_before"]);
+        for burst in &self.bursts {
+            bursts.row(vec![
+                burst.first_write.to_string(),
+                burst.start_ns.to_string(),
+                burst.first_dt_ns.to_string(),
+                (1 + burst.following.len()).to_string(),
+                burst.fast_before.to_string(),
+            ]);
+        }
+        vec![writes, bursts]
+    }
+}

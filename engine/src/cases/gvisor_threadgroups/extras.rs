@@ -83,3 +83,31 @@ impl SentryShape {
         crate::run::rng::counter_hash(self.seed, index) % 1_000_000 < self.cold_ppm
     }
 }
+
+impl SentryShape {
+    /// The scaling plot's points: the engine's curves (`scaling`) and the seed's
+    /// measured points (`reported`).
+    pub fn csv_tables(&self) -> Vec<crate::export::csv::Table> {
+        use crate::export::csv::Table;
+        let mut scaling = Table::new(
+            "scaling",
+            &["threads", "before_ns", "tgids_ns", "before_all_hot_ns", "before_all_cold_ns"],
+        );
+        for point in &self.scaling {
+            scaling.row(vec![
+                point.threads.to_string(),
+                point.before_ns.to_string(),
+                point.tgids_ns.to_string(),
+                point.before_hot_ns.to_string(),
+                point.before_cold_ns.to_string(),
+            ]);
+        }
+        let mut reported = Table::new("reported", &["threads", "fix", "low_ms", "high_ms"]);
+        for (fix, points) in [("before", self.reported_before), ("after", self.reported_after)] {
+            for (threads, low_ms, high_ms) in points {
+                reported.row(vec![threads.to_string(), fix.into(), low_ms.to_string(), high_ms.to_string()]);
+            }
+        }
+        vec![scaling, reported]
+    }
+}

@@ -245,6 +245,10 @@ impl Case for GvisorThreadgroups {
         &tour::TOUR
     }
 
+    fn csv_tables(&self, run: &Run) -> Vec<crate::export::csv::Table> {
+        run.extras::<extras::SentryShape>().map(extras::SentryShape::csv_tables).unwrap_or_default()
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let (cfg, capped) = config(params, variant, seed);
         let finished = sim::run(&cfg);

@@ -151,7 +151,15 @@ impl Machine<'_> {
                     self.wake(t, now, false);
                 } else if self.recording {
                     let e = self.gauges(t, self.doing(t));
-                    self.op(now, None, OpKind::Compute, at(text::COMPLETE, 8), T::MARK_RUNNABLE, &[Arg::Task(id(t))], &e);
+                    self.op(
+                        now,
+                        None,
+                        OpKind::Compute,
+                        at(text::COMPLETE, 8),
+                        T::MARK_RUNNABLE,
+                        &[Arg::Task(id(t))],
+                        &e,
+                    );
                 }
             }
         } else {
