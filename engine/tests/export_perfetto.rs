@@ -2,8 +2,11 @@
 //! format's rules and carries exactly the run's own per-task time accounting.
 
 use serde_json::Value;
-use slowpath_engine::export::perfetto::{perfetto_json, BUCKET_KEYS};
+use slowpath_engine::export::perfetto::{
+    perfetto_json, perfetto_json_within, Extent, BUCKET_KEYS, EFFECTS_MAX,
+};
 use slowpath_engine::run::world::TaskId;
+use slowpath_engine::Run;
 use slowpath_engine::{registry, run_checked};
 use std::collections::BTreeMap;
 
@@ -21,6 +24,36 @@ fn every_default_run_exports_well_formed_trace_events_with_exact_task_time() {
         let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         let text = perfetto_json(&run);
         assert_eq!(text, perfetto_json(&run), "{}: the export is deterministic", meta.id);
+        let counts = check(&run, &text, Extent::of(&run, EFFECTS_MAX));
+        assert!(!Extent::of(&run, EFFECTS_MAX).cut, "{}: a default run fits in one file", meta.id);
+        println!("{}: {} bytes, {counts}", meta.id, text.len());
+    }
+}
+
+#[test]
+fn a_file_cut_at_its_stored_ops_bound_accounts_exactly_up_to_its_end() {
+    let mut cut = 0;
+    for case in registry() {
+        let meta = case.meta();
+        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        let extent = Extent::of(&run, 300);
+        cut += usize::from(extent.cut);
+        let text = perfetto_json_within(&run, 300);
+        check(&run, &text, extent);
+        if extent.cut {
+            let file: Value = serde_json::from_str(&text).expect("JSON");
+            assert_eq!(file["otherData"]["covers_ns"], extent.end_ns.to_string());
+            assert!(file["otherData"]["note"].as_str().is_some_and(|note| note.contains("stops at")));
+        }
+    }
+    assert!(cut >= 2, "the bound cuts some default runs at 300 effects");
+}
+
+/// Checks one file against the Trace Event rules and the run's accounting up to
+/// `extent`; returns the event counts in words.
+fn check(run: &Run, text: &str, extent: Extent) -> String {
+    let meta = slowpath_engine::find(run.case).expect("registered").meta();
+    {
         let file: Value =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", meta.id));
         let events = file["traceEvents"].as_array().expect("traceEvents");
@@ -46,7 +79,7 @@ fn every_default_run_exports_well_formed_trace_events_with_exact_task_time() {
                 "X" => {
                     let start = ns(&event["ts"]);
                     let end = start + ns(&event["dur"]);
-                    assert!(end <= run.end_ns, "{}: {event} ends after the run", meta.id);
+                    assert!(end <= extent.end_ns, "{}: {event} ends after the file's extent", meta.id);
                     slices.entry((pid, tid)).or_default().push((start, end));
                     if pid == 1 {
                         let task = (tid - 1) as usize;
@@ -67,7 +100,7 @@ fn every_default_run_exports_well_formed_trace_events_with_exact_task_time() {
                 }
                 "i" => {
                     assert!(matches!(event["s"].as_str(), Some("g" | "t" | "p")), "{event}");
-                    assert!(ns(&event["ts"]) <= run.end_ns);
+                    assert!(ns(&event["ts"]) <= extent.end_ns);
                 }
                 "C" => {
                     assert!(event["args"]
@@ -108,7 +141,8 @@ fn every_default_run_exports_well_formed_trace_events_with_exact_task_time() {
                 );
             }
         }
-        let world = run.state_at(run.total_ops());
+        let world = run.state_at(extent.position);
+        assert_eq!(world.now_ns, extent.end_ns, "{}: the extent ends where its world is", meta.id);
         for (index, buckets) in task_buckets.iter().enumerate() {
             let accounted = world.task_times(TaskId(index as u32));
             assert_eq!(
@@ -118,15 +152,13 @@ fn every_default_run_exports_well_formed_trace_events_with_exact_task_time() {
             );
         }
         let count = |phase: &str| events.iter().filter(|event| event["ph"] == phase).count();
-        println!(
-            "{}: {} bytes, {} threads, {} X, {} i, {} C, {} M",
-            meta.id,
-            text.len(),
+        format!(
+            "{} threads, {} X, {} i, {} C, {} M",
             thread_names.len(),
             count("X"),
             count("i"),
             count("C"),
             count("M")
-        );
+        )
     }
 }

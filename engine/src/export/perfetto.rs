@@ -15,16 +15,23 @@
 //! task's slices add up, bucket by bucket, to the world's own accounting.
 //!
 //! Bound: one event per stored state change, hold, queue change and notable op, plus
-//! one per task and lock and chapter: the file grows with the run's stored ops (at most
-//! `run::budget`'s 120,000, so a few tens of MB at worst), never with its simulated time.
+//! one per task and lock and chapter, so the file grows with the run's stored ops,
+//! never with its simulated time. A run recording more than [`EFFECTS_MAX`] effects
+//! is written up to the block that would pass it, and `otherData.covers_ns` and
+//! `otherData.note` say where the file stops.
 
 use super::{write_json_str, write_us};
 use crate::run::lock::LockMode;
 use crate::run::narration::Segment;
-use crate::run::timeline::{LockSpanKind, SpanState};
+use crate::run::timeline::{LockSpan, LockSpanKind, SpanState};
 use crate::run::trace::Run;
 use crate::run::world::{Bucket, Effect, TaskId, TaskState, BUCKETS};
 use std::fmt::Write;
+
+/// The stored effects that become events (state changes, lock takes, queueing, releases,
+/// plus notable ops) one file covers: each makes at most one event of a few hundred
+/// bytes, so the file stays under about 15 MB (the app writes it on the page's thread).
+pub const EFFECTS_MAX: u64 = 60_000;
 
 const MACHINE_PID: u32 = 1;
 const LOCKS_PID: u32 = 2;
@@ -32,9 +39,57 @@ const LOCKS_PID: u32 = 2;
 /// The JSON key of each accounting bucket, in `Bucket` order.
 pub const BUCKET_KEYS: [&str; BUCKETS] = ["user_ns", "sys_ns", "runnable_ns", "blocked_ns", "sleep_ns"];
 
-/// The run as a Trace Event Format JSON object (`traceEvents` plus `otherData`).
+/// How much of a run a file covers: its first `blocks` blocks, up to `position`
+/// (the run's ops executed) and `end_ns`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extent {
+    pub blocks: usize,
+    pub position: u64,
+    pub end_ns: u64,
+    /// Whether the file stops before the run's end.
+    pub cut: bool,
+}
+
+impl Extent {
+    /// The blocks whose event-making effects fit in `effects_max` (a block is never split).
+    pub fn of(run: &Run, effects_max: u64) -> Extent {
+        let mut stored = 0u64;
+        for (index, block) in run.blocks.iter().enumerate() {
+            let ops = &run.ops[block.ops_start as usize..(block.ops_start + block.ops_len) as usize];
+            stored += ops
+                .iter()
+                .map(|op| {
+                    let written = run.op_effects(op).iter().filter(|effect| writes_an_event(effect)).count();
+                    written as u64 + u64::from(op.kind.is_notable())
+                })
+                .sum::<u64>();
+            if stored > effects_max {
+                let position = block.first_op;
+                return Extent { blocks: index, position, end_ns: run.time_at(position), cut: true };
+            }
+        }
+        Extent { blocks: run.blocks.len(), position: run.total_ops(), end_ns: run.end_ns, cut: false }
+    }
+}
+
+/// Whether an effect becomes an event in the file (a state slice, a hold, a queue sample).
+fn writes_an_event(effect: &Effect) -> bool {
+    matches!(
+        effect,
+        Effect::SetState { .. } | Effect::Acquire { .. } | Effect::Enqueue { .. } | Effect::Release { .. }
+    )
+}
+
+/// The run as a Trace Event Format JSON object (`traceEvents` plus `otherData`),
+/// up to [`EFFECTS_MAX`] stored effects.
 pub fn perfetto_json(run: &Run) -> String {
-    let mut writer = Writer { run, out: String::with_capacity(64 * 1024), first: true };
+    perfetto_json_within(run, EFFECTS_MAX)
+}
+
+/// The run as Trace Event JSON over the blocks whose stored effects fit in `effects_max`.
+pub fn perfetto_json_within(run: &Run, effects_max: u64) -> String {
+    let extent = Extent::of(run, effects_max);
+    let mut writer = Writer { run, extent, out: String::with_capacity(64 * 1024), first: true };
     writer.out.push_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{");
     writer.other_data();
     writer.out.push_str("},\"traceEvents\":[\n");
@@ -48,6 +103,7 @@ pub fn perfetto_json(run: &Run) -> String {
 
 struct Writer<'r> {
     run: &'r Run,
+    extent: Extent,
     out: String,
     first: bool,
 }
@@ -93,6 +149,18 @@ impl Writer<'_> {
             })
             .collect();
         write_json_str(&mut self.out, &params.join(" "));
+        let _ = write!(self.out, ",\"covers_ns\":\"{}\"", self.extent.end_ns);
+        if self.extent.cut {
+            let note = format!(
+                "the file stops at {} of the run's {}: it covers the first {} of {} micro-ops",
+                crate::run::format::duration(self.extent.end_ns),
+                crate::run::format::duration(run.end_ns),
+                self.extent.position,
+                run.total_ops()
+            );
+            self.out.push_str(",\"note\":");
+            write_json_str(&mut self.out, &note);
+        }
     }
 
     fn metadata(&mut self) {
@@ -176,7 +244,7 @@ impl Writer<'_> {
         let run = self.run;
         let initial = &run.checkpoints[0].world;
         let mut open: Vec<(TaskState, u64)> = initial.tasks.iter().map(|task| (task.state, 0)).collect();
-        for block in &run.blocks {
+        for block in &run.blocks[..self.extent.blocks] {
             let ops = &run.ops[block.ops_start as usize..(block.ops_start + block.ops_len) as usize];
             if let Some(delta) = block.delta {
                 let mut changing: Vec<TaskId> = ops
@@ -213,7 +281,7 @@ impl Writer<'_> {
             }
         }
         for (index, &slice) in open.iter().enumerate() {
-            self.close(index, slice, run.end_ns);
+            self.close(index, slice, self.extent.end_ns);
         }
     }
 
@@ -228,6 +296,7 @@ impl Writer<'_> {
     fn lock_tracks(&mut self) {
         let run = self.run;
         let timeline = run.timeline();
+        let Extent { end_ns, cut, .. } = self.extent;
         let mut next_tid = 1u32;
         for (lock_index, info) in run.layout.locks.iter().enumerate() {
             let holds: Vec<_> = timeline
@@ -236,6 +305,8 @@ impl Writer<'_> {
                 .filter(|span| {
                     span.lock.0 as usize == lock_index && matches!(span.kind, LockSpanKind::Hold(_))
                 })
+                .filter(|span| !cut || span.start_ns < end_ns)
+                .map(|span| LockSpan { end_ns: span.end_ns.min(end_ns), ..*span })
                 .collect();
             // Lanes: the first whose last hold has ended; shared holders spill over.
             let mut lane_ends: Vec<u64> = Vec::new();
@@ -295,7 +366,7 @@ impl Writer<'_> {
         for lock in 0..queues.len() {
             self.counter(lock, 0, 0);
         }
-        for block in run.blocks.iter().filter(|block| !block.is_repeat()) {
+        for block in run.blocks[..self.extent.blocks].iter().filter(|block| !block.is_repeat()) {
             let ops = &run.ops[block.ops_start as usize..(block.ops_start + block.ops_len) as usize];
             for op in ops {
                 for effect in run.op_effects(op) {
@@ -330,7 +401,8 @@ impl Writer<'_> {
     /// Chapters as global instants; notable events on their actor's thread.
     fn instants(&mut self) {
         let run = self.run;
-        for chapter in &run.chapters {
+        let covered = self.extent.position;
+        for chapter in run.chapters.iter().filter(|chapter| chapter.position <= covered) {
             let Some(op) = chapter.position.checked_sub(1).and_then(|index| run.op(index)) else { continue };
             self.begin('i', MACHINE_PID, 0, chapter.title);
             self.key("ts");
@@ -343,7 +415,7 @@ impl Writer<'_> {
             self.narration_arg(&op);
             self.out.push_str("}}");
         }
-        for &index in run.notable_ops() {
+        for &index in run.notable_ops().iter().filter(|&&index| index < covered) {
             let Some(op) = run.op(index) else { continue };
             let (tid, scope) = op.actor.map_or((0, 'g'), |task| (task.0 + 1, 't'));
             self.begin('i', MACHINE_PID, tid, op.kind.key());
