@@ -1,0 +1,119 @@
+//! The export row below the player: the run on screen as a Perfetto trace, CSV and
+//! SVG, saved as files named `<case>-<variant>-<position>.<ext>`.
+//!
+//! The engine writes the text (`slowpath_engine::export`) from the run the page
+//! already holds; the Perfetto file is bounded there (`perfetto::EFFECTS_MAX`), so a
+//! click never holds the page for long. A file is saved through a Blob URL.
+
+use slowpath_engine::export::{csv, file_name, perfetto, svg};
+use slowpath_engine::Run;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties)]
+pub struct ExportProps {
+    pub run: Rc<Run>,
+    pub position: u64,
+}
+
+impl PartialEq for ExportProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run) && self.position == other.position
+    }
+}
+
+/// What one button saves.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Perfetto,
+    Metrics,
+    /// The case's plot table with this index in `Case::csv_tables`.
+    Table(usize),
+    Svg,
+}
+
+#[function_component(ExportPanel)]
+pub fn export_panel(props: &ExportProps) -> Html {
+    let status = use_state(|| None::<String>);
+    // The case's table names, once per run (the position changes on every step).
+    let tables = {
+        let run = props.run.clone();
+        use_memo((run.case, run.trace_hash), move |_| -> Vec<&'static str> {
+            slowpath_engine::find(run.case)
+                .map(|case| case.csv_tables(&run).iter().map(|table| table.name).collect())
+                .unwrap_or_default()
+        })
+    };
+    let save = |kind: Kind| {
+        let run = props.run.clone();
+        let position = props.position;
+        let status = status.clone();
+        Callback::from(move |_: MouseEvent| {
+            let (name, text, mime) = match kind {
+                Kind::Perfetto => {
+                    (file_name(&run, position, "json"), perfetto::perfetto_json(&run), "application/json")
+                }
+                Kind::Metrics => (file_name(&run, position, "csv"), csv::metrics_csv(&run), "text/csv"),
+                Kind::Table(index) => {
+                    let Some(table) = slowpath_engine::find(run.case)
+                        .and_then(|case| case.csv_tables(&run).into_iter().nth(index))
+                    else {
+                        return;
+                    };
+                    (file_name(&run, position, &format!("{}.csv", table.name)), table.to_csv(), "text/csv")
+                }
+                Kind::Svg => (file_name(&run, position, "svg"), svg::timeline_svg(&run), "image/svg+xml"),
+            };
+            let size = slowpath_engine::run::format::size(text.len() as u64);
+            let said = match download(&name, &text, mime) {
+                Ok(()) if kind == Kind::Perfetto => format!(
+                    "Saved {name} ({size}). To open it: go to ui.perfetto.dev, choose \"Open trace file\" \
+                     and pick the file (it stays on your computer). Each task is a thread; the locks are a \
+                     process of their own."
+                ),
+                Ok(()) => format!("Saved {name} ({size})."),
+                Err(()) => "This browser would not save the file.".to_string(),
+            };
+            status.set(Some(said));
+        })
+    };
+    html! {
+        <div class="export" data-testid="export">
+            <h2>{ "Export this run" }</h2>
+            <div class="export-buttons">
+                <button type="button" data-testid="export-perfetto" onclick={save(Kind::Perfetto)}>
+                    { "Open in Perfetto (JSON trace)" }</button>
+                <button type="button" data-testid="export-svg" onclick={save(Kind::Svg)}>{ "Timeline (SVG)" }</button>
+                <button type="button" data-testid="export-csv" onclick={save(Kind::Metrics)}>{ "Figures (CSV)" }</button>
+                { for tables.iter().enumerate().map(|(index, name)| html! {
+                    <button type="button" key={*name} data-testid={format!("export-csv-{name}")}
+                        onclick={save(Kind::Table(index))}>{ format!("{name} (CSV)") }</button>
+                }) }
+            </div>
+            <p class="export-status" role="status" data-testid="export-status">
+                { status.as_ref().cloned().unwrap_or_default() }</p>
+        </div>
+    }
+}
+
+/// Saves `text` as a file called `name`: a Blob URL on a clicked `<a download>`.
+fn download(name: &str, text: &str, mime: &str) -> Result<(), ()> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| ())?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| ())?;
+    let document = gloo::utils::document();
+    let link: web_sys::HtmlAnchorElement =
+        document.create_element("a").map_err(|_| ())?.dyn_into().map_err(|_| ())?;
+    link.set_href(&url);
+    link.set_download(name);
+    link.click();
+    // The browser has taken the file once the click's task is over.
+    gloo::timers::callback::Timeout::new(0, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+    Ok(())
+}
