@@ -391,7 +391,8 @@ impl Writer<'_> {
     }
 
     fn counter(&mut self, lock: usize, at_ns: u64, waiters: usize) {
-        let name = format!("{} waiters", self.run.layout.locks[lock].name);
+        // Perfetto names a counter track "<event name> <arg key>": "mmap_lock waiters".
+        let name = self.run.layout.locks[lock].name.clone();
         self.begin('C', LOCKS_PID, 0, &name);
         self.key("ts");
         write_us(&mut self.out, at_ns);
