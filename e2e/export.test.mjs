@@ -1,7 +1,7 @@
 // Exports: the player's "Open in Perfetto" saves the run as Trace Event JSON named
 // after the case, variant and position; the file parses, names every task's thread,
 // and is byte-identical when saved again from the same link. The SVG and CSV
-// buttons save their files too.
+// buttons save their files too, and a stage canvas saves as PNG at twice its size.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -58,6 +58,25 @@ describe('exports', () => {
       const again = await save(page, 'export-perfetto');
       assert.equal(again.name, first.name);
       assert.ok(again.text === first.text, 'the same link saves a byte-identical file');
+    });
+  });
+
+  test('a stage canvas saves as a PNG at twice its CSS size', T, async () => {
+    await withPage(suite.browser, 'export-png', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/case/gvisor-threadgroups'));
+      await waitForApp(page);
+      const canvas = page.locator('[data-testid="case-stage"] canvas').first();
+      const cssWidth = await canvas.evaluate((element) => element.clientWidth);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+      assert.match(download.suggestedFilename(), /^gvisor-threadgroups-before-0-canvas1\.png$/);
+      const png = await readFile(await download.path());
+      assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+      assert.equal(png.readUInt32BE(16), cssWidth * 2, 'the PNG is twice the canvas CSS width');
+      // Afterwards the canvas is back at the screen's ratio (1 in this browser).
+      await page.waitForFunction((width) => document.querySelector('[data-testid="case-stage"] canvas').width === width, cssWidth);
+      assert.match(await page.getByTestId('export-status').innerText(), /at twice its size/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
     });
   });
 });

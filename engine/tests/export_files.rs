@@ -1,7 +1,7 @@
 //! CSV and SVG exports of every registered case's default run: well-formed,
 //! deterministic, bounded, and carrying the run's own figures.
 
-use slowpath_engine::export::{csv, file_name, svg};
+use slowpath_engine::export::{csv, file_name, part_file_name, svg};
 use slowpath_engine::run::world::TaskId;
 use slowpath_engine::{registry, run_checked};
 
@@ -102,5 +102,6 @@ fn every_default_run_draws_a_bounded_svg_with_its_task_names_as_text() {
             file_name(&run, u64::MAX, "svg"),
             format!("{}-{}-{}.svg", meta.id, run.variant, run.total_ops())
         );
+        assert_eq!(part_file_name(&run, 7, "a b", "csv"), format!("{}-{}-7-a_b.csv", meta.id, run.variant));
     }
 }

@@ -19,6 +19,16 @@ pub fn file_name(run: &Run, position: u64, extension: &str) -> String {
     format!("{}-{}-{}.{}", safe(run.case), safe(run.variant), position.min(run.total_ops()), safe(extension))
 }
 
+/// The name of one part of an export (a case's plot table, a canvas):
+/// `<case>-<variant>-<position>-<part>.<ext>`.
+pub fn part_file_name(run: &Run, position: u64, part: &str, extension: &str) -> String {
+    let whole = file_name(run, position, extension);
+    let stem = whole.strip_suffix(&format!(".{extension}")).unwrap_or(&whole);
+    let part: String =
+        part.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    format!("{stem}-{part}.{extension}")
+}
+
 /// Integer nanoseconds as exact decimal microseconds (`1234567` → `1234.567`): the
 /// Trace Event Format counts in µs, and a float would round.
 pub(crate) fn write_us(out: &mut String, ns: u64) {
