@@ -1,7 +1,8 @@
 // Exports: the player's "Open in Perfetto" saves the run as Trace Event JSON named
 // after the case, variant and position; the file parses, names every task's thread,
 // and is byte-identical when saved again from the same link. The SVG and CSV
-// buttons save their files too, and a stage canvas saves as PNG at twice its size.
+// buttons save their files too, a case's chart saves as SVG, and a stage canvas
+// saves as PNG at twice its size.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,6 +76,9 @@ describe('exports', () => {
       // Afterwards the canvas is back at the screen's ratio (1 in this browser).
       await page.waitForFunction((width) => document.querySelector('[data-testid="case-stage"] canvas').width === width, cssWidth);
       assert.match(await page.getByTestId('export-status').innerText(), /at twice its size/);
+      const chart = await save(page, 'export-chart-scaling');
+      assert.equal(chart.name, 'gvisor-threadgroups-before-0-scaling.svg');
+      assert.match(chart.text, /<text[^>]*>threads \(log scale\)<\/text>/);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

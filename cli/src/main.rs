@@ -4,7 +4,8 @@
 //! summary, a JSON object (`--json`) or one line per micro-op (`--trace`);
 //! `tour` prints (and so validates) a case's guided tour. `run` also writes the
 //! run's exports: `--perfetto FILE` (Trace Event JSON), `--csv FILE` (the metrics,
-//! and each of the case's plot tables beside it as `FILE-<table>.csv`), `--svg FILE`.
+//! and each of the case's plot tables beside it as `FILE-<table>.csv`), `--svg FILE`
+//! (the timeline, and the case's charts beside it as `FILE-<chart>.svg`).
 
 mod tour;
 
@@ -183,7 +184,7 @@ fn execute(args: &RunArgs) -> Result<(), String> {
 
 /// Writes the files the export flags ask for (the whole run: position = its end).
 fn write_exports(case: &dyn slowpath_engine::Case, run: &Run, args: &RunArgs) -> Result<(), String> {
-    use slowpath_engine::export::{csv, perfetto, svg};
+    use slowpath_engine::export::{chart, csv, perfetto, svg};
     let write = |path: &str, text: String| {
         std::fs::write(path, text).map_err(|error| format!("cannot write `{}`: {error}", quote_input(path)))
     };
@@ -199,6 +200,10 @@ fn write_exports(case: &dyn slowpath_engine::Case, run: &Run, args: &RunArgs) ->
     }
     if let Some(path) = &args.svg {
         write(path, svg::timeline_svg(run))?;
+        let stem = path.strip_suffix(".svg").unwrap_or(path);
+        for chart in case.charts(run) {
+            write(&format!("{stem}-{}.svg", chart.name), chart::chart_svg(&chart))?;
+        }
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! same bytes as the engine's writers, the case's plot tables beside the CSV, and an
 //! unwritable path is one error line.
 
-use slowpath_engine::export::{csv, perfetto, svg};
+use slowpath_engine::export::{chart, csv, perfetto, svg};
 use slowpath_engine::{find, run_checked};
 use std::process::Command;
 
@@ -27,6 +27,9 @@ fn run_writes_the_perfetto_csv_and_svg_files() {
     assert!(trace["traceEvents"].as_array().is_some_and(|events| events.len() > 10));
     assert_eq!(read("t.csv"), csv::metrics_csv(&run));
     assert_eq!(read("t.svg"), svg::timeline_svg(&run));
+    for chart in case.charts(&run) {
+        assert_eq!(read(&format!("t-{}.svg", chart.name)), chart::chart_svg(&chart), "{}", chart.name);
+    }
     for table in case.csv_tables(&run) {
         assert_eq!(read(&format!("t-{}.csv", table.name)), table.to_csv(), "{}", table.name);
     }

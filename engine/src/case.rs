@@ -108,6 +108,12 @@ pub trait Case: Sync {
         let _ = run;
         Vec::new()
     }
+
+    /// The same plots as SVG charts (`export::chart`), from the run's extras.
+    fn charts(&self, run: &Run) -> Vec<crate::export::chart::Chart> {
+        let _ = run;
+        Vec::new()
+    }
 }
 
 impl CaseMeta {

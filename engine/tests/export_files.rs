@@ -1,7 +1,7 @@
 //! CSV and SVG exports of every registered case's default run: well-formed,
 //! deterministic, bounded, and carrying the run's own figures.
 
-use slowpath_engine::export::{csv, file_name, part_file_name, svg};
+use slowpath_engine::export::{chart, csv, file_name, part_file_name, svg};
 use slowpath_engine::run::world::TaskId;
 use slowpath_engine::{registry, run_checked};
 
@@ -104,4 +104,44 @@ fn every_default_run_draws_a_bounded_svg_with_its_task_names_as_text() {
         );
         assert_eq!(part_file_name(&run, 7, "a b", "csv"), format!("{}-{}-7-a_b.csv", meta.id, run.variant));
     }
+}
+
+#[test]
+fn case_charts_draw_every_series_with_text_labels_and_bounded_marks() {
+    let mut charts = 0;
+    for case in registry() {
+        let meta = case.meta();
+        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        for chart in case.charts(&run) {
+            charts += 1;
+            let text = chart::chart_svg(&chart);
+            assert_eq!(text, chart::chart_svg(&chart), "{}: deterministic", meta.id);
+            assert!(
+                text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && text.ends_with("</svg>\n")
+            );
+            assert_eq!(text.matches("<text").count(), text.matches("</text>").count());
+            assert_eq!(text.matches("<g>").count(), text.matches("</g>").count());
+            for series in &chart.series {
+                assert!(!series.points.is_empty(), "{}: {} has points", meta.id, series.name);
+                assert!(text.contains(&format!("<title>{}</title>", series.name.replace('&', "&amp;"))));
+            }
+            // Dots on one pixel are drawn once: at most one per pixel of the 900 × 520 picture.
+            assert!(text.matches("<circle").count() <= 900 * 520, "{}: bounded", meta.id);
+        }
+    }
+    assert!(charts >= 2, "the FIFO's dt chart and gVisor's scaling chart");
+}
+
+#[test]
+fn the_dt_chart_has_one_dot_per_distinct_pixel_of_the_writes() {
+    let fifo = slowpath_engine::find("fifo-trigger").expect("registered");
+    let run =
+        run_checked(fifo, &fifo.meta().default_params(), fifo.meta().default_variant().id, 1).expect("runs");
+    let charts = fifo.charts(&run);
+    let dt = charts.iter().find(|chart| chart.name == "dt").expect("the dt chart");
+    let points: usize = dt.series.iter().map(|series| series.points.len()).sum();
+    let writes = fifo.csv_tables(&run).into_iter().find(|table| table.name == "writes").expect("writes");
+    assert_eq!(points, writes.rows.len(), "every write is a point");
+    let dots = chart::chart_svg(dt).matches("<circle").count();
+    assert!(dots > 0 && dots <= points, "{dots} dots for {points} writes");
 }

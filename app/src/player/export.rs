@@ -1,5 +1,6 @@
-//! The export row below the player: the run on screen as a Perfetto trace, CSV and
-//! SVG, saved as files named `<case>-<variant>-<position>.<ext>`.
+//! The export row below the player: the run on screen as a Perfetto trace, CSV (the
+//! figures, the case's plot tables) and SVG (the timeline, the case's charts), saved
+//! as files named `<case>-<variant>-<position>[-<part>].<ext>`.
 //!
 //! The engine writes the text (`slowpath_engine::export`) from the run the page
 //! already holds; the Perfetto file is bounded there (`perfetto::EFFECTS_MAX`), so a
@@ -7,7 +8,7 @@
 //! stage's and the case's canvases are saved as PNG at twice their CSS size: each is
 //! redrawn at pixel ratio 2 (`canvas::set_export_scale`), copied, then redrawn as before.
 
-use slowpath_engine::export::{csv, file_name, part_file_name, perfetto, svg};
+use slowpath_engine::export::{chart, csv, file_name, part_file_name, perfetto, svg};
 use slowpath_engine::Run;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -32,21 +33,26 @@ enum Kind {
     Metrics,
     /// The case's plot table with this index in `Case::csv_tables`.
     Table(usize),
+    /// The case's chart with this index in `Case::charts`.
+    Chart(usize),
     Svg,
 }
 
 #[function_component(ExportPanel)]
 pub fn export_panel(props: &ExportProps) -> Html {
     let status = use_state(|| None::<String>);
-    // The case's table names, once per run (the position changes on every step).
-    let tables = {
+    // The case's table and chart names, once per run (the position changes on every step).
+    let parts = {
         let run = props.run.clone();
-        use_memo((run.case, run.trace_hash), move |_| -> Vec<&'static str> {
-            slowpath_engine::find(run.case)
-                .map(|case| case.csv_tables(&run).iter().map(|table| table.name).collect())
-                .unwrap_or_default()
+        use_memo((run.case, run.trace_hash), move |_| -> (Vec<&'static str>, Vec<&'static str>) {
+            let Some(case) = slowpath_engine::find(run.case) else { return Default::default() };
+            (
+                case.csv_tables(&run).iter().map(|table| table.name).collect(),
+                case.charts(&run).iter().map(|chart| chart.name).collect(),
+            )
         })
     };
+    let (tables, charts) = &*parts;
     let save = |kind: Kind| {
         let run = props.run.clone();
         let position = props.position;
@@ -64,6 +70,18 @@ pub fn export_panel(props: &ExportProps) -> Html {
                         return;
                     };
                     (part_file_name(&run, position, table.name, "csv"), table.to_csv(), "text/csv")
+                }
+                Kind::Chart(index) => {
+                    let Some(chart) = slowpath_engine::find(run.case)
+                        .and_then(|case| case.charts(&run).into_iter().nth(index))
+                    else {
+                        return;
+                    };
+                    (
+                        part_file_name(&run, position, chart.name, "svg"),
+                        chart::chart_svg(&chart),
+                        "image/svg+xml",
+                    )
                 }
                 Kind::Svg => (file_name(&run, position, "svg"), svg::timeline_svg(&run), "image/svg+xml"),
             };
@@ -109,6 +127,10 @@ pub fn export_panel(props: &ExportProps) -> Html {
                 <button type="button" data-testid="export-perfetto" onclick={save(Kind::Perfetto)}>
                     { "Open in Perfetto (JSON trace)" }</button>
                 <button type="button" data-testid="export-svg" onclick={save(Kind::Svg)}>{ "Timeline (SVG)" }</button>
+                { for charts.iter().enumerate().map(|(index, name)| html! {
+                    <button type="button" key={format!("chart-{name}")} data-testid={format!("export-chart-{name}")}
+                        onclick={save(Kind::Chart(index))}>{ format!("{name} chart (SVG)") }</button>
+                }) }
                 <button type="button" data-testid="export-png" onclick={save_png}>{ "Stage canvases (PNG, 2×)" }</button>
                 <button type="button" data-testid="export-csv" onclick={save(Kind::Metrics)}>{ "Figures (CSV)" }</button>
                 { for tables.iter().enumerate().map(|(index, name)| html! {

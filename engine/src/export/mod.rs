@@ -1,8 +1,9 @@
 //! A run written out for other tools: Perfetto's trace viewer (Chrome Trace Event
-//! JSON), spreadsheets (CSV) and slides (SVG of the timeline). Generic: it reads the
-//! run's tables and layout and names no case. Text is written by hand with
+//! JSON), spreadsheets (CSV) and slides (SVG of the timeline and of a case's
+//! charts). Generic: it reads the run's tables and layout and names no case. Text is written by hand with
 //! `std::fmt::Write` so that the app's wasm bundle carries no JSON library.
 
+pub mod chart;
 pub mod csv;
 pub mod perfetto;
 pub mod svg;

@@ -67,4 +67,32 @@ impl FifoCase {
         }
         vec![writes, bursts]
     }
+
+    /// The dt chart: every write's dt against when it started, slow ones apart.
+    pub fn dt_chart(&self) -> crate::export::chart::Chart {
+        use crate::export::chart::{Chart, Mark, Series, Unit};
+        let mut fast = Vec::new();
+        let mut slow = Vec::new();
+        for (&time_ns, &dt_ns) in self.write_time_ns.iter().zip(&self.write_dt_ns) {
+            if dt_ns >= self.slow_ns { &mut slow } else { &mut fast }.push((time_ns, dt_ns));
+        }
+        Chart {
+            name: "dt",
+            title: format!("Each write's dt on {} (HZ {})", self.kernel, self.hz),
+            x_label: "when the write started",
+            x_unit: Unit::Ns,
+            log_x: false,
+            y_label: "dt printed",
+            y_unit: Unit::Ns,
+            series: vec![
+                Series { name: "fast writes".into(), colour: "#2563eb", mark: Mark::Dots, points: fast },
+                Series {
+                    name: format!("slow writes (≥ {})", crate::run::format::duration(self.slow_ns)),
+                    colour: "#dc2626",
+                    mark: Mark::Dots,
+                    points: slow,
+                },
+            ],
+        }
+    }
 }
