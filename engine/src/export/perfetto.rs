@@ -111,7 +111,7 @@ struct Writer<'r> {
 /// The args of a complete event on a task's thread.
 enum SliceArgs<'a> {
     State { state: TaskState, ns: u64 },
-    Repeat { count: u64, period_ns: u64, buckets_ns: &'a [u64; BUCKETS] },
+    Repeat { count: u64, period_ns: u64, buckets_ns: &'a [u64; BUCKETS], first: &'a str },
 }
 
 impl Writer<'_> {
@@ -229,8 +229,10 @@ impl Writer<'_> {
                     TaskState::New | TaskState::Runnable | TaskState::Stopped | TaskState::Dead => {}
                 }
             }
-            SliceArgs::Repeat { count, period_ns, buckets_ns } => {
-                let _ = write!(self.out, "\"iterations\":{count},\"period_ns\":{period_ns}");
+            SliceArgs::Repeat { count, period_ns, buckets_ns, first } => {
+                let _ =
+                    write!(self.out, "\"iterations\":{count},\"period_ns\":{period_ns},\"first_iteration\":");
+                write_json_str(&mut self.out, first);
                 for (key, ns) in BUCKET_KEYS.iter().zip(buckets_ns) {
                     let _ = write!(self.out, ",\"{key}\":{}", ns * count);
                 }
@@ -258,12 +260,21 @@ impl Writer<'_> {
                 changing.sort();
                 changing.dedup();
                 let block_end = block.start_ns + block.count * block.period_ns;
+                let first = if changing.is_empty() {
+                    String::new()
+                } else {
+                    plain(&run.iteration_label(block.first_iteration))
+                };
                 for task in changing {
                     let index = task.0 as usize;
                     self.close(index, open[index], block.start_ns);
                     let buckets_ns = &run.deltas[delta as usize].task_buckets_ns[index];
-                    let args =
-                        SliceArgs::Repeat { count: block.count, period_ns: block.period_ns, buckets_ns };
+                    let args = SliceArgs::Repeat {
+                        count: block.count,
+                        period_ns: block.period_ns,
+                        buckets_ns,
+                        first: &first,
+                    };
                     self.task_slice(index, block.start_ns, block_end, args);
                     // A repeat ends in the state it started in.
                     open[index].1 = block_end;
@@ -435,16 +446,8 @@ impl Writer<'_> {
     /// The op's narration as plain text, and its values one by one.
     fn narration_arg(&mut self, op: &crate::run::trace::OpView) {
         let segments = self.run.narrate(op);
-        let text: String = segments
-            .iter()
-            .map(|segment| match segment {
-                Segment::Text(text) | Segment::Task(text) | Segment::Lock(text) | Segment::Value(text) => {
-                    text.as_str()
-                }
-            })
-            .collect();
         self.out.push_str(",\"narration\":");
-        write_json_str(&mut self.out, &text);
+        write_json_str(&mut self.out, &plain(&segments));
         let values: Vec<&str> = segments
             .iter()
             .filter_map(|segment| match segment {
@@ -457,6 +460,18 @@ impl Writer<'_> {
             write_json_str(&mut self.out, value);
         }
     }
+}
+
+/// Narration as plain text.
+fn plain(segments: &[Segment]) -> String {
+    segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Text(text) | Segment::Task(text) | Segment::Lock(text) | Segment::Value(text) => {
+                text.as_str()
+            }
+        })
+        .collect()
 }
 
 /// The accounting bucket each key in [`BUCKET_KEYS`] stands for (for readers of the file).
