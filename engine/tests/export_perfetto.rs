@@ -49,6 +49,29 @@ fn a_file_cut_at_its_stored_ops_bound_accounts_exactly_up_to_its_end() {
     assert!(cut >= 2, "the bound cuts some default runs at 300 effects");
 }
 
+#[test]
+fn random_settings_export_without_panicking_and_account_exactly() {
+    use slowpath_engine::export::{chart, csv, svg};
+    use slowpath_engine::run::params::ParamValues;
+    use slowpath_engine::run::rng::Rng;
+    for case in registry() {
+        let meta = case.meta();
+        for draws in [17u64, 9_000_001] {
+            let mut rng = Rng::new(draws);
+            let params = ParamValues::drawn(meta.params, |bound| rng.below(bound));
+            let variant = meta.variants[rng.below(meta.variants.len() as u64) as usize].id;
+            let run = run_checked(*case, &params, variant, draws).expect("drawn settings are valid");
+            let text = perfetto_json(&run);
+            check(&run, &text, Extent::of(&run, EFFECTS_MAX));
+            assert!(!csv::metrics_csv(&run).is_empty());
+            assert!(svg::timeline_svg(&run).ends_with("</svg>\n"));
+            for drawn in case.charts(&run) {
+                assert!(chart::chart_svg(&drawn).ends_with("</svg>\n"));
+            }
+        }
+    }
+}
+
 /// Checks one file against the Trace Event rules and the run's accounting up to
 /// `extent`; returns the event counts in words.
 fn check(run: &Run, text: &str, extent: Extent) -> String {

@@ -40,7 +40,7 @@ const LOCKS_PID: u32 = 2;
 pub const BUCKET_KEYS: [&str; BUCKETS] = ["user_ns", "sys_ns", "runnable_ns", "blocked_ns", "sleep_ns"];
 
 /// How much of a run a file covers: its first `blocks` blocks, up to `position`
-/// (the run's ops executed) and `end_ns`.
+/// (the run's ops executed) and `end_ns`, the time of the last op it covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Extent {
     pub blocks: usize,
@@ -68,7 +68,10 @@ impl Extent {
                 return Extent { blocks: index, position, end_ns: run.time_at(position), cut: true };
             }
         }
-        Extent { blocks: run.blocks.len(), position: run.total_ops(), end_ns: run.end_ns, cut: false }
+        // The world's accounting stops at the last op, which may be before the run's
+        // nominal end (a case that stops its clock between events).
+        let position = run.total_ops();
+        Extent { blocks: run.blocks.len(), position, end_ns: run.time_at(position), cut: false }
     }
 }
 
