@@ -2,7 +2,10 @@
 //!
 //! `list` prints the case registry; `run` runs one case and prints a
 //! summary, a JSON object (`--json`) or one line per micro-op (`--trace`);
-//! `tour` prints (and so validates) a case's guided tour.
+//! `tour` prints (and so validates) a case's guided tour. `run` also writes the
+//! run's exports: `--perfetto FILE` (Trace Event JSON), `--csv FILE` (the metrics,
+//! and each of the case's plot tables beside it as `FILE-<table>.csv`), `--svg FILE`
+//! (the timeline, and the case's charts beside it as `FILE-<chart>.svg`).
 
 mod tour;
 
@@ -13,11 +16,12 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: slowpath-cli list
        slowpath-cli tour <case-id>
-       slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
+       slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]
+                                   [--perfetto FILE] [--csv FILE] [--svg FILE]";
 
 /// The usage on one line, for errors (every error is one prefixed line).
 const USAGE_LINE: &str =
-    "usage: slowpath-cli list | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]";
+    "usage: slowpath-cli list | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace] [--perfetto FILE] [--csv FILE] [--svg FILE]";
 
 /// `--trace` on a run larger than this prints the first lines and says so.
 const TRACE_LINES_MAX: u64 = 10_000_000;
@@ -29,6 +33,9 @@ struct RunArgs {
     seed: u64,
     json: bool,
     trace: bool,
+    perfetto: Option<String>,
+    csv: Option<String>,
+    svg: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -91,7 +98,17 @@ fn fail(message: &str) -> ExitCode {
 fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     let mut iter = args.iter();
     let case = iter.next().ok_or("run needs a case id (see `slowpath-cli list`)")?.clone();
-    let mut run = RunArgs { case, variant: None, sets: Vec::new(), seed: 1, json: false, trace: false };
+    let mut run = RunArgs {
+        case,
+        variant: None,
+        sets: Vec::new(),
+        seed: 1,
+        json: false,
+        trace: false,
+        perfetto: None,
+        csv: None,
+        svg: None,
+    };
     while let Some(arg) = iter.next() {
         let mut value = |flag: &str| iter.next().cloned().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
@@ -106,6 +123,9 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
             }
             "--json" => run.json = true,
             "--trace" => run.trace = true,
+            "--perfetto" => run.perfetto = Some(value("--perfetto")?),
+            "--csv" => run.csv = Some(value("--csv")?),
+            "--svg" => run.svg = Some(value("--svg")?),
             other => return Err(format!("unknown argument `{}`; {USAGE_LINE}", quote_input(other))),
         }
     }
@@ -136,6 +156,7 @@ fn execute(args: &RunArgs) -> Result<(), String> {
             .map_err(|error| error.to_string())?;
     let variant = args.variant.as_deref().unwrap_or(meta.default_variant().id);
     let run = run_checked(case, &params, variant, args.seed).map_err(|error| error.to_string())?;
+    write_exports(case, &run, args)?;
     if args.trace {
         use std::io::Write;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -157,6 +178,32 @@ fn execute(args: &RunArgs) -> Result<(), String> {
         print_quietly(&(json(&run) + "\n"));
     } else if !args.trace {
         print_quietly(&(summary(&run) + "\n"));
+    }
+    Ok(())
+}
+
+/// Writes the files the export flags ask for (the whole run: position = its end).
+fn write_exports(case: &dyn slowpath_engine::Case, run: &Run, args: &RunArgs) -> Result<(), String> {
+    use slowpath_engine::export::{chart, csv, perfetto, svg};
+    let write = |path: &str, text: String| {
+        std::fs::write(path, text).map_err(|error| format!("cannot write `{}`: {error}", quote_input(path)))
+    };
+    if let Some(path) = &args.perfetto {
+        write(path, perfetto::perfetto_json(run))?;
+    }
+    if let Some(path) = &args.csv {
+        write(path, csv::metrics_csv(run))?;
+        let stem = path.strip_suffix(".csv").unwrap_or(path);
+        for table in case.csv_tables(run) {
+            write(&format!("{stem}-{}.csv", table.name), table.to_csv())?;
+        }
+    }
+    if let Some(path) = &args.svg {
+        write(path, svg::timeline_svg(run))?;
+        let stem = path.strip_suffix(".svg").unwrap_or(path);
+        for chart in case.charts(run) {
+            write(&format!("{stem}-{}.svg", chart.name), chart::chart_svg(&chart))?;
+        }
     }
     Ok(())
 }

@@ -136,6 +136,20 @@ pub trait Case: Sync {
     fn today(&self) -> Option<&'static crate::run::measured::TodayCheck> {
         None
     }
+
+    /// The points of the plots a run of this case draws (per-write dt, scaling
+    /// curves), one CSV table each, from the run's extras. Generic figures are in
+    /// `export::csv::metrics_table`; a case without plots of its own has none.
+    fn csv_tables(&self, run: &Run) -> Vec<crate::export::csv::Table> {
+        let _ = run;
+        Vec::new()
+    }
+
+    /// The same plots as SVG charts (`export::chart`), from the run's extras.
+    fn charts(&self, run: &Run) -> Vec<crate::export::chart::Chart> {
+        let _ = run;
+        Vec::new()
+    }
 }
 
 impl CaseMeta {

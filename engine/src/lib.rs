@@ -7,10 +7,12 @@
 //! - [`case`] and [`cases`]: the registry and one module per case;
 //! - [`kernel`]: kernel models several cases share (schedulers, locks, the maple tree);
 //! - [`run`]: the run machinery (parameters, the simulated world, traces, views);
-//! - [`tour`]: guided tours, data each case declares and the registry checks.
+//! - [`tour`]: guided tours, data each case declares and the registry checks;
+//! - [`export`]: a run written for other tools (Perfetto JSON, CSV, SVG).
 
 pub mod case;
 pub mod cases;
+pub mod export;
 pub mod kernel;
 pub mod run;
 pub mod tour;

@@ -12,8 +12,9 @@ use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
 /// Where a case may not be named: the run machinery, the kernel models every
-/// case shares, and the generic player.
-const GENERIC_TREES: &[&str] = &["engine/src/run", "engine/src/kernel", "app/src/player"];
+/// case shares, the exports, and the generic player.
+const GENERIC_TREES: &[&str] =
+    &["engine/src/run", "engine/src/kernel", "engine/src/export", "app/src/player"];
 /// Where cases live, one folder each.
 const CASE_TREES: &[&str] = &["engine/src/cases", "app/src/cases"];
 /// Never searched for Markdown: build output and installed packages.

@@ -4,6 +4,7 @@
 
 pub mod canvas;
 mod controls;
+mod export;
 mod jump;
 pub mod loader;
 pub mod model;
@@ -450,6 +451,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <div id="details-timeline" tabindex="-1">
                         <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
                     </div>
+                    <export::ExportPanel run={player.run.clone()} position={player.position} />
                     <div class="player-bottom" id="details-params" tabindex="-1">
                         <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
                             seed={player.query.seed} on_action={on_action.clone()} />

@@ -59,3 +59,56 @@ pub struct FifoBurst {
     pub fast_before: u64,
 }
 wire_struct!(FifoBurst { first_write, start_ns, first_dt_ns, following, fast_before });
+
+impl FifoCase {
+    /// The dt chart's points: every measured write, when it started and the dt it
+    /// printed (`writes`), and the bursts of slow writes (`bursts`).
+    pub fn csv_tables(&self) -> Vec<crate::export::csv::Table> {
+        use crate::export::csv::Table;
+        let mut writes = Table::new("writes", &["write", "time_ns", "dt_ns", "slow"]);
+        for (index, (time_ns, dt_ns)) in self.write_time_ns.iter().zip(&self.write_dt_ns).enumerate() {
+            let slow = if *dt_ns >= self.slow_ns { "yes" } else { "no" };
+            writes.row(vec![(index + 1).to_string(), time_ns.to_string(), dt_ns.to_string(), slow.into()]);
+        }
+        let mut bursts =
+            Table::new("bursts", &["first_write", "start_ns", "first_dt_ns", "slow_writes", "fast_before"]);
+        for burst in &self.bursts {
+            bursts.row(vec![
+                burst.first_write.to_string(),
+                burst.start_ns.to_string(),
+                burst.first_dt_ns.to_string(),
+                (1 + burst.following.len()).to_string(),
+                burst.fast_before.to_string(),
+            ]);
+        }
+        vec![writes, bursts]
+    }
+
+    /// The dt chart: every write's dt against when it started, slow ones apart.
+    pub fn dt_chart(&self) -> crate::export::chart::Chart {
+        use crate::export::chart::{Chart, Mark, Series, Unit};
+        let mut fast = Vec::new();
+        let mut slow = Vec::new();
+        for (&time_ns, &dt_ns) in self.write_time_ns.iter().zip(&self.write_dt_ns) {
+            if dt_ns >= self.slow_ns { &mut slow } else { &mut fast }.push((time_ns, dt_ns));
+        }
+        Chart {
+            name: "dt",
+            title: format!("Each write's dt on {} (HZ {})", self.kernel, self.hz),
+            x_label: "when the write started",
+            x_unit: Unit::Ns,
+            log_x: false,
+            y_label: "dt printed",
+            y_unit: Unit::Ns,
+            series: vec![
+                Series { name: "fast writes".into(), colour: "#2563eb", mark: Mark::Dots, points: fast },
+                Series {
+                    name: format!("slow writes (≥ {})", crate::run::format::duration(self.slow_ns)),
+                    colour: "#dc2626",
+                    mark: Mark::Dots,
+                    points: slow,
+                },
+            ],
+        }
+    }
+}

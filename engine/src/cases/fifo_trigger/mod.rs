@@ -422,6 +422,14 @@ impl Case for FifoTrigger {
         &tour::TOUR
     }
 
+    fn csv_tables(&self, run: &Run) -> Vec<crate::export::csv::Table> {
+        run.extras::<FifoCase>().map(FifoCase::csv_tables).unwrap_or_default()
+    }
+
+    fn charts(&self, run: &Run) -> Vec<crate::export::chart::Chart> {
+        run.extras::<FifoCase>().map(|extras| vec![extras.dt_chart()]).unwrap_or_default()
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let config = config(params, variant);
         // Pass 1: where the writes and bursts fall.

@@ -114,3 +114,71 @@ impl SentryShape {
         crate::run::rng::counter_hash(self.seed, index) % 1_000_000 < self.cold_ppm
     }
 }
+
+impl SentryShape {
+    /// The scaling plot's points: the engine's curves (`scaling`) and the seed's
+    /// measured points (`reported`).
+    pub fn csv_tables(&self) -> Vec<crate::export::csv::Table> {
+        use crate::export::csv::Table;
+        let mut scaling = Table::new(
+            "scaling",
+            &["threads", "before_ns", "tgids_ns", "before_all_hot_ns", "before_all_cold_ns"],
+        );
+        for point in &self.scaling {
+            scaling.row(vec![
+                point.threads.to_string(),
+                point.before_ns.to_string(),
+                point.tgids_ns.to_string(),
+                point.before_hot_ns.to_string(),
+                point.before_cold_ns.to_string(),
+            ]);
+        }
+        let mut reported = Table::new("reported", &["threads", "fix", "low_ms", "high_ms"]);
+        for (fix, points) in [("before", self.reported_before), ("after", self.reported_after)] {
+            for (threads, low_ms, high_ms) in points {
+                reported.row(vec![threads.to_string(), fix.into(), low_ms.to_string(), high_ms.to_string()]);
+            }
+        }
+        vec![scaling, reported]
+    }
+
+    /// The scaling plot: CPU time in ThreadGroupsAppend against threads, before and
+    /// after the fix, the band over cache regimes, and the seed's measured points.
+    pub fn scaling_chart(&self) -> crate::export::chart::Chart {
+        use crate::export::chart::{Chart, Mark, Series, Unit};
+        let curve = |name: &str, colour, mark, value: fn(&ScalingPoint) -> u64| Series {
+            name: name.into(),
+            colour,
+            mark,
+            points: self.scaling.iter().map(|point| (point.threads, value(point))).collect(),
+        };
+        let reported = |name: &str, colour, points: &[(u64, u64, u64)]| Series {
+            name: name.into(),
+            colour,
+            mark: Mark::Dots,
+            points: points
+                .iter()
+                .flat_map(|&(threads, low_ms, high_ms)| {
+                    [(threads, low_ms * 1_000_000), (threads, high_ms * 1_000_000)]
+                })
+                .collect(),
+        };
+        Chart {
+            name: "scaling",
+            title: "CPU time in ThreadGroupsAppend over the run".into(),
+            x_label: "threads",
+            x_unit: Unit::Count,
+            log_x: true,
+            y_label: "CPU time",
+            y_unit: Unit::Ns,
+            series: vec![
+                curve("before the fix", "#dc2626", Mark::Line, |point| point.before_ns),
+                curve("all visits hot", "#f59e0b", Mark::Dashed, |point| point.before_hot_ns),
+                curve("all visits cold", "#7c3aed", Mark::Dashed, |point| point.before_cold_ns),
+                curve("after (tgids)", "#16a34a", Mark::Line, |point| point.tgids_ns),
+                reported("reported before (low, high)", "#111827", self.reported_before),
+                reported("reported after", "#0f766e", self.reported_after),
+            ],
+        }
+    }
+}

@@ -248,6 +248,14 @@ impl Case for GvisorThreadgroups {
         &tour::TOUR
     }
 
+    fn csv_tables(&self, run: &Run) -> Vec<crate::export::csv::Table> {
+        run.extras::<extras::SentryShape>().map(extras::SentryShape::csv_tables).unwrap_or_default()
+    }
+
+    fn charts(&self, run: &Run) -> Vec<crate::export::chart::Chart> {
+        run.extras::<extras::SentryShape>().map(|shape| vec![shape.scaling_chart()]).unwrap_or_default()
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let (cfg, capped) = config(params, variant, seed);
         let finished = sim::run(&cfg);

@@ -1,0 +1,86 @@
+// Exports: the player's "Open in Perfetto" saves the run as Trace Event JSON named
+// after the case, variant and position; the file parses, names every task's thread,
+// and is byte-identical when saved again from the same link. The SVG and CSV
+// buttons save their files too, a case's chart saves as SVG, and a stage canvas
+// saves as PNG at twice its size.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { startSuite, waitForApp, withPage } from './browser.mjs';
+
+const T = { timeout: 90_000 };
+// `micro:40` is op 40 (0-based) last executed: position 41, which names the files.
+const LINK = '#/case/rwsem-playground?step=micro:40';
+
+/** Clicks `testId` and returns the saved file's name and text. */
+async function save(page, testId) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), text: await readFile(path, 'utf8') };
+}
+
+describe('exports', () => {
+  let suite;
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    await suite?.close();
+  });
+
+  test('Open in Perfetto saves a deterministic trace with thread names', T, async () => {
+    let first;
+    await withPage(suite.browser, 'export-perfetto', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url(LINK));
+      await waitForApp(page);
+      first = await save(page, 'export-perfetto');
+      assert.equal(first.name, 'rwsem-playground-v6.13-41.json');
+      const trace = JSON.parse(first.text);
+      assert.equal(trace.otherData.case, 'rwsem-playground');
+      const threads = trace.traceEvents.filter((event) => event.ph === 'M' && event.name === 'thread_name');
+      const names = threads.filter((event) => event.pid === 1).map((event) => event.args.name);
+      assert.ok(names.includes('W0') && names.includes('R0'), `task threads named: ${names}`);
+      assert.ok(trace.traceEvents.some((event) => event.ph === 'X' && event.pid === 1), 'state slices');
+      assert.match(await page.getByTestId('export-status').innerText(), /ui\.perfetto\.dev/);
+
+      const svg = await save(page, 'export-svg');
+      assert.equal(svg.name, 'rwsem-playground-v6.13-41.svg');
+      assert.match(svg.text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      const csv = await save(page, 'export-csv');
+      assert.equal(csv.name, 'rwsem-playground-v6.13-41.csv');
+      assert.match(csv.text, /^metric,value,unit\ncase,rwsem-playground,\n/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+    await withPage(suite.browser, 'export-perfetto-again', async ({ page }) => {
+      await page.goto(suite.url(LINK));
+      await waitForApp(page);
+      const again = await save(page, 'export-perfetto');
+      assert.equal(again.name, first.name);
+      assert.ok(again.text === first.text, 'the same link saves a byte-identical file');
+    });
+  });
+
+  test('a stage canvas saves as a PNG at twice its CSS size', T, async () => {
+    await withPage(suite.browser, 'export-png', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/case/gvisor-threadgroups'));
+      await waitForApp(page);
+      const canvas = page.locator('[data-testid="case-stage"] canvas').first();
+      const cssWidth = await canvas.evaluate((element) => element.clientWidth);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+      assert.match(download.suggestedFilename(), /^gvisor-threadgroups-before-0-canvas1\.png$/);
+      const png = await readFile(await download.path());
+      assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+      assert.equal(png.readUInt32BE(16), cssWidth * 2, 'the PNG is twice the canvas CSS width');
+      // Afterwards the canvas is back at the screen's ratio (1 in this browser).
+      await page.waitForFunction((width) => document.querySelector('[data-testid="case-stage"] canvas').width === width, cssWidth);
+      assert.match(await page.getByTestId('export-status').innerText(), /at twice its size/);
+      const chart = await save(page, 'export-chart-scaling');
+      assert.equal(chart.name, 'gvisor-threadgroups-before-0-scaling.svg');
+      assert.match(chart.text, /<text[^>]*>threads \(log scale\)<\/text>/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+});

@@ -1,0 +1,174 @@
+//! The run's timeline as an SVG picture for slides: one row per task coloured by
+//! state, the chapters as numbered markers with their titles listed below, a time
+//! axis and a legend, every word as `<text>` (selectable, scalable).
+//!
+//! Bound: at most [`ROWS_MAX`] task rows and one rectangle per pixel column per row
+//! (each column shows the state at its middle instant, as the canvas does when zoomed
+//! out), so the file stays under a few MB whatever the run.
+
+use crate::run::format;
+use crate::run::timeline::SpanState;
+use crate::run::trace::Run;
+use std::fmt::Write;
+
+/// Task rows drawn; further tasks are counted in a line below the rows.
+pub const ROWS_MAX: usize = 64;
+const LABEL_W: u64 = 180;
+const PLOT_W: u64 = 1000;
+const ROW_H: u64 = 18;
+const TOP: u64 = 58;
+
+/// The fill of each state, in `SpanState::ALL` order (the app's light theme).
+fn colour(state: SpanState) -> &'static str {
+    match state {
+        SpanState::New => "#e5e7eb",
+        SpanState::User => "#16a34a",
+        SpanState::Kernel => "#2563eb",
+        SpanState::Spinning => "#dc2626",
+        SpanState::Runnable => "#f59e0b",
+        SpanState::Sleeping => "#cbd5e1",
+        SpanState::Blocked => "#7c3aed",
+        SpanState::Stopped => "#94a3b8",
+        SpanState::Exiting => "#0f766e",
+        SpanState::Dead => "#ffffff",
+    }
+}
+
+/// The timeline of the whole run as an SVG document.
+pub fn timeline_svg(run: &Run) -> String {
+    let timeline = run.timeline();
+    let end_ns = timeline.end_ns.max(1);
+    let rows = timeline.tracks.len().min(ROWS_MAX);
+    let hidden = timeline.tracks.len() - rows;
+    let rows_bottom = TOP + rows as u64 * ROW_H;
+    let chapters_top = rows_bottom + if hidden > 0 { 40 } else { 24 };
+    let legend_top = chapters_top + run.chapters.len() as u64 * 16 + 12;
+    let height = legend_top + 30;
+    let width = LABEL_W + PLOT_W + 20;
+    let x_of = |at_ns: u64| LABEL_W as f64 + (at_ns as f64 / end_ns as f64) * PLOT_W as f64;
+    let mut out = String::with_capacity(64 * 1024);
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
+         font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"{width}\" height=\"{height}\" fill=\"#ffffff\"/>\n"
+    );
+    let title = format!(
+        "{} ({}), seed {}: {} simulated",
+        run.case,
+        run.variant,
+        run.seed,
+        format::duration(run.end_ns)
+    );
+    let _ = writeln!(out, "<text x=\"10\" y=\"18\" font-weight=\"bold\">{}</text>", escape(&title));
+    for (index, track) in timeline.tracks.iter().take(rows).enumerate() {
+        let y = TOP + index as u64 * ROW_H;
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            LABEL_W - 6,
+            y + ROW_H - 5,
+            escape(&cut(&run.layout.tasks[index].name, 28))
+        );
+        // One sample per pixel column, merged while the state stays the same.
+        let mut run_start = 0u64;
+        let mut current: Option<SpanState> = None;
+        for column in 0..=PLOT_W {
+            let state = (column < PLOT_W).then(|| {
+                let middle = ((2 * column + 1) as u128 * end_ns as u128 / (2 * PLOT_W) as u128) as u64;
+                let span = track.starts_ns.partition_point(|&start| start <= middle).saturating_sub(1);
+                track.states.get(span).copied().unwrap_or(SpanState::New)
+            });
+            if state != current {
+                if let Some(previous) = current.filter(|&s| s != SpanState::Dead) {
+                    let _ = writeln!(
+                        out,
+                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>",
+                        LABEL_W + run_start,
+                        y + 2,
+                        column - run_start,
+                        ROW_H - 4,
+                        colour(previous),
+                        previous.label()
+                    );
+                }
+                current = state;
+                run_start = column;
+            }
+        }
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "<text x=\"{LABEL_W}\" y=\"{}\">… and {hidden} more tasks (the first {ROWS_MAX} are drawn)</text>",
+            rows_bottom + 16
+        );
+    }
+    // Time axis: the run's start and end, and its midpoint.
+    for at_ns in [0, timeline.end_ns / 2, timeline.end_ns] {
+        let x = x_of(at_ns);
+        let _ = writeln!(
+            out,
+            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{rows_bottom}\" stroke=\"#9ca3af\"/>\
+             <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            TOP - 20,
+            TOP - 24,
+            escape(&format::duration(at_ns))
+        );
+    }
+    // Chapters closer than a few pixels share one marker, labelled "1,2".
+    let mut markers: Vec<(f64, String)> = Vec::new();
+    for (number, chapter) in run.chapters.iter().enumerate() {
+        let at_ns = run.time_at(chapter.position);
+        let x = x_of(at_ns);
+        match markers.last_mut() {
+            Some((last_x, label)) if x - *last_x < 12.0 => {
+                let _ = write!(label, ",{}", number + 1);
+            }
+            _ => markers.push((x, (number + 1).to_string())),
+        }
+        let _ = writeln!(
+            out,
+            "<text x=\"{LABEL_W}\" y=\"{}\">{}. {} (at {})</text>",
+            chapters_top + number as u64 * 16,
+            number + 1,
+            escape(chapter.title),
+            escape(&format::duration(at_ns))
+        );
+    }
+    for (x, label) in markers {
+        let _ = writeln!(
+            out,
+            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{rows_bottom}\" stroke=\"#111827\" stroke-dasharray=\"3 2\"/>\
+             <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{label}</text>",
+            TOP - 4,
+            TOP - 6,
+        );
+    }
+    let mut x = 10;
+    for state in SpanState::ALL.into_iter().filter(|&s| s != SpanState::Dead) {
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x}\" y=\"{legend_top}\" width=\"12\" height=\"12\" fill=\"{}\" stroke=\"#6b7280\"/>\
+             <text x=\"{}\" y=\"{}\">{}</text>",
+            colour(state),
+            x + 16,
+            legend_top + 11,
+            state.label()
+        );
+        x += 16 + state.label().len() as u64 * 7 + 14;
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn cut(text: &str, chars: usize) -> String {
+    if text.chars().count() <= chars {
+        text.to_string()
+    } else {
+        text.chars().take(chars - 1).chain(std::iter::once('…')).collect()
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
