@@ -30,6 +30,8 @@ describe('engine worker', () => {
       const started = Date.now();
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
       assert.ok(Date.now() - started < 1_000, 'the main thread answers while the run is made');
+      // Playwright hears of a worker a little after it starts: give it a moment.
+      for (let waited = 0; page.workers().length === 0 && waited < 5_000; waited += 50) await page.waitForTimeout(50);
       assert.equal(page.workers().length, 1, 'one worker');
       await page.getByTestId('run-limit').waitFor({ timeout: 60_000 });
       await page.getByTestId('step-index').waitFor();
