@@ -10,10 +10,12 @@ fn every_today_check_has_a_measurement_a_provenance_and_a_model_run() {
     for case in registry() {
         let Some(check) = case.today() else { continue };
         let meta = case.meta();
+        let path = format!("{}/../{}", env!("CARGO_MANIFEST_DIR"), check.results_path);
+        let results = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
         let (measured_ns, rows) =
-            check.measured_ns().unwrap_or_else(|| panic!("{}: no measured rows", meta.id));
+            check.measured_ns(&results).unwrap_or_else(|| panic!("{}: no measured rows", meta.id));
         assert!(rows >= 3 && measured_ns > 0, "{}: {rows} rows, {measured_ns} ns", meta.id);
-        let provenance = check.provenance();
+        let provenance = slowpath_engine::run::measured::TodayCheck::provenance(&results);
         assert!(provenance.kernel.contains("6."), "{}: kernel {:?}", meta.id, provenance.kernel);
         assert!(!provenance.date.is_empty() && !provenance.machine.is_empty(), "{}: {provenance:?}", meta.id);
         assert!(meta.variant(check.variant).is_some(), "{}: variant {}", meta.id, check.variant);

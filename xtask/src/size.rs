@@ -28,7 +28,9 @@ pub struct Asset {
 }
 
 /// Files a first visit transfers: everything in `dist/` but the case notes
-/// (`cases/*.md`, fetched only by an About page) and the precompressed copies.
+/// (`cases/*.md`, linked from the About page), the measurements (`measure/`, read by
+/// a case page's Today panel when it opens: a few kB gz each, not the landing page's
+/// cost) and the precompressed copies.
 pub fn shipped(dist: &Path) -> Result<Vec<Asset>, Failure> {
     let mut files = Vec::new();
     walk(dist, &mut files).map_err(|error| Failure::Failed(format!("size: cannot list dist/: {error}")))?;

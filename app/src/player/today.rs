@@ -2,7 +2,8 @@
 //! measured on a real, current kernel (from the results file `tools/measure/`
 //! commits, through the engine) beside the model's `today` run and the report.
 //! Every number comes from the engine: the measurement's median and provenance
-//! from its file, the model's from a run made by the worker.
+//! from its file (fetched from the build's `measure/` copy of `tools/measure/`, so
+//! the data is not in the wasm), the model's from a run made by the worker.
 
 use crate::route::Route;
 use slowpath_engine::case::find;
@@ -28,6 +29,7 @@ pub fn today_panel(props: &TodayProps) -> Html {
         Some(crate::worker::RunKey { case: meta.id, variant: variant.id, seed: 1, params })
     });
     let figures = crate::worker::use_summaries(key.iter().cloned().collect());
+    let results = use_results_file(check.map(|check| check.url()));
     let (Some(check), Some(key)) = (check, key) else { return html! {} };
     let model = match figures.first() {
         Some(Some(Ok(summary))) => match summary.metrics.get(check.metric) {
@@ -37,8 +39,16 @@ pub fn today_panel(props: &TodayProps) -> Html {
         Some(Some(Err(why))) => format!("not made: {why}"),
         _ => "computing…".to_string(),
     };
-    let measured = check.measured_ns();
-    let provenance = check.provenance();
+    let (measured, provenance) = match &*results {
+        Some(Ok(text)) => (
+            check.measured_ns(text).map(|(ns, rows)| {
+                format!("{} (median of {} runs)", format::duration(ns), group_digits(rows as u64))
+            }),
+            Some(slowpath_engine::run::measured::TodayCheck::provenance(text)),
+        ),
+        Some(Err(why)) => (Some(format!("the results file could not be read ({why})")), None),
+        None => (Some("reading the results file…".to_string()), None),
+    };
     let reported = meta.reported.iter().find(|figure| figure.metric == check.metric);
     let open_today = Route::Case {
         id: meta.id.to_string(),
@@ -70,20 +80,61 @@ pub fn today_panel(props: &TodayProps) -> Html {
                     <tr>
                         <th scope="row">{ "Measured on a real kernel" }</th>
                         <td data-testid="today-measured">
-                            { match measured {
-                                Some((ns, rows)) => format!("{} (median of {} runs)", format::duration(ns), group_digits(rows as u64)),
-                                None => "no measurement in the results file".to_string(),
-                            } }
+                            { measured.unwrap_or_else(|| "no measurement in the results file".to_string()) }
                         </td>
                     </tr>
                 </tbody>
             </table>
-            <p class="today-provenance" data-testid="today-provenance">
-                { format!("Measured {} on {}; kernel {}. The rows, the method and the noise are in {} and its README; \
-                           the model's run is seed 1, so it is one draw where the model draws.",
-                          provenance.date, provenance.machine, provenance.kernel, check.results_path) }
-            </p>
+            if let Some(provenance) = provenance {
+                <p class="today-provenance" data-testid="today-provenance">
+                    { format!("Measured {} on {}; kernel {}. The model's run is seed 1: one draw where the model draws. ",
+                              provenance.date, provenance.machine, provenance.kernel) }
+                    <a href={check.url()} target="_blank" rel="noopener">{ "The measured rows" }</a>
+                    { format!(" ({}; the method and the noise are in the README beside it.)", check.results_path) }
+                </p>
+            }
             <a class="button" href={open_today} data-testid="today-open">{ "Open the today variant" }</a>
         </section>
     }
+}
+
+/// The text of the results file at `url` (relative to the page), fetched once.
+#[hook]
+fn use_results_file(url: Option<&'static str>) -> std::rc::Rc<Option<Result<String, String>>> {
+    let text = use_state(|| std::rc::Rc::new(None));
+    {
+        let text = text.clone();
+        use_effect_with(url, move |url| {
+            let request =
+                url.and_then(|url| fetch_text(url, move |read| text.set(std::rc::Rc::new(Some(read)))));
+            move || {
+                if let Some((request, _onload)) = request {
+                    let _ = request.abort();
+                }
+            }
+        });
+    }
+    (*text).clone()
+}
+
+/// GET `url` as text; `done` hears the text or why not. The closure lives as long
+/// as the request it is returned with.
+fn fetch_text(
+    url: &str,
+    done: impl Fn(Result<String, String>) + 'static,
+) -> Option<(web_sys::XmlHttpRequest, wasm_bindgen::closure::Closure<dyn FnMut()>)> {
+    use wasm_bindgen::JsCast;
+    let request = web_sys::XmlHttpRequest::new().ok()?;
+    request.open("GET", url).ok()?;
+    let reader = request.clone();
+    let onload = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+        let status = reader.status().unwrap_or(0);
+        match reader.response_text() {
+            Ok(Some(text)) if status == 200 => done(Ok(text)),
+            _ => done(Err(format!("HTTP status {status}"))),
+        }
+    });
+    request.set_onloadend(Some(onload.as_ref().unchecked_ref()));
+    request.send().ok()?;
+    Some((request, onload))
 }

@@ -1,9 +1,10 @@
 //! Figures measured on a real kernel, read from the results files that
-//! `tools/measure/` commits (compiled in with `include_str!`, so the page, the
-//! tests and the files cannot drift apart). A case that has a `today` variant names
-//! one such figure ([`TodayCheck`]) for the page's "Today" panel: the measurement
-//! beside the model's `today` run and the report. Nothing here is typed: the value
-//! is the median of the file's rows, the kernel, date and machine its `#` header.
+//! `tools/measure/` commits. A case that has a `today` variant names one such
+//! figure ([`TodayCheck`]) for the page's "Today" panel: the measurement beside the
+//! model's `today` run and the report. Nothing here is typed: the value is the
+//! median of the file's rows, the kernel, date and machine its `#` header. The
+//! file is read as committed: the page fetches it from the build (`measure/…`,
+//! copied there by Trunk, so it is not in the wasm), the tests from the repository.
 
 /// One row of a results file, by column name.
 pub struct Row<'a> {
@@ -24,9 +25,7 @@ impl<'a> Row<'a> {
 
 /// A measured figure the "Today" panel shows, and the model run to set beside it.
 pub struct TodayCheck {
-    /// The results file's text (`include_str!`).
-    pub results: &'static str,
-    /// Where it lives in the repository, for the page's link.
+    /// Where the results file lives in the repository (`tools/measure/<case>/results.tsv`).
     pub results_path: &'static str,
     /// What was measured, in words.
     pub what: &'static str,
@@ -49,11 +48,16 @@ pub struct Provenance {
 }
 
 impl TodayCheck {
-    /// The median of the selected rows in nanoseconds, and how many rows.
-    pub fn measured_ns(&self) -> Option<(u64, usize)> {
-        let header: Vec<&str> = self.data_lines().next()?.split('\t').collect();
-        let mut values: Vec<f64> = self
-            .data_lines()
+    /// Where the web build serves the results file (`measure/<case>/results.tsv`).
+    pub fn url(&self) -> &'static str {
+        self.results_path.strip_prefix("tools/").unwrap_or(self.results_path)
+    }
+
+    /// The median of the selected rows of `results` (the file's text) in
+    /// nanoseconds, and how many rows.
+    pub fn measured_ns(&self, results: &str) -> Option<(u64, usize)> {
+        let header: Vec<&str> = data_lines(results).next()?.split('\t').collect();
+        let mut values: Vec<f64> = data_lines(results)
             .skip(1)
             .map(|line| Row { header: &header, cells: line.split('\t').collect() })
             .filter_map(|row| (self.select)(&row))
@@ -69,9 +73,10 @@ impl TodayCheck {
         Some(((median_ms * 1e6).round() as u64, values.len()))
     }
 
-    pub fn provenance(&self) -> Provenance {
+    /// Where and when `results` (the file's text) was measured.
+    pub fn provenance(results: &str) -> Provenance {
         let field = |name: &str| {
-            self.results
+            results
                 .lines()
                 .filter_map(|line| line.strip_prefix('#'))
                 .find_map(|line| line.trim_start().strip_prefix(name))
@@ -80,10 +85,10 @@ impl TodayCheck {
         };
         Provenance { kernel: field("kernel:"), date: field("date:"), machine: field("CPU:") }
     }
+}
 
-    fn data_lines(&self) -> impl Iterator<Item = &'static str> {
-        self.results.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-    }
+fn data_lines(results: &str) -> impl Iterator<Item = &str> {
+    results.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty())
 }
 
 #[cfg(test)]
@@ -95,16 +100,16 @@ mod tests {
     #[test]
     fn the_median_of_the_selected_rows_and_the_header() {
         let check = TodayCheck {
-            results: FILE,
-            results_path: "test.tsv",
+            results_path: "tools/measure/test/results.tsv",
             what: "a test",
             variant: "today",
             params: &[],
             metric: "m",
             select: |row| (row.text("kind") == Some("x")).then(|| row.number("ms")).flatten(),
         };
-        assert_eq!(check.measured_ns(), Some((2_000_000, 3)));
-        let provenance = check.provenance();
+        assert_eq!(check.measured_ns(FILE), Some((2_000_000, 3)));
+        assert_eq!(check.url(), "measure/test/results.tsv");
+        let provenance = TodayCheck::provenance(FILE);
         assert_eq!(provenance.kernel, "uname -r = 6.1 (a test)");
         assert_eq!((provenance.date.as_str(), provenance.machine.as_str()), ("2026-11-30", "two cores"));
     }

@@ -345,7 +345,6 @@ fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
 /// scheduler autogroup, both vCPUs): SIGQUIT with `ulimit -c 0`, from the signal to
 /// the process reaped, beside the `today` model on two CPUs (seed 1).
 static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayCheck {
-    results: include_str!("../../../../tools/measure/coredump-threads/results.tsv"),
     results_path: "tools/measure/coredump-threads/results.tsv",
     what: "the seed's program with 20 spinning threads, SIGQUIT with ulimit -c 0: from the signal to the process reaped",
     variant: "today",

@@ -146,7 +146,6 @@ static META: CaseMeta = CaseMeta {
 /// The seed's program dumping a 1 TiB mapping on this project's machine: the
 /// system time of each run (both sessions), beside the `today` model at 1 TiB.
 static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayCheck {
-    results: include_str!("../../../../tools/measure/sparse-dump/results.tsv"),
     results_path: "tools/measure/sparse-dump/results.tsv",
     what: "the seed's program with a 1 TiB mapping, one page written: the dump's CPU time (system time of the dying process)",
     variant: "today",
