@@ -27,10 +27,9 @@ pub struct Asset {
     pub br: usize,
 }
 
-/// Files a first visit transfers: everything in `dist/` but the case notes
-/// (`cases/*.md`, linked from the About page), the measurements (`measure/`, read by
-/// a case page's Today panel when it opens: a few kB gz each, not the landing page's
-/// cost) and the precompressed copies.
+/// Files a first visit transfers: everything in `dist/` (the measurements in
+/// `measure/` too, which a case page's Today panel reads) but the case notes
+/// (`cases/*.md`, only linked from the About page) and the precompressed copies.
 pub fn shipped(dist: &Path) -> Result<Vec<Asset>, Failure> {
     let mut files = Vec::new();
     walk(dist, &mut files).map_err(|error| Failure::Failed(format!("size: cannot list dist/: {error}")))?;
