@@ -13,10 +13,11 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The budget is 300 kB gz; the ceiling sits well above it so that noise never
-/// blocks a landing, while a doubling (a second copy of the engine, a big crate)
-/// fails the tests.
-pub const CEILING_GZ_BYTES: usize = 600_000;
+/// The budget is 300 kB gz, not met yet (590 kB at the end of 2026-12-01, see the
+/// issue); the ceiling sits about 10 % above what ships so that noise never blocks
+/// a landing, while a real regression (a second copy of the engine, a big crate)
+/// fails the tests. Lower it as the bundle shrinks.
+pub const CEILING_GZ_BYTES: usize = 650_000;
 pub const BUDGET_GZ_BYTES: usize = 300_000;
 
 /// One shipped file.
