@@ -191,8 +191,12 @@ fn scrub_markers(props: &MarkersProps) -> Html {
         let canvas = canvas.clone();
         let run = props.run.clone();
         // The run's address identifies it: a new run is a new allocation.
+        // Drawn at the next frame, when layout runs anyway: reading the canvas's width
+        // during the first render's effects would force a layout of the whole page
+        // inside that task (the longest part of opening a case).
         use_effect_with(Rc::as_ptr(&props.run) as usize, move |_| {
-            draw_markers(&canvas, &run);
+            let frame = gloo::render::request_animation_frame(move |_| draw_markers(&canvas, &run));
+            move || drop(frame)
         });
     }
     let count = props.run.notable_ops().len();

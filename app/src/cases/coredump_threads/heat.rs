@@ -79,7 +79,12 @@ pub fn heat_strip(props: &HeatProps) -> Html {
     {
         let canvas = canvas.clone();
         let kinds: Vec<Kind> = props.cells.iter().map(|cell| cell.kind).collect();
-        use_effect_with((kinds, width, theme), move |(kinds, _, _)| draw(&canvas, kinds, height));
+        use_effect_with((kinds, width, theme), move |(kinds, width, _)| {
+            // Until the resize observer reports a width, drawing would force a layout.
+            if *width > 0 {
+                draw(&canvas, kinds, height);
+            }
+        });
     }
     let onmousemove = {
         let hovered = hovered.clone();

@@ -83,8 +83,11 @@ pub fn sentry_stage(props: &StageProps) -> Html {
     {
         let canvas = canvas.clone();
         let shape = shape.clone();
-        use_effect_with((cursor, width, theme, Rc::as_ptr(&props.run) as usize), move |_| {
-            draw(&canvas, &shape, cursor);
+        use_effect_with((cursor, width, theme, Rc::as_ptr(&props.run) as usize), move |(_, width, _, _)| {
+            // Until the resize observer reports a width, drawing would force a layout.
+            if *width > 0 {
+                draw(&canvas, &shape, cursor);
+            }
         });
     }
     let view = &props.view;
