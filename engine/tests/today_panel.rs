@@ -21,7 +21,18 @@ fn every_today_check_has_a_measurement_a_provenance_and_a_model_run() {
         assert!(meta.variant(check.variant).is_some(), "{}: variant {}", meta.id, check.variant);
         let params = ParamValues::from_pairs_exact(meta.params, check.params.iter().copied()).expect("valid");
         let run = run_checked(*case, &params, check.variant, 1).expect("runs");
-        assert!(run.metrics.contains_key(check.metric), "{}: metric {}", meta.id, check.metric);
+        // The panel sets the two side by side: they must measure the same thing. The
+        // case's own today tests hold the tolerances; this catches a run that measures
+        // something else (a SIGKILL that ends the dump early, another N).
+        let Some(slowpath_engine::run::trace::Metric::Ns(model_ns)) = run.metrics.get(check.metric) else {
+            panic!("{}: metric {} is not a duration", meta.id, check.metric)
+        };
+        let ratio = *model_ns as f64 / measured_ns as f64;
+        assert!(
+            (0.2..=5.0).contains(&ratio),
+            "{}: model {model_ns} ns against measured {measured_ns} ns",
+            meta.id
+        );
         checked += 1;
     }
     assert!(checked >= 2, "sparse-dump and coredump-threads have a today check");

@@ -346,7 +346,7 @@ fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
 /// the process reaped, beside the `today` model on two CPUs (seed 1).
 static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayCheck {
     results_path: "tools/measure/coredump-threads/results.tsv",
-    what: "the seed's program with 20 spinning threads, SIGQUIT with ulimit -c 0: from the signal to the process reaped",
+    what: "The seed's program with 20 spinning threads, SIGQUIT with ulimit -c 0: from the signal to the process reaped",
     variant: "today",
     params: &[("threads", "20"), ("mode", "spin"), ("signal", "SIGQUIT"), ("core_limit", "0"), ("cpus", "2")],
     metric: "exit_latency_ns",
