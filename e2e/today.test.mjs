@@ -33,6 +33,11 @@ describe('today panel', () => {
         assert.match(await page.getByTestId('today-measured').innerText(), /median of \d+ runs/);
         assert.match(await page.getByTestId('today-reported').innerText(), /\d/);
         assert.match(await page.getByTestId('today-provenance').innerText(), /kernel .*6\.\d+/);
+        if (id === 'sparse-dump') {
+          // The scaling plot draws the measured dumps (1 GiB … 1 TiB) beside the model's curves.
+          await page.getByTestId('scaling-measured').first().waitFor({ timeout: 60_000 });
+          assert.equal(await page.getByTestId('scaling-measured').count(), 6);
+        }
         await page.getByTestId('today-open').click();
         await page.waitForFunction(() => location.hash.includes('v=today'));
         await waitForApp(page);

@@ -37,3 +37,15 @@ fn every_today_check_has_a_measurement_a_provenance_and_a_model_run() {
     }
     assert!(checked >= 2, "sparse-dump and coredump-threads have a today check");
 }
+
+#[test]
+fn the_sparse_plot_gets_the_measured_dumps_at_each_size() {
+    let path = format!("{}/../tools/measure/sparse-dump/results.tsv", env!("CARGO_MANIFEST_DIR"));
+    let results = std::fs::read_to_string(&path).expect("the results file");
+    let points = slowpath_engine::cases::sparse_dump::measured_dump_points(&results);
+    let sizes: Vec<u64> = points.iter().map(|&(bytes, _)| bytes >> 30).collect();
+    assert_eq!(sizes, [1, 4, 16, 64, 256, 1024], "the sizes the seed's program was dumped at");
+    // About 112 ns a page on this machine: 1 TiB is 268,435,456 pages, about 30 s.
+    let (_, tib_ns) = points[5];
+    assert!((29_000_000_000..31_000_000_000).contains(&tib_ns), "{tib_ns}");
+}

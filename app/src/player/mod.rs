@@ -10,7 +10,7 @@ pub mod loader;
 pub mod model;
 pub mod panels;
 pub mod timeline;
-mod today;
+pub mod today;
 pub mod url;
 pub mod viewport;
 

@@ -100,7 +100,7 @@ pub fn today_panel(props: &TodayProps) -> Html {
 
 /// The text of the results file at `url` (relative to the page), fetched once.
 #[hook]
-fn use_results_file(url: Option<&'static str>) -> std::rc::Rc<Option<Result<String, String>>> {
+pub fn use_results_file(url: Option<&'static str>) -> std::rc::Rc<Option<Result<String, String>>> {
     let text = use_state(|| std::rc::Rc::new(None));
     {
         let text = text.clone();

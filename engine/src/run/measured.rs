@@ -87,6 +87,27 @@ impl TodayCheck {
     }
 }
 
+/// Calls `visit` with every row of `results` (a results file's text).
+pub fn each_row(results: &str, mut visit: impl FnMut(&Row<'_>)) {
+    let mut lines = data_lines(results);
+    let Some(header) = lines.next() else { return };
+    let header: Vec<&str> = header.split('\t').collect();
+    for line in lines {
+        visit(&Row { header: &header, cells: line.split('\t').collect() });
+    }
+}
+
+/// The median of `values`, if there are any.
+pub fn median(mut values: Vec<f64>) -> Option<f64> {
+    values.retain(|value| value.is_finite());
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    Some(if values.len() % 2 == 1 { values[middle] } else { (values[middle - 1] + values[middle]) / 2.0 })
+}
+
 fn data_lines(results: &str) -> impl Iterator<Item = &str> {
     results.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty())
 }

@@ -78,6 +78,14 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
         Vec::new()
     };
     let figures = crate::worker::use_summaries(keys);
+    // The dumps measured on today's kernel, from the results file the Today panel
+    // reads (through the engine), drawn as × beside the model's curves.
+    let today = slowpath_engine::case::find(meta.id).and_then(|case| case.today());
+    let results = crate::player::today::use_results_file(today.map(|check| check.url()));
+    let measured = match &*results {
+        Some(Ok(text)) => slowpath_engine::cases::sparse_dump::measured_dump_points(text),
+        _ => Vec::new(),
+    };
     let points: Vec<Option<u64>> = figures
         .iter()
         .map(|figures| {
@@ -99,11 +107,15 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     };
     let current_size = props.run.params.unsigned("size");
     let current_variant = props.run.variant;
-    let colours = ["var(--write)", "var(--accent)", "var(--read)", "var(--warm)"];
+    // One colour per variant (five today: the 6.13 report, its two fixes, the ideal, today).
+    let colours = ["var(--write)", "var(--accent)", "var(--read)", "var(--warm)", "var(--text)"];
     html! {
         <figure class="panel scaling" data-testid="scaling-plot">
             <figcaption>
                 { "Dump time against mapping size, log–log, every variant run by the engine with this run's other parameters and no SIGKILL. The ◆ is the report: 1 TiB, about 30 s." }
+                if !measured.is_empty() {
+                    { " Each × is the seed's program dumped on today's kernel (the median system time; see the Today panel)." }
+                }
                 if points.iter().filter(|p| p.is_some()).count() < total {
                     { format!(" Computing: {} of {} runs.", points.iter().filter(|p| p.is_some()).count(), total) }
                 }
@@ -136,6 +148,13 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                     }
                 }) }
                 <text x={x(REPORTED.0).to_string()} y={(y(REPORTED.1) + 5.0).to_string()} class="reported" text-anchor="middle">{ "◆" }</text>
+                { for measured.iter().map(|&(size, ns)| html! {
+                    <text x={x(size).to_string()} y={(y(ns) + 5.0).to_string()} class="measured" text-anchor="middle"
+                        data-testid="scaling-measured">
+                        <title>{ format!("measured on today's kernel: {} for {}", format::duration(ns), format::size(size)) }</title>
+                        { "×" }
+                    </text>
+                }) }
             </svg>
             <ul class="scaling-legend" role="list">
                 { for data.iter().zip(colours.iter().cycle()).map(|((variant, points), colour)| {

@@ -158,6 +158,28 @@ static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayChec
     },
 };
 
+/// The measured points of the scaling plot: for each mapping size the seed's
+/// program was dumped at, the median system time of those dumps (both sessions),
+/// as (mapping bytes, ns), from `results` (the text of [`TODAY`]'s file).
+pub fn measured_dump_points(results: &str) -> Vec<(u64, u64)> {
+    let mut by_size: std::collections::BTreeMap<u64, Vec<f64>> = std::collections::BTreeMap::new();
+    crate::run::measured::each_row(results, |row| {
+        let seed_runs = matches!(row.text("kind"), Some("dump" | "dump@ag-10"));
+        if let (true, Some(gib), Some(ms)) = (seed_runs, row.number("size_gib"), row.number("stime_ms")) {
+            if gib >= 1.0 && gib.fract() == 0.0 {
+                by_size.entry(gib as u64).or_default().push(ms);
+            }
+        }
+    });
+    by_size
+        .into_iter()
+        .filter_map(|(gib, values)| {
+            let ms = crate::run::measured::median(values)?;
+            Some((gib << 30, (ms * 1e6).round() as u64))
+        })
+        .collect()
+}
+
 impl Case for SparseDump {
     fn meta(&self) -> &'static CaseMeta {
         &META
