@@ -69,6 +69,26 @@ pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
 }
 
+/// v6.15's dump loop, which the `today` variant also runs (6.18 is modelled as it).
+const DUMP_LOOP_V615: &[&str] = &[
+    "dump_user_range(cprm, start, len):",
+    "    locked = 0",
+    "    for (addr = start; addr < start + len; addr += PAGE_SIZE) {",
+    "        if (!locked) { mmap_read_lock_killable(mm); locked = 1 }",
+    "        page = get_dump_page(addr, &locked)   // find_vma, walk; the lock stays held",
+    "        if (page) {",
+    "            if (locked) { mmap_read_unlock(mm); locked = 0 }  // drop it to write",
+    "            stop = !dump_emit_page(cprm, page); put_page(page)",
+    "            if (stop) goto out",
+    "        } else {",
+    "            dump_skip(cprm, PAGE_SIZE)",
+    "        }",
+    "        if (dump_interrupted()) goto out     // every page",
+    "        if (need_resched()) { if (locked) mmap_read_unlock(mm); locked = 0; cond_resched() }",
+    "    }",
+    "out: if (locked) mmap_read_unlock(mm)",
+];
+
 pub(crate) static CODE: &[Function] = &[
     Function {
         name: "dump_user_range (v6.13)",
@@ -110,24 +130,7 @@ pub(crate) static CODE: &[Function] = &[
     Function {
         name: "dump_user_range (v6.15)",
         source_url: "https://elixir.bootlin.com/linux/v6.15/A/ident/dump_user_range",
-        lines: &[
-            "dump_user_range(cprm, start, len):",
-            "    locked = 0",
-            "    for (addr = start; addr < start + len; addr += PAGE_SIZE) {",
-            "        if (!locked) { mmap_read_lock_killable(mm); locked = 1 }",
-            "        page = get_dump_page(addr, &locked)   // find_vma, walk; the lock stays held",
-            "        if (page) {",
-            "            if (locked) { mmap_read_unlock(mm); locked = 0 }  // drop it to write",
-            "            stop = !dump_emit_page(cprm, page); put_page(page)",
-            "            if (stop) goto out",
-            "        } else {",
-            "            dump_skip(cprm, PAGE_SIZE)",
-            "        }",
-            "        if (dump_interrupted()) goto out     // every page",
-            "        if (need_resched()) { if (locked) mmap_read_unlock(mm); locked = 0; cond_resched() }",
-            "    }",
-            "out: if (locked) mmap_read_unlock(mm)",
-        ],
+        lines: DUMP_LOOP_V615,
     },
     Function {
         name: "get_dump_page (v6.13)",
@@ -244,24 +247,7 @@ pub(crate) static CODE: &[Function] = &[
     Function {
         name: "dump_user_range (v6.18, modelled as v6.15's loop)",
         source_url: "https://elixir.bootlin.com/linux/v6.18/A/ident/dump_user_range",
-        lines: &[
-            "dump_user_range(cprm, start, len):",
-            "    locked = 0",
-            "    for (addr = start; addr < start + len; addr += PAGE_SIZE) {",
-            "        if (!locked) { mmap_read_lock_killable(mm); locked = 1 }",
-            "        page = get_dump_page(addr, &locked)   // find_vma, walk; the lock stays held",
-            "        if (page) {",
-            "            if (locked) { mmap_read_unlock(mm); locked = 0 }  // drop it to write",
-            "            stop = !dump_emit_page(cprm, page); put_page(page)",
-            "            if (stop) goto out",
-            "        } else {",
-            "            dump_skip(cprm, PAGE_SIZE)",
-            "        }",
-            "        if (dump_interrupted()) goto out     // every page",
-            "        if (need_resched()) { if (locked) mmap_read_unlock(mm); locked = 0; cond_resched() }",
-            "    }",
-            "out: if (locked) mmap_read_unlock(mm)",
-        ],
+        lines: DUMP_LOOP_V615,
     },
 ];
 

@@ -54,6 +54,12 @@ impl Writer {
         self.varint(len as u64);
     }
 
+    /// Text: its length in bytes, then its UTF-8.
+    pub fn text(&mut self, text: &str) {
+        self.length(text.len());
+        self.bytes.extend_from_slice(text.as_bytes());
+    }
+
     pub fn seq<T: Wire>(&mut self, items: &[T]) {
         self.length(items.len());
         for item in items {
@@ -123,6 +129,13 @@ impl<'a> Reader<'a> {
         let taken = &self.bytes[self.at..end];
         self.at = end;
         Ok(taken)
+    }
+
+    /// Text as [`Writer::text`] wrote it, borrowed from the bytes.
+    pub fn text(&mut self) -> Result<&'a str, WireError> {
+        let len = self.length()?;
+        let bytes = self.take_bytes(len)?;
+        std::str::from_utf8(bytes).map_err(|_| self.error("text that is not UTF-8"))
     }
 
     pub fn seq<T: Wire>(&mut self) -> Result<Vec<T>, WireError> {
@@ -238,28 +251,20 @@ impl Wire for f64 {
 
 impl Wire for String {
     fn put(&self, w: &mut Writer) {
-        w.length(self.len());
-        w.bytes.extend_from_slice(self.as_bytes());
+        w.text(self);
     }
     fn take(r: &mut Reader<'_>) -> Result<Self, WireError> {
-        let len = r.length()?;
-        let bytes = r.take_bytes(len)?;
-        let text = std::str::from_utf8(bytes).map_err(|_| r.error("text that is not UTF-8"))?;
-        Ok(text.to_string())
+        Ok(r.text()?.to_string())
     }
 }
 
 /// A `&'static str` crosses as text and is interned on arrival ([`super::intern`]).
 impl Wire for &'static str {
     fn put(&self, w: &mut Writer) {
-        w.length(self.len());
-        w.bytes.extend_from_slice(self.as_bytes());
+        w.text(self);
     }
     fn take(r: &mut Reader<'_>) -> Result<Self, WireError> {
-        let len = r.length()?;
-        let bytes = r.take_bytes(len)?;
-        let text = std::str::from_utf8(bytes).map_err(|_| r.error("text that is not UTF-8"))?;
-        Ok(super::intern(text))
+        Ok(super::intern(r.text()?))
     }
 }
 
