@@ -98,15 +98,32 @@ pub fn today_panel(props: &TodayProps) -> Html {
     }
 }
 
-/// The text of the results file at `url` (relative to the page), fetched once.
+/// A results file as read: not yet (None), its text, or why not.
+pub type ResultsText = std::rc::Rc<Option<Result<String, String>>>;
+
+thread_local! {
+    /// Results files already read, by URL: the Today panel and a scaling plot read
+    /// the same file, and a page reads it once.
+    static READ: std::cell::RefCell<std::collections::BTreeMap<&'static str, ResultsText>> = Default::default();
+}
+
+/// The text of the results file at `url` (relative to the page), fetched once per page.
 #[hook]
-pub fn use_results_file(url: Option<&'static str>) -> std::rc::Rc<Option<Result<String, String>>> {
-    let text = use_state(|| std::rc::Rc::new(None));
+pub fn use_results_file(url: Option<&'static str>) -> ResultsText {
+    let cached = || url.and_then(|url| READ.with(|read| read.borrow().get(url).cloned()));
+    let text = use_state(|| cached().unwrap_or_default());
     {
         let text = text.clone();
         use_effect_with(url, move |url| {
-            let request =
-                url.and_then(|url| fetch_text(url, move |read| text.set(std::rc::Rc::new(Some(read)))));
+            let request = url.filter(|_| text.is_none()).and_then(|url| {
+                fetch_text(url, move |read| {
+                    let read = std::rc::Rc::new(Some(read));
+                    if matches!(*read, Some(Ok(_))) {
+                        READ.with(|cache| cache.borrow_mut().insert(url, read.clone()));
+                    }
+                    text.set(read);
+                })
+            });
             move || {
                 if let Some((request, _onload)) = request {
                     let _ = request.abort();

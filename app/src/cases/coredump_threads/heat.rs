@@ -5,6 +5,8 @@
 
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
 use slowpath_engine::run::narration::group_digits;
+use slowpath_engine::run::view::View;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// What a cell shows; its colour comes from the stylesheet (`--cdt-<kind>`).
@@ -45,17 +47,12 @@ impl Kind {
     }
 }
 
-/// One thread: its name, what it is doing in words, and its kind.
-#[derive(Clone, PartialEq)]
-pub struct Cell {
-    pub name: String,
-    pub word: &'static str,
-    pub kind: Kind,
-}
-
 #[derive(Properties, PartialEq)]
 pub struct HeatProps {
-    pub cells: Vec<Cell>,
+    /// Where a hovered cell's name and state come from.
+    pub view: Rc<View>,
+    /// One kind per thread, in the view's order.
+    pub kinds: Vec<Kind>,
 }
 
 const CELL_W: f64 = 7.0;
@@ -74,11 +71,11 @@ pub fn heat_strip(props: &HeatProps) -> Html {
     // Until the canvas is laid out its width reads 0: assume a typical stage width
     // rather than one column (which would ask for a canvas 45,000 px tall).
     let laid_out = if width > 0 { f64::from(width) } else { ASSUMED_WIDTH };
-    let rows = props.cells.len().div_ceil(columns(laid_out));
+    let rows = props.kinds.len().div_ceil(columns(laid_out));
     let height = (rows.max(1) as f64) * CELL_H;
     {
         let canvas = canvas.clone();
-        let kinds: Vec<Kind> = props.cells.iter().map(|cell| cell.kind).collect();
+        let kinds = props.kinds.clone();
         use_effect_with((kinds, width, theme), move |(kinds, width, _)| {
             // Until the resize observer reports a width, drawing would force a layout.
             if *width > 0 {
@@ -88,7 +85,7 @@ pub fn heat_strip(props: &HeatProps) -> Html {
     }
     let onmousemove = {
         let hovered = hovered.clone();
-        let len = props.cells.len();
+        let len = props.kinds.len();
         Callback::from(move |event: MouseEvent| {
             let Some(target) = event.target_dyn_into::<web_sys::HtmlCanvasElement>() else { return };
             let cols = columns(f64::from(target.client_width().max(1)));
@@ -102,16 +99,16 @@ pub fn heat_strip(props: &HeatProps) -> Html {
         Callback::from(move |_: MouseEvent| hovered.set(None))
     };
     let title = (*hovered)
-        .and_then(|index| props.cells.get(index))
-        .map(|cell| format!("{}: {}", cell.name, cell.word));
+        .and_then(|index| props.view.tasks.get(index))
+        .map(|task| format!("{}: {}", task.name, super::stage::doing(task).0));
     let counts: Vec<String> = Kind::ALL
         .iter()
         .filter_map(|&kind| {
-            let n = props.cells.iter().filter(|cell| cell.kind == kind).count();
+            let n = props.kinds.iter().filter(|&&k| k == kind).count();
             (n > 0).then(|| format!("{} {}", group_digits(n as u64), kind.word()))
         })
         .collect();
-    let summary = format!("{} threads: {}", group_digits(props.cells.len() as u64), counts.join(", "));
+    let summary = format!("{} threads: {}", group_digits(props.kinds.len() as u64), counts.join(", "));
     html! {
         <div class="cdt-heat" data-testid="cdt-heat">
             <canvas ref={canvas} class="cdt-heat-canvas" style={format!("height: {height}px")}

@@ -1,7 +1,7 @@
 //! The stage at the cursor, drawn from the view's tasks, gauges, locks and
 //! counters (everything the engine recorded) and the run's extras.
 
-use super::heat::{Cell as HeatCell, HeatStrip, Kind as HeatKind};
+use super::heat::{HeatStrip, Kind as HeatKind};
 use slowpath_engine::cases::coredump_threads::machine::gauge;
 use slowpath_engine::cases::coredump_threads::CoredumpCase;
 use slowpath_engine::run::format::duration as format_duration;
@@ -36,7 +36,7 @@ fn counter(view: &View, name: &str) -> u64 {
 }
 
 /// What a thread is doing, in the stage's words and CSS class.
-fn doing(task: &TaskView) -> (&'static str, &'static str) {
+pub(super) fn doing(task: &TaskView) -> (&'static str, &'static str) {
     match task.state {
         TaskState::Dead => ("dead", "dead"),
         TaskState::New => ("not created", "new"),
@@ -57,7 +57,7 @@ fn doing(task: &TaskView) -> (&'static str, &'static str) {
 }
 
 /// The heat strip's kind for a card's CSS class (`doing`).
-fn heat_kind(class: &str) -> HeatKind {
+pub(super) fn heat_kind(class: &str) -> HeatKind {
     match class {
         "loop running" | "dumper running" | "exiting running" | "running" => HeatKind::Running,
         "loop" => HeatKind::Loop,
@@ -263,17 +263,13 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
     }
 }
 
-fn threads(view: &View, case: &CoredumpCase) -> Html {
+fn threads(view: &Rc<View>, case: &CoredumpCase) -> Html {
     let threads: Vec<&TaskView> = view.tasks.iter().collect();
     if threads.len() > CARDS_UP_TO {
-        let cells: Vec<HeatCell> = threads
-            .iter()
-            .map(|t| {
-                let (word, class) = doing(t);
-                HeatCell { name: t.name.clone(), word, kind: heat_kind(class) }
-            })
-            .collect();
-        return html! { <HeatStrip {cells} /> };
+        // Kinds only: the strip reads a thread's name from the view when it is hovered,
+        // so a step of a 4,096-thread run copies no names.
+        let kinds: Vec<HeatKind> = threads.iter().map(|t| heat_kind(doing(t).1)).collect();
+        return html! { <HeatStrip view={view.clone()} {kinds} /> };
     }
     html! {
         <>

@@ -82,10 +82,11 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     // reads (through the engine), drawn as × beside the model's curves.
     let today = slowpath_engine::case::find(meta.id).and_then(|case| case.today());
     let results = crate::player::today::use_results_file(today.map(|check| check.url()));
-    let measured = match &*results {
+    // Parsed once per file, not on every render while the plot's runs arrive.
+    let measured = use_memo(results, |results| match &**results {
         Some(Ok(text)) => slowpath_engine::cases::sparse_dump::measured_dump_points(text),
         _ => Vec::new(),
-    };
+    });
     let points: Vec<Option<u64>> = figures
         .iter()
         .map(|figures| {
