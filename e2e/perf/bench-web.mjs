@@ -206,31 +206,36 @@ async function startup() {
 const runsOnly = process.argv[2] === 'runs';
 // `node bench-web.mjs startup`: only the start-up table.
 const startupOnly = process.argv[2] === 'startup';
+// `node bench-web.mjs longtasks`: only the longest main-thread task per page and per worst link.
+const longTasksOnly = process.argv[2] === 'longtasks';
 
 try {
   if (startupOnly) {
     await startup();
     process.exit(0);
   }
-  await runTimes();
-  await timedRun('fifo-trigger 2.6.1, 60 simulated seconds', 'run=fifo-trigger&duration=60s');
-  await timedRun('fifo-trigger 2.4.24, 60 simulated seconds', 'run=fifo-trigger&duration=60s&v=2.4.24');
-  await timedRun('gvisor-threadgroups before, 2 min of 16,384 threads', 'run=gvisor-threadgroups&v=before');
-  await timedRun('gvisor-threadgroups tgids, 2 min of 16,384 threads', 'run=gvisor-threadgroups&v=tgids');
-  for (const [id, variant, pairs] of await worstSettings()) {
-    await timedRun(`worst setting: ${id} ${variant} ${pairs}`, `run=${id}&v=${variant}${pairs ? `&${pairs}` : ''}`);
+  if (!longTasksOnly) {
+    await runTimes();
+    await timedRun('fifo-trigger 2.6.1, 60 simulated seconds', 'run=fifo-trigger&duration=60s');
+    await timedRun('fifo-trigger 2.4.24, 60 simulated seconds', 'run=fifo-trigger&duration=60s&v=2.4.24');
+    await timedRun('gvisor-threadgroups before, 2 min of 16,384 threads', 'run=gvisor-threadgroups&v=before');
+    await timedRun('gvisor-threadgroups tgids, 2 min of 16,384 threads', 'run=gvisor-threadgroups&v=tgids');
+    for (const [id, variant, pairs] of await worstSettings()) {
+      await timedRun(`worst setting: ${id} ${variant} ${pairs}`, `run=${id}&v=${variant}${pairs ? `&${pairs}` : ''}`);
+    }
+    await timedRun('coredump-threads, 20 threads, to the last exit', 'run=coredump-threads&threads=20');
+    await timedRun('coredump-threads, 4,096 threads, SIGQUIT at 60 s', 'run=coredump-threads&threads=4096&signal_at=60s');
+    await timedRun('coredump-threads, 4,096 threads on 4 CPUs, SIGQUIT at 60 s', 'run=coredump-threads&threads=4096&signal_at=60s&cpus=4');
+    if (runsOnly) process.exit(0);
+    await startup();
   }
-  await timedRun('coredump-threads, 20 threads, to the last exit', 'run=coredump-threads&threads=20');
-  await timedRun('coredump-threads, 4,096 threads, SIGQUIT at 60 s', 'run=coredump-threads&threads=4096&signal_at=60s');
-  await timedRun('coredump-threads, 4,096 threads on 4 CPUs, SIGQUIT at 60 s', 'run=coredump-threads&threads=4096&signal_at=60s&cpus=4');
-  if (runsOnly) process.exit(0);
-  await startup();
   for (const id of (process.env.SLOWPATH_CASE_IDS ?? '').split(',').filter(Boolean)) {
     await longestTask(`#/case/${id}`, `#/case/${id}`);
   }
   for (const [id, variant, pairs] of await worstSettings()) {
     await longestTask(`the worst link ${id} ${variant} ${pairs}`, `#/case/${id}?v=${variant}${pairs ? `&${pairs}` : ''}`);
   }
+  if (longTasksOnly) process.exit(0);
   await measure('playground, 64 tasks', '#/case/rwsem-playground?readers=56&writers=8&duration=200ms', 5);
   await measure('fifo-trigger, the stage playing', '#/case/fifo-trigger', 5);
   await measure('synthetic, 16,384 tasks', '#/__perf?tasks=16384', 5);

@@ -3,10 +3,12 @@
 mod case_card;
 mod footer;
 mod header;
+mod later;
 
 pub use case_card::CaseList;
 pub use footer::SiteFooter;
 pub use header::SiteHeader;
+pub use later::use_parts_shown;
 
 use slowpath_engine::CaseMeta;
 

@@ -34,6 +34,8 @@ struct CaseDetailsProps {
 #[function_component(CaseDetails)]
 fn case_details(props: &CaseDetailsProps) -> Html {
     let meta = props.meta.0;
+    // What the case is (below the player) is mounted after the player's first screen.
+    let about_shown = crate::components::use_parts_shown(1) == 1;
     let route = Route::Case { id: meta.id.to_string(), query: props.query.to_string() };
     if route.embedded() || route.presenting() {
         // An embed or the presenter view: the player alone (it links back to this page itself).
@@ -63,6 +65,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             // Keyed by the link: pasting another link into the address bar reopens the player.
             <PlayerLoader key={props.query.to_string()} meta={meta} query={props.query.clone()} />
 
+            if about_shown {
             <section class="about-case" id="about" tabindex="-1" aria-labelledby="about-title">
                 <h2 id="about-title">{ "About this case" }</h2>
                 <p class="lede">{ meta.summary }</p>
@@ -110,6 +113,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
                     </ul>
                 </section>
             </section>
+            }
         </article>
     }
 }

@@ -38,6 +38,9 @@ const FRAME_MS_MAX: f64 = 100.0;
 const POINTER_IDLE_MS: u32 = 2_500;
 /// While playing, the address bar is rewritten at most this often.
 const URL_WRITE_INTERVAL_MS: f64 = 250.0;
+/// The parts below the first screen, mounted one per frame: the figures, the case's
+/// charts, the timeline, then the export and the parameters.
+const DETAIL_PARTS: u8 = 4;
 
 #[derive(Properties, Clone)]
 pub struct PlayerProps {
@@ -159,16 +162,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
     let qr_cache: Rc<RefCell<(String, Option<String>)>> = use_mut_ref(|| (String::new(), None));
 
     // What sits below the first screen (figures, charts, timeline, parameters) is
-    // mounted one task after the first screen: mounting it all at once was the
-    // longest main-thread task of opening a case (issue 14), and nobody sees it yet.
-    let details_ready = use_state(|| false);
-    {
-        let details_ready = details_ready.clone();
-        use_effect_with((), move |_| {
-            let timeout = gloo::timers::callback::Timeout::new(0, move || details_ready.set(true));
-            move || drop(timeout)
-        });
-    }
+    // mounted after it, one part per frame (`use_parts_shown`): nobody sees it yet.
+    let details_shown = crate::components::use_parts_shown(DETAIL_PARTS);
 
     // Keyboard shortcuts, on the document, ignored while typing in a field.
     {
@@ -434,8 +429,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         }
                     </div>
                 </div>
-                if *details_ready {
-                <div class="player-details">
+                <div class="player-details" aria-busy={(details_shown < DETAIL_PARTS).then_some("true")}>
+                    if details_shown >= 1 {
                     <div class="player-figures" id="details-figures" tabindex="-1">
                         <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
                         if case_ui.is_some() {
@@ -443,24 +438,28 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         }
                         <today::TodayPanel meta={crate::components::MetaRef(meta)} />
                     </div>
+                    }
+                    if details_shown >= 2 {
                     if let Some(case_ui) = case_ui {
                         <div class="player-case-more" id="details-case" tabindex="-1">
                             { (case_ui.wide)(&context) }
                         </div>
                     }
+                    }
+                    if details_shown >= 3 {
                     <div id="details-timeline" tabindex="-1">
                         <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={on_seek_time} />
                     </div>
+                    }
+                    if details_shown >= DETAIL_PARTS {
                     <export::ExportPanel run={player.run.clone()} position={player.position} />
                     <div class="player-bottom" id="details-params" tabindex="-1">
                         <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
                             seed={player.query.seed} on_action={on_action.clone()} />
                         <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
                     </div>
+                    }
                 </div>
-                } else {
-                    <div class="player-details" aria-busy="true"></div>
-                }
                 if player.help {
                     <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
                 }

@@ -291,7 +291,13 @@ fn on_message(data: JsValue) {
         });
     }
     for (callback, reply) in emit {
-        callback.emit(reply);
+        if matches!(reply, Reply::Run(_)) {
+            // Assembling a big run takes a task of its own: drawing it waits for the next
+            // one, so that the two never add up to one long freeze (issue 14).
+            gloo::timers::callback::Timeout::new(0, move || callback.emit(reply)).forget();
+        } else {
+            callback.emit(reply);
+        }
     }
     if finished {
         pump();

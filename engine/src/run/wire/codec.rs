@@ -306,6 +306,22 @@ impl<T: Wire> Wire for Vec<T> {
     }
 }
 
+/// Opaque bytes (a case's extras, already encoded): written raw after their length,
+/// and read in one copy, where a `Vec<u8>` would cross a varint per byte.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bytes(pub Vec<u8>);
+
+impl Wire for Bytes {
+    fn put(&self, w: &mut Writer) {
+        w.length(self.0.len());
+        w.bytes.extend_from_slice(&self.0);
+    }
+    fn take(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        let len = r.length()?;
+        Ok(Bytes(r.take_bytes(len)?.to_vec()))
+    }
+}
+
 impl<T: Wire> Wire for VecDeque<T> {
     fn put(&self, w: &mut Writer) {
         w.length(self.len());

@@ -86,7 +86,7 @@ struct Header {
     metrics: BTreeMap<String, Metric>,
     simulated_steps: u64,
     chapters: Vec<Chapter>,
-    extras: Vec<u8>,
+    extras: codec::Bytes,
 }
 wire_struct!(Header {
     case,
@@ -173,7 +173,7 @@ pub fn encode_summary(run: &Run) -> Vec<u8> {
         metrics: run.metrics.clone(),
         simulated_steps: run.simulated_steps,
         chapters: run.chapters.clone(),
-        extras: (case.wire().encode_extras)(run),
+        extras: codec::Bytes((case.wire().encode_extras)(run)),
     };
     let mut writer = Writer::new();
     writer.byte(HEADER);
@@ -214,7 +214,7 @@ pub fn decode_summary(bytes: &[u8]) -> Result<Summary, String> {
         metrics: header.metrics,
         outcome: header.outcome,
         end_ns: header.end_ns,
-        extras: (case.wire().decode_extras)(&header.extras)?,
+        extras: (case.wire().decode_extras)(&header.extras.0)?,
     })
 }
 
@@ -333,7 +333,7 @@ impl Assembler {
         let variant =
             meta.variant(&wire.variant).ok_or_else(|| format!("unknown variant {:?}", wire.variant))?;
         let tables = case.wire();
-        let extras = (tables.decode_extras)(&wire.extras)?;
+        let extras = (tables.decode_extras)(&wire.extras.0)?;
         let params = wire.params;
         let run = Run {
             case: meta.id,
