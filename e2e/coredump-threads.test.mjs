@@ -1,7 +1,7 @@
 // The core-dump-threads stage: a link at the dumper's yield() reopens with
 // main parked in the expired array and the narration saying why it cannot run;
 // the thread cards, siglock's counters and the time line are drawn; on two CPUs
-// siglock has a holder and a spinner.
+// siglock has a holder and a spinner; today's run draws its CPUs, not O(1) arrays.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -83,6 +83,24 @@ describe('coredump threads', () => {
       assert.match(await page.getByTestId('cdt-siglock-holder').innerText(), /\(CPU [01]\)/);
       assert.match(await page.getByTestId('cdt-siglock').innerText(), /spinning for/);
       assert.ok(await page.getByTestId('cdt-runqueue-cpu1').isVisible(), 'a run queue per CPU');
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  test('today\'s run draws who runs on each CPU, not the O(1) arrays it does not have', T, async () => {
+    await withPage(suite.browser, 'cdt-today', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/coredump-threads?v=today'));
+      await page.keyboard.press('n');
+      const cpus = page.getByTestId('cdt-cpus-today');
+      await cpus.waitFor();
+      assert.match(await cpus.innerText(), /CPU 0: /);
+      assert.match(await page.getByTestId('cdt-today-counts').innerText(), /waiting for a CPU: \d+/);
+      // The spinning threads' wait is the model's, named as a choice, with its figures.
+      assert.match(await cpus.innerText(), /Model choice: .* spinning thread\(s\) .* slice of [\d.]+ ms/);
+      assert.equal(await page.getByTestId('cdt-runqueue').count(), 0, 'no O(1) run queue today');
+      assert.match(await page.getByTestId('cdt-mmap').innerText(), /mm->mmap_lock/);
+      assert.doesNotMatch(await page.getByTestId('cdt-stage').innerText(), /TASK_INTERACTIVE|loop turns/);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

@@ -87,7 +87,11 @@ pub fn threads_stage(props: &StageProps) -> Html {
                 { siglock(view) }
                 { signal_state(view, case) }
             </div>
-            { run_queue(view, case) }
+            if case.o1 {
+                { run_queue(view, case) }
+            } else {
+                { cpus_today(view, case, &props.run) }
+            }
             { threads(view, case) }
         </section>
     }
@@ -120,7 +124,8 @@ pub fn time_and_notes(props: &StageProps) -> Html {
 
 fn siglock(view: &View) -> Html {
     let Some(lock) = view.locks.iter().find(|l| l.name == "sighand->siglock") else { return html! {} };
-    let mmap = view.locks.iter().find(|l| l.name == "mm->mmap_sem");
+    // mmap_sem in 2005's runs, mmap_lock (its name since v5.8) in today's.
+    let mmap = view.locks.iter().find(|l| l.name == "mm->mmap_sem" || l.name == "mm->mmap_lock");
     let name = |id: slowpath_engine::run::world::TaskId| {
         view.tasks.get(id.0 as usize).map_or_else(|| format!("#{}", id.0), |t| t.name.clone())
     };
@@ -165,7 +170,7 @@ fn siglock(view: &View) -> Html {
             </dl>
             if let Some(mmap) = mmap {
                 <p class="cdt-mmap" data-testid="cdt-mmap">
-                    { "mm->mmap_sem: " }
+                    { format!("{}: ", mmap.name) }
                     <strong>{ mmap.holders.first().map_or_else(|| "free".to_string(), |h| format!("held for writing by {}", name(h.task))) }</strong>
                 </p>
             }
@@ -190,8 +195,11 @@ fn signal_state(view: &View, case: &CoredumpCase) -> Html {
                 <dd>{ format!("{pending} thread(s)") }</dd>
                 <dt>{ "core_waiters" }</dt>
                 <dd>{ counter(view, "core_waiters") }</dd>
-                <dt>{ "loop turns" }</dt>
-                <dd>{ group_digits(counter(view, "group_stop_loops")) }</dd>
+                // The 2005 loop in get_signal_to_deliver; today's threads do not turn in it.
+                if case.o1 {
+                    <dt>{ "loop turns" }</dt>
+                    <dd>{ group_digits(counter(view, "group_stop_loops")) }</dd>
+                }
             </dl>
         </div>
     }
@@ -263,6 +271,53 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
     }
 }
 
+/// Today's run has no O(1) arrays to draw: who is on each CPU, how many threads
+/// wait for one, and the model's reading of EEVDF for the woken dumper.
+fn cpus_today(view: &View, case: &CoredumpCase, run: &slowpath_engine::Run) -> Html {
+    let count = |state: fn(&TaskState) -> bool| view.tasks.iter().filter(|t| state(&t.state)).count();
+    let runnable = count(|s| matches!(s, TaskState::Runnable));
+    let dead = count(|s| matches!(s, TaskState::Dead));
+    let asleep = view.tasks.len() - runnable - dead - count(|s| s.cpu().is_some());
+    let metric_ns = |name: &str| match run.metrics.get(name) {
+        Some(slowpath_engine::run::trace::Metric::Ns(ns)) => Some(*ns),
+        _ => None,
+    };
+    let ahead = match run.metrics.get("spinners_ahead") {
+        Some(slowpath_engine::run::trace::Metric::Count(n)) => *n,
+        _ => 0,
+    };
+    html! {
+        <div class="cdt-rq" data-testid="cdt-cpus-today">
+            <h3>{ "Who runs (Linux 6.18, EEVDF)" }</h3>
+            <ul class="cdt-today-cpus">
+                { for (0..case.cpus.clamp(1, u32::from(u16::MAX)) as u16).map(|cpu| {
+                    let on = view.tasks.iter().find(|t| t.state.cpu() == Some(cpu));
+                    html! {
+                        <li>
+                            { format!("CPU {cpu}: ") }
+                            <strong>{ on.map_or_else(|| "idle".to_string(), |t| t.name.clone()) }</strong>
+                        </li>
+                    }
+                }) }
+            </ul>
+            <p data-testid="cdt-today-counts">
+                { format!("waiting for a CPU: {} · asleep: {} · exited: {}", group_digits(runnable as u64),
+                          group_digits(asleep as u64), group_digits(dead as u64)) }
+            </p>
+            <p class="cdt-note">
+                if case.spin {
+                    { format!("Model choice: today's scheduler is not stepped tick by tick. Woken to finish the dump, \
+                               main waits while {ahead} spinning thread(s) with earlier deadlines each run a slice of {} \
+                               before it: {}.", format_duration(case.slice_ns),
+                               format_duration(metric_ns("wait_for_cpu_ns").unwrap_or(0))) }
+                } else {
+                    { "The threads sleep in pause(): every CPU is idle when main is woken, so it runs at once." }
+                }
+            </p>
+        </div>
+    }
+}
+
 fn threads(view: &Rc<View>, case: &CoredumpCase) -> Html {
     let threads: Vec<&TaskView> = view.tasks.iter().collect();
     if threads.len() > CARDS_UP_TO {
@@ -275,7 +330,10 @@ fn threads(view: &Rc<View>, case: &CoredumpCase) -> Html {
         <>
         <p class="cdt-legend">
             <span class="cdt-badge sig">{ "SIG" }</span>{ " TIF_SIGPENDING set · " }
-            <span class="cdt-badge inter">{ "i" }</span>{ " interactive (TASK_INTERACTIVE) · priorities in the run queue above · bar: user " }
+            if case.o1 {
+                <span class="cdt-badge inter">{ "i" }</span>{ " interactive (TASK_INTERACTIVE) · priorities in the run queue above · " }
+            }
+            { "bar: user " }
             <span class="cdt-key user"></span>{ " and sys " }<span class="cdt-key sys"></span>{ " time" }
         </p>
         <div class="cdt-cards" data-testid="cdt-threads">
@@ -285,11 +343,12 @@ fn threads(view: &Rc<View>, case: &CoredumpCase) -> Html {
                 let user_pct = t.user_ns * 100 / total;
                 let sleep_avg = g(t, gauge::SLEEP_AVG);
                 let b = bonus(sleep_avg, case.max_sleep_avg_ns);
-                let interactive = slowpath_engine::kernel::sched::o1::task_interactive(g(t, gauge::PRIO) as i32, case.static_prio)
+                let interactive = case.o1
+                    && slowpath_engine::kernel::sched::o1::task_interactive(g(t, gauge::PRIO) as i32, case.static_prio)
                     && t.state != TaskState::Dead
                     && t.state != TaskState::New;
                 html! {
-                    <div class={classes!("cdt-card", class)} title={format!("prio {} · sleep bonus {b}", g(t, gauge::PRIO))}>
+                    <div class={classes!("cdt-card", class)} title={case.o1.then(|| format!("prio {} · sleep bonus {b}", g(t, gauge::PRIO)))}>
                         <div class="cdt-card-head">
                             <strong>{ t.name.clone() }</strong>
                             if g(t, gauge::SIGPENDING) != 0 && t.state != TaskState::Dead { <span class="cdt-badge sig" title="TIF_SIGPENDING">{ "SIG" }</span> }

@@ -14,6 +14,9 @@ pub struct CoredumpCase {
     pub hz: u64,
     /// CPUs online, each with its own run queue.
     pub cpus: u32,
+    /// The run's scheduler is 2.6's O(1), whose arrays and priorities the stage draws;
+    /// false for today's run, whose scheduler is not simulated tick by tick.
+    pub o1: bool,
     pub tick_ns: u64,
     /// A full timeslice at the process's nice (task_timeslice).
     pub slice_ns: u64,
@@ -43,6 +46,7 @@ wire_struct!(CoredumpCase {
     signal,
     hz,
     cpus,
+    o1,
     tick_ns,
     slice_ns,
     max_sleep_avg_ns,

@@ -136,9 +136,10 @@ pub fn run(cfg: &Config, seed: u64) -> (TraceBuilder, TodayOutcome) {
     for k in 0..cfg.threads {
         layout.add_task(format!("T{k}"), group);
     }
-    // The same shape as the 2.6.14 machine's, so the stage reads every variant alike.
+    // The same shape as the 2.6.14 machine's, so the stage reads every variant alike;
+    // mmap_sem has been mmap_lock since v5.8, and today's kill path does not take it.
     let siglock = layout.add_lock("sighand->siglock", LockKind::Spinlock);
-    layout.add_lock("mm->mmap_sem", LockKind::RwSem);
+    layout.add_lock("mm->mmap_lock", LockKind::RwSem);
     for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu"] {
         layout.add_gauge(name);
     }
