@@ -105,4 +105,18 @@ describe('coredump threads', () => {
       assert.deepEqual(pageErrors, []);
     });
   });
+
+  test('the scaling plot draws today\'s measured deaths beside every variant\'s curve', T, async () => {
+    await withPage(suite.browser, 'cdt-scaling', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/coredump-threads'));
+      await page.getByTestId('cdt-scaling-run').click();
+      // One CPU, spinning threads, SIGQUIT with ulimit -c 0: measured at N = 20 and 100.
+      await page.getByTestId('cdt-scaling-measured').nth(1).waitFor({ timeout: 60_000 });
+      assert.equal(await page.getByTestId('cdt-scaling-measured').count(), 2);
+      assert.match(await page.getByTestId('cdt-scaling-legend').innerText(), /measured on 6\.\d+/);
+      assert.match(await page.getByTestId('cdt-scaling-measured-row').innerText(), /\d ms/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
 });

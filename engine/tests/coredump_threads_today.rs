@@ -135,3 +135,30 @@ fn today_with_spinning_threads_waits_for_a_cpu_milliseconds_not_seconds() {
     let reported = latency_ms(&run("2.6.14-rc2", &[], 1));
     assert!(today < 100.0 && reported > 10_000.0, "today {today:.1} ms, 2.6.14-rc2 {reported:.0} ms");
 }
+
+/// The scaling plot's measured points come from the same rows as these tests: for each
+/// setting that was measured, one point per measured N ≥ 1 at that session's median;
+/// none for settings that were not (three CPUs, SIGTERM).
+#[test]
+fn the_plot_reads_the_measured_medians_of_the_matching_session() {
+    use slowpath_engine::cases::coredump_threads::measured_exit_points;
+    let cases = [
+        (false, 2, "SIGQUIT", true, "pause", "quit_core0"),
+        (false, 1, "SIGINT", true, "pause", "int"),
+        (true, 2, "SIGQUIT", true, "spin@ag-10", "quit_core0"),
+        (true, 1, "SIGQUIT", false, "spin@ag-10@cpu0", "quit_core"),
+    ];
+    for (spin, cpus, signal, core_limited, session, mode) in cases {
+        let points = measured_exit_points(COREDUMP_THREADS, spin, cpus, signal, core_limited);
+        assert!(points.len() >= 2, "{session} {mode}: {points:?}");
+        for (n, ns) in points {
+            let expected = measured_ms(session, mode, n);
+            assert!(
+                (ns as f64 / MS - expected).abs() < 1e-6,
+                "{session} {mode} N = {n}: {ns} ns against {expected} ms"
+            );
+        }
+    }
+    assert!(measured_exit_points(COREDUMP_THREADS, true, 3, "SIGQUIT", true).is_empty());
+    assert!(measured_exit_points(COREDUMP_THREADS, false, 2, "SIGTERM", true).is_empty());
+}

@@ -1,6 +1,7 @@
 //! The time to die against the number of threads, every variant (each point a
 //! run, computed on demand), with the reported point; and the fixes' diff.
 
+use slowpath_engine::cases::coredump_threads::{measured_exit_points, REPORTED_EXIT_POINTS};
 use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::Metric;
@@ -51,6 +52,25 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
         Vec::new()
     };
     let figures = crate::worker::use_summaries(keys);
+    // The deaths measured on today's kernel for this run's settings (the results file
+    // the Today panel reads, through the engine), drawn as × beside today's curve.
+    let today = slowpath_engine::case::find(meta.id).and_then(|case| case.today());
+    let results = crate::player::today::use_results_file(today.map(|check| check.url()));
+    let params = &props.run.params;
+    let setting = (
+        params.word("mode") != "pause",
+        params.unsigned("cpus") as u32,
+        params.word("signal").to_string(),
+        params.word("core_limit") != "unlimited",
+    );
+    let measured =
+        use_memo(
+            (results.clone(), setting),
+            |(results, (spin, cpus, signal, core_limited))| match &**results {
+                Some(Ok(text)) => measured_exit_points(text, *spin, *cpus, signal, *core_limited),
+                _ => Vec::new(),
+            },
+        );
     let latency =
         |index: usize| match figures.get(index)?.as_ref()?.as_ref().ok()?.metrics.get("exit_latency_ns") {
             Some(Metric::Ns(v)) => Some(*v),
@@ -69,35 +89,88 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             })
             .collect()
     };
-    let max =
-        points.iter().flat_map(|(_, p)| p.iter().map(|&(_, l)| l)).max().unwrap_or(1).max(90_000_000_000);
-    let (w, h, left, bottom) = (560.0, 260.0, 60.0, 30.0);
-    let x = |n: u64| left + (n as f64 / 100.0) * (w - left - 10.0);
-    let y = |l: u64| (h - bottom) - (l as f64 / max as f64) * (h - bottom - 10.0);
+    let on_axis = |n: u64| n <= NS[NS.len() - 1];
+    // A log scale: 2005's seconds and today's milliseconds on one plot, a decade per
+    // gridline, from the smallest value's decade to the largest's.
+    let values = points
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|&(_, l)| l))
+        .chain(measured.iter().filter(|&&(n, _)| on_axis(n)).map(|&(_, l)| l))
+        .chain(REPORTED_EXIT_POINTS.iter().map(|&(_, l, _)| l))
+        .filter(|&l| l > 0);
+    let (low, high) = values.fold((u64::MAX, 1), |(low, high), l| (low.min(l), high.max(l)));
+    let decade_low = (low.max(1) as f64).log10().floor();
+    let decade_high = (high.max(10) as f64).log10().ceil().max(decade_low + 1.0);
+    let (w, h, left, bottom, right) = (560.0, 260.0, 60.0, 30.0, 20.0);
+    let x = |n: u64| left + (n as f64 / 100.0) * (w - left - right);
+    let y = |l: u64| {
+        let share = ((l.max(1) as f64).log10() - decade_low) / (decade_high - decade_low);
+        (h - bottom) - share * (h - bottom - 10.0)
+    };
+    let decades: Vec<u64> = (decade_low as u32..=decade_high as u32).map(|d| 10u64.pow(d)).collect();
+    let kernel = match &*results {
+        // "uname -r = 6.18.44-fc-v857 (…)": the release alone.
+        Some(Ok(text)) => {
+            let kernel = slowpath_engine::run::measured::TodayCheck::provenance(text).kernel;
+            let release = kernel.trim_start_matches("uname -r = ");
+            release.split_whitespace().next().unwrap_or(release).to_string()
+        }
+        _ => String::new(),
+    };
     html! {
         <section class="panel cdt-scaling" data-testid="cdt-scaling">
             <h2>{ "Time to die against the number of threads" }</h2>
-            <p>{ "Each point is a run of this model with these settings and N threads: from the signal to the last thread gone. The crosses are the report (20 threads, about 12.4 s after ^\\) and the later figure in the thread (100 threads, about 90 s)." }</p>
-            <button type="button" onclick={compute} data-testid="cdt-scaling-run">{ "Compute the curve (30 runs)" }</button>
+            <p>{ "Each point is a run of this model with these settings and N threads: from the signal to the last thread gone. \
+                  The time axis is logarithmic (each line is ten times the one below), so that 2005's seconds and today's \
+                  milliseconds fit on one plot. The red crosses are the report; the black ones were measured on today's \
+                  kernel with the seed's program and the same settings, where they were measured." }</p>
+            <button type="button" onclick={compute} data-testid="cdt-scaling-run">{ format!("Compute the curves ({} runs)", meta.variants.len() * NS.len()) }</button>
             if !points.is_empty() {
-                <svg viewBox={format!("0 0 {w} {h}")} role="img" aria-label="time to die against threads">
-                    <line x1={left.to_string()} y1={(h - bottom).to_string()} x2={(w - 10.0).to_string()} y2={(h - bottom).to_string()} class="axis" />
+                <svg viewBox={format!("0 0 {w} {h}")} role="img" aria-label="time to die against threads, logarithmic time axis">
+                    <line x1={left.to_string()} y1={(h - bottom).to_string()} x2={(w - right).to_string()} y2={(h - bottom).to_string()} class="axis" />
                     <line x1={left.to_string()} y1="10" x2={left.to_string()} y2={(h - bottom).to_string()} class="axis" />
                     { NS.iter().map(|&n| html! { <text x={x(n).to_string()} y={(h - 10.0).to_string()} class="tick">{ n }</text> }).collect::<Html>() }
-                    <text x="4" y={y(max).to_string()} class="tick">{ format_duration(max) }</text>
+                    { decades.iter().map(|&d| html! {
+                        <>
+                            <line x1={left.to_string()} y1={y(d).to_string()} x2={(w - right).to_string()} y2={y(d).to_string()} class="grid" />
+                            <text x="4" y={(y(d) + 3.0).to_string()} class="tick">{ format_duration(d) }</text>
+                        </>
+                    }).collect::<Html>() }
                     { points.iter().enumerate().map(|(k, (variant, pts))| {
                         let path: Vec<String> = pts.iter().map(|&(n, l)| format!("{:.1},{:.1}", x(n), y(l))).collect();
                         html! { <polyline points={path.join(" ")} class={format!("series s{k}")}><title>{ *variant }</title></polyline> }
                     }).collect::<Html>() }
-                    <text x={(x(20) - 5.0).to_string()} y={(y(12_390_000_000) + 5.0).to_string()} class="reported">{ "×" }<title>{ "the report: 20 threads, about 12.4 s" }</title></text>
-                    <text x={(x(100) - 5.0).to_string()} y={(y(90_000_000_000) + 5.0).to_string()} class="reported">{ "×" }<title>{ "later in the thread: 100 threads, about 90 s (2.6.14-rc4)" }</title></text>
+                    { for REPORTED_EXIT_POINTS.iter().map(|&(n, l, what)| html! {
+                        <text x={x(n).to_string()} y={(y(l) + 5.0).to_string()} class="reported" text-anchor="middle">{ "×" }<title>{ what }</title></text>
+                    }) }
+                    { for measured.iter().filter(|&&(n, _)| on_axis(n)).map(|&(n, l)| html! {
+                        <text x={x(n).to_string()} y={(y(l) + 5.0).to_string()} class="measured" text-anchor="middle"
+                            data-testid="cdt-scaling-measured">
+                            { "×" }<title>{ format!("measured on {kernel}: {n} threads, {} (median)", format_duration(l)) }</title>
+                        </text>
+                    }) }
                 </svg>
+                <ul class="cdt-scaling-legend" data-testid="cdt-scaling-legend">
+                    { for meta.variants.iter().enumerate().map(|(k, variant)| html! {
+                        <li><span class={format!("key s{k}")}></span>{ variant.label }</li>
+                    }) }
+                    <li><span class="key-mark reported">{ "×" }</span>{ "the report" }</li>
+                    if !measured.is_empty() {
+                        <li><span class="key-mark measured">{ "×" }</span>{ format!("measured on {kernel}") }</li>
+                    }
+                </ul>
                 <table class="cdt-scaling-table">
                     <thead><tr><th>{ "variant" }</th>{ NS.iter().map(|n| html! { <th>{ format!("N = {n}") }</th> }).collect::<Html>() }</tr></thead>
                     <tbody>
                         { points.iter().map(|(variant, pts)| html! {
                             <tr><th>{ *variant }</th>{ pts.iter().map(|&(_, l)| html! { <td>{ format_duration(l) }</td> }).collect::<Html>() }</tr>
                         }).collect::<Html>() }
+                        if !measured.is_empty() {
+                            <tr data-testid="cdt-scaling-measured-row">
+                                <th>{ format!("measured on {kernel}") }</th>
+                                { NS.iter().map(|&n| html! { <td>{ measured.iter().find(|&&(m, _)| m == n).map_or_else(String::new, |&(_, l)| format_duration(l)) }</td> }).collect::<Html>() }
+                            </tr>
+                        }
                     </tbody>
                 </table>
             }

@@ -341,6 +341,56 @@ fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
     out
 }
 
+/// The report's points on the scaling plot: (threads, signal to the last thread gone,
+/// what it is). The seed's `time` line gives 13.69 s real for 20 threads, of which the
+/// threads had spun about 1.3 s before ^\ (so about 12.4 s after it); later in the same
+/// LKML thread the reporter gave 100 threads on 2.6.14-rc4, about 90 s
+/// (`docs/cases/coredump-threads.md`, "What was reported").
+pub const REPORTED_EXIT_POINTS: &[(u64, u64, &str)] = &[
+    (20, 12_390_000_000, "the report: 20 threads, about 12.4 s after ^\\"),
+    (100, 90_000_000_000, "later in the thread: 100 threads, about 90 s (2.6.14-rc4)"),
+];
+
+/// The seed's program measured on today's kernel, for the settings of a run: (threads,
+/// median signal-to-reaped time) at each measured N ≥ 1, from the results file
+/// (`tools/measure/coredump-threads/results.tsv`). Spinning threads: the sessions in
+/// their own scheduler autogroup, on both vCPUs (`cpus` = 2) or pinned to one (`cpus`
+/// = 1); threads in `pause()`: the unpinned session. Empty for settings that were not
+/// measured (other signals or CPU counts).
+pub fn measured_exit_points(
+    results: &str,
+    spin: bool,
+    cpus: u32,
+    signal: &str,
+    core_limited: bool,
+) -> Vec<(u64, u64)> {
+    let session = match (spin, cpus) {
+        (false, _) => "pause",
+        (true, 1) => "spin@ag-10@cpu0",
+        (true, 2) => "spin@ag-10",
+        _ => return Vec::new(),
+    };
+    let mode = match (signal, core_limited) {
+        ("SIGQUIT", true) => "quit_core0",
+        ("SIGQUIT", false) => "quit_core",
+        ("SIGINT", _) => "int",
+        _ => return Vec::new(),
+    };
+    let mut by_n: std::collections::BTreeMap<u64, Vec<f64>> = std::collections::BTreeMap::new();
+    crate::run::measured::each_row(results, |row| {
+        if row.text("threads") == Some(session) && row.text("mode") == Some(mode) {
+            if let (Some(n), Some(ms)) = (row.number("n"), row.number("signal_to_exit_ms")) {
+                if n >= 1.0 && n.fract() == 0.0 {
+                    by_n.entry(n as u64).or_default().push(ms);
+                }
+            }
+        }
+    });
+    by_n.into_iter()
+        .filter_map(|(n, values)| Some((n, (crate::run::measured::median(values)? * 1e6).round() as u64)))
+        .collect()
+}
+
 /// The seed's program with 20 spinning threads on this project's machine (its own
 /// scheduler autogroup, both vCPUs): SIGQUIT with `ulimit -c 0`, from the signal to
 /// the process reaped, beside the `today` model on two CPUs (seed 1).
