@@ -2,7 +2,7 @@
 // after the case, variant and position; the file parses, names every task's thread,
 // and is byte-identical when saved again from the same link. The SVG and CSV
 // buttons save their files too, a case's chart saves as SVG, and a stage canvas
-// saves as PNG at twice its size.
+// saves as PNG at twice its size; plots made of many runs save as SVG and CSV.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,9 +13,9 @@ const T = { timeout: 90_000 };
 // `micro:40` is op 40 (0-based) last executed: position 41, which names the files.
 const LINK = '#/case/rwsem-playground?step=micro:40';
 
-/** Clicks `testId` and returns the saved file's name and text. */
-async function save(page, testId) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+/** Clicks `testId` (inside `scope`, the page unless given) and returns the saved file's name and text. */
+async function save(page, testId, scope = page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), scope.getByTestId(testId).click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), text: await readFile(path, 'utf8') };
 }
@@ -79,6 +79,45 @@ describe('exports', () => {
       const chart = await save(page, 'export-chart-scaling');
       assert.equal(chart.name, 'gvisor-threadgroups-before-0-scaling.svg');
       assert.match(chart.text, /<text[^>]*>threads \(log scale\)<\/text>/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  test('plots made of many runs save as SVG and CSV: the coredump scaling plot, the sparse one, the FIFO sweep', { timeout: 180_000 }, async () => {
+    await withPage(suite.browser, 'export-plots', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/case/coredump-threads'));
+      await waitForApp(page);
+      await page.getByTestId('cdt-scaling-run').click();
+      const scaling = page.getByTestId('cdt-scaling');
+      await scaling.getByTestId('plot-export-svg').waitFor({ timeout: 60_000 });
+      const svg = await save(page, 'plot-export-svg', scaling);
+      assert.match(svg.name, /^coredump-threads-2\.6\.14-rc2-\d+-scaling\.svg$/);
+      assert.match(svg.text, /signal to the last thread gone \(log scale\)/);
+      const csv = await save(page, 'plot-export-csv', scaling);
+      assert.match(csv.text, /^series,x,x_unit,y,y_unit\n/);
+      assert.match(csv.text, /\nmeasured today,20,count,\d+,ns\n/);
+
+      // A fresh document per case: a hash change would keep the last page's plot runs queued.
+      await page.goto(suite.url('#/case/sparse-dump'));
+      await page.reload();
+      await waitForApp(page);
+      const plot = page.getByTestId('scaling-plot');
+      await plot.getByTestId('plot-export-csv').waitFor({ timeout: 60_000 });
+      const sparse = await save(page, 'plot-export-csv', plot);
+      assert.match(sparse.name, /^sparse-dump-.*-scaling\.csv$/);
+      assert.match(sparse.text, /,1099511627776,bytes,\d+,ns\n/);
+
+      await page.goto(suite.url('#/case/fifo-trigger'));
+      await page.reload();
+      await waitForApp(page);
+      await page.getByTestId('sweep-run').click();
+      const sweep = page.getByTestId('fifo-sweep');
+      await sweep.getByTestId('plot-export-csv').waitFor({ timeout: 120_000 });
+      const table = await save(page, 'plot-export-csv', sweep);
+      assert.match(table.text, /^loop_iters,fast_writes_between_bursts,writes_over_1ms\n1000,/);
+      const chart = await save(page, 'plot-export-svg', sweep);
+      assert.match(chart.text, /iterations of the listener's busy loop/);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

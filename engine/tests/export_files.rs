@@ -145,3 +145,46 @@ fn the_dt_chart_has_one_dot_per_distinct_pixel_of_the_writes() {
     let dots = chart::chart_svg(dt).matches("<circle").count();
     assert!(dots > 0 && dots <= points, "{dots} dots for {points} writes");
 }
+
+/// A chart built from many runs (a scaling plot) on a log time axis: a gridline per
+/// decade from the smallest value's to the largest's, labelled as durations, and its
+/// points as a CSV table, one row per point with units.
+#[test]
+fn a_log_time_chart_has_a_gridline_per_decade_and_its_points_as_csv() {
+    use chart::{Chart, Mark, Series, Unit};
+    let chart = Chart {
+        name: "scaling",
+        title: "Time to die".to_string(),
+        x_label: "threads",
+        x_unit: Unit::Count,
+        log_x: false,
+        log_y: true,
+        y_label: "time",
+        y_unit: Unit::Ns,
+        series: vec![
+            Series {
+                name: "2005".into(),
+                colour: "#d9534f",
+                mark: Mark::Line,
+                points: vec![(20, 8_860_000_000), (100, 63_300_000_000)],
+            },
+            Series {
+                name: "today".into(),
+                colour: "#17a2b8",
+                mark: Mark::Line,
+                points: vec![(20, 20_500_000), (100, 89_800_000)],
+            },
+        ],
+    };
+    let svg = chart::chart_svg(&chart);
+    assert!(svg.contains("(log scale)"), "the axis says it is logarithmic");
+    // 20.5 ms lies in the 10 ms decade and 63.3 s below 100 s: 10 ms … 100 s, five decades.
+    for tick in [">10 ms<", ">100 ms<", ">1 s<", ">10 s<", ">100 s<"] {
+        assert!(svg.contains(tick), "a gridline labelled {tick}");
+    }
+    assert!(!svg.contains(">1 ms<"), "no decade below the smallest value's");
+    let rows = parse_csv(&chart::series_table(&chart).to_csv());
+    assert_eq!(rows[0], ["series", "x", "x_unit", "y", "y_unit"]);
+    assert_eq!(rows.len(), 1 + 4);
+    assert_eq!(rows[3], ["today", "20", "count", "20500000", "ns"]);
+}

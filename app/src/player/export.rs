@@ -200,3 +200,57 @@ fn download(name: &str, blob: &web_sys::Blob) -> Result<(), ()> {
     .forget();
     Ok(())
 }
+
+#[derive(Properties, Clone)]
+pub struct PlotExportProps {
+    pub run: Rc<Run>,
+    /// The plot as drawn, its points from many runs (a scaling plot, a sweep); None
+    /// when the chart's axes cannot hold it (negative values).
+    pub chart: Option<Rc<chart::Chart>>,
+    /// Its points as a table.
+    pub table: Rc<csv::Table>,
+}
+
+impl PartialEq for PlotExportProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run) && self.chart == other.chart && self.table == other.table
+    }
+}
+
+/// "Save as SVG / CSV" under a plot made of many runs: the export panel's files
+/// come from the run on screen, these from the plot's own points. The file is named
+/// after the run and the plot (`<case>-<variant>-<end>-<plot>.svg`): its figures
+/// are whole runs, so the position is the run's end.
+#[function_component(PlotExport)]
+pub fn plot_export(props: &PlotExportProps) -> Html {
+    let status = use_state(|| None::<String>);
+    let save = |svg: bool| {
+        let (run, chart, table, status) =
+            (props.run.clone(), props.chart.clone(), props.table.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| {
+            let end = run.total_ops();
+            let (name, text, mime) = match (&chart, svg) {
+                (Some(chart), true) => {
+                    (part_file_name(&run, end, chart.name, "svg"), chart::chart_svg(chart), "image/svg+xml")
+                }
+                _ => (part_file_name(&run, end, table.name, "csv"), table.to_csv(), "text/csv"),
+            };
+            let size = slowpath_engine::run::format::size(text.len() as u64);
+            status.set(Some(match text_blob(&text, mime).and_then(|blob| download(&name, &blob)) {
+                Ok(()) => format!("Saved {name} ({size})."),
+                Err(()) => "This browser would not save the file.".to_string(),
+            }));
+        })
+    };
+    html! {
+        <div class="plot-export" data-testid="plot-export">
+            if props.chart.is_some() {
+                <button type="button" onclick={save(true)} data-testid="plot-export-svg">{ "Save the plot as SVG" }</button>
+            }
+            <button type="button" onclick={save(false)} data-testid="plot-export-csv">{ "Its points as CSV" }</button>
+            if let Some(said) = &*status {
+                <span role="status" class="plot-export-status">{ said.clone() }</span>
+            }
+        </div>
+    }
+}

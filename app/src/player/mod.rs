@@ -4,7 +4,7 @@
 
 pub mod canvas;
 mod controls;
-mod export;
+pub mod export;
 mod jump;
 pub mod loader;
 pub mod model;

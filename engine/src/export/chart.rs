@@ -14,6 +14,7 @@ use std::fmt::Write;
 pub enum Unit {
     Count,
     Ns,
+    Bytes,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +41,8 @@ pub struct Chart {
     pub x_unit: Unit,
     /// A base-2 logarithmic x axis (thread counts, sizes).
     pub log_x: bool,
+    /// A base-10 logarithmic y axis, a decade per gridline (seconds and milliseconds on one chart).
+    pub log_y: bool,
     pub y_label: &'static str,
     pub y_unit: Unit,
     pub series: Vec<Series>,
@@ -57,6 +60,7 @@ fn label(unit: Unit, value: u64) -> String {
     match unit {
         Unit::Count => group_digits(value),
         Unit::Ns => format::duration(value),
+        Unit::Bytes => format::size(value),
     }
 }
 
@@ -85,7 +89,19 @@ pub fn chart_svg(chart: &Chart) -> String {
         };
         LEFT + fraction * plot_w
     };
-    let scale_y = |y: u64| TOP + plot_h - y as f64 / y_max as f64 * plot_h;
+    // On a log y axis, from the smallest value's decade to the largest's.
+    let y_min_positive =
+        chart.series.iter().flat_map(|series| series.points.iter()).map(|&(_, y)| y).filter(|&y| y > 0).min();
+    let decade_low = y_min_positive.map_or(0, |y| (y as f64).log10().floor() as u32).min(19);
+    let decade_high = ((y_max.max(10) as f64).log10().ceil() as u32).clamp(decade_low + 1, 19);
+    let scale_y = |y: u64| -> f64 {
+        let fraction = if chart.log_y {
+            ((y.max(1) as f64).log10() - f64::from(decade_low)) / f64::from(decade_high - decade_low)
+        } else {
+            y as f64 / y_max as f64
+        };
+        TOP + plot_h - fraction.max(0.0) * plot_h
+    };
     let mut out = String::with_capacity(32 * 1024);
     let _ = write!(
         out,
@@ -101,8 +117,12 @@ pub fn chart_svg(chart: &Chart) -> String {
         "<path d=\"M{LEFT} {TOP}V{bottom}H{}\" fill=\"none\" stroke=\"#374151\"/>",
         LEFT + plot_w
     );
-    for step in 0..=TICKS {
-        let y_value = y_max / TICKS * step;
+    let y_ticks: Vec<u64> = if chart.log_y {
+        (decade_low..=decade_high).map(|decade| 10u64.pow(decade)).collect()
+    } else {
+        (0..=TICKS).map(|step| y_max / TICKS * step).collect()
+    };
+    for y_value in y_ticks {
         let y = scale_y(y_value);
         let _ = writeln!(
             out,
@@ -150,7 +170,7 @@ pub fn chart_svg(chart: &Chart) -> String {
         escape(chart.x_label),
         if chart.log_x { " (log scale)" } else { "" },
         TOP + plot_h / 2.0,
-        escape(chart.y_label)
+        escape(&format!("{}{}", chart.y_label, if chart.log_y { " (log scale)" } else { "" }))
     );
     for series in &chart.series {
         let _ = write!(out, "<g><title>{}</title>", escape(&series.name));
@@ -198,6 +218,29 @@ pub fn chart_svg(chart: &Chart) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// Every point of a chart as a CSV table, one row per point: the series, x and y with
+/// their units (`count` or `ns`), so that a plot's numbers go to a spreadsheet as drawn.
+pub fn series_table(chart: &Chart) -> crate::export::csv::Table {
+    let unit = |unit: Unit| match unit {
+        Unit::Count => "count",
+        Unit::Ns => "ns",
+        Unit::Bytes => "bytes",
+    };
+    let mut table = crate::export::csv::Table::new(chart.name, &["series", "x", "x_unit", "y", "y_unit"]);
+    for series in &chart.series {
+        for &(x, y) in &series.points {
+            table.row(vec![
+                series.name.clone(),
+                x.to_string(),
+                unit(chart.x_unit).to_string(),
+                y.to_string(),
+                unit(chart.y_unit).to_string(),
+            ]);
+        }
+    }
+    table
 }
 
 fn escape(text: &str) -> String {

@@ -10,6 +10,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 const NS: &[u64] = &[5, 10, 20, 40, 80, 100];
+/// The variants' colours, as `static/coredump.css` draws `.s0` … `.s5`.
+const SERIES_COLOURS: &[&str] = &["#d9534f", "#5cb85c", "#2a7ae2", "#9b59b6", "#f0ad4e", "#17a2b8"];
 
 #[derive(Properties, Clone)]
 pub struct PlotProps {
@@ -89,6 +91,45 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             })
             .collect()
     };
+    // The same points as an SVG chart and a CSV table, for slides and spreadsheets.
+    let chart = (!points.is_empty()).then(|| {
+        use slowpath_engine::export::chart::{Chart, Mark, Series, Unit};
+        let mut series: Vec<Series> = points
+            .iter()
+            .enumerate()
+            .map(|(k, (variant, pts))| Series {
+                name: meta.variant(variant).map_or(*variant, |v| v.label).to_string(),
+                colour: SERIES_COLOURS[k % SERIES_COLOURS.len()],
+                mark: Mark::Line,
+                points: pts.clone(),
+            })
+            .collect();
+        series.push(Series {
+            name: "the report".to_string(),
+            colour: "#c0392b",
+            mark: Mark::Dots,
+            points: REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
+        });
+        if !measured.is_empty() {
+            series.push(Series {
+                name: "measured today".to_string(),
+                colour: "#111827",
+                mark: Mark::Dots,
+                points: measured.to_vec(),
+            });
+        }
+        Rc::new(Chart {
+            name: "scaling",
+            title: "Time to die against the number of threads".to_string(),
+            x_label: "threads",
+            x_unit: Unit::Count,
+            log_x: false,
+            log_y: true,
+            y_label: "signal to the last thread gone",
+            y_unit: Unit::Ns,
+            series,
+        })
+    });
     let on_axis = |n: u64| n <= NS[NS.len() - 1];
     // A log scale: 2005's seconds and today's milliseconds on one plot, a decade per
     // gridline, from the smallest value's decade to the largest's.
@@ -150,6 +191,10 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
                         </text>
                     }) }
                 </svg>
+                if let Some(chart) = chart {
+                    <crate::player::export::PlotExport run={props.run.clone()}
+                        table={Rc::new(slowpath_engine::export::chart::series_table(&chart))} chart={Some(chart)} />
+                }
                 <ul class="cdt-scaling-legend" data-testid="cdt-scaling-legend">
                     { for meta.variants.iter().enumerate().map(|(k, variant)| html! {
                         <li><span class={format!("key s{k}")}></span>{ variant.label }</li>

@@ -33,6 +33,8 @@ const SIZES: [u64; 19] = {
     }
     sizes
 };
+/// The variants' colours in an exported chart (the page's follow its theme's CSS).
+const EXPORT_COLOURS: [&str; 5] = ["#b91c1c", "#2563eb", "#15803d", "#c2410c", "#374151"];
 /// The report: 1 TiB, about 30 s.
 const REPORTED: (u64, u64) = (1 << 40, 30_000_000_000);
 
@@ -106,6 +108,45 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
         let value = (ns.max(1) as f64).log10().clamp(y_min, y_max);
         (height - bottom) - (value - y_min) / (y_max - y_min) * (height - bottom - 10.0)
     };
+    // The same points as an SVG chart and a CSV table, for slides and spreadsheets.
+    let chart = {
+        use slowpath_engine::export::chart::{Chart, Mark, Series, Unit};
+        let mut series: Vec<Series> = data
+            .iter()
+            .zip(EXPORT_COLOURS.iter().cycle())
+            .map(|((variant, points), colour)| Series {
+                name: meta.variant(variant).map_or(*variant, |v| v.label).to_string(),
+                colour,
+                mark: Mark::Line,
+                points: points.clone(),
+            })
+            .collect();
+        series.push(Series {
+            name: "the report".to_string(),
+            colour: "#c0392b",
+            mark: Mark::Dots,
+            points: vec![REPORTED],
+        });
+        if !measured.is_empty() {
+            series.push(Series {
+                name: "measured today".to_string(),
+                colour: "#111827",
+                mark: Mark::Dots,
+                points: measured.to_vec(),
+            });
+        }
+        Rc::new(Chart {
+            name: "scaling",
+            title: "Dump time against mapping size".to_string(),
+            x_label: "mapping size",
+            x_unit: Unit::Bytes,
+            log_x: true,
+            log_y: true,
+            y_label: "dump time",
+            y_unit: Unit::Ns,
+            series,
+        })
+    };
     let current_size = props.run.params.unsigned("size");
     let current_variant = props.run.variant;
     // One colour per variant (five today: the 6.13 report, its two fixes, the ideal, today).
@@ -157,6 +198,8 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                     </text>
                 }) }
             </svg>
+            <crate::player::export::PlotExport run={props.run.clone()}
+                table={Rc::new(slowpath_engine::export::chart::series_table(&chart))} chart={Some(chart)} />
             <ul class="scaling-legend" role="list">
                 { for data.iter().zip(colours.iter().cycle()).map(|((variant, points), colour)| {
                     let at_tib = points.iter().find(|(size, _)| *size == 1 << 40).map(|&(_, ns)| format::duration(ns)).unwrap_or_default();

@@ -98,6 +98,7 @@ impl FifoCase {
             x_label: "when the write started",
             x_unit: Unit::Ns,
             log_x: false,
+            log_y: false,
             y_label: "dt printed",
             y_unit: Unit::Ns,
             series: vec![

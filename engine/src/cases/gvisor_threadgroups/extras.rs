@@ -169,6 +169,7 @@ impl SentryShape {
             x_label: "threads",
             x_unit: Unit::Count,
             log_x: true,
+            log_y: false,
             y_label: "CPU time",
             y_unit: Unit::Ns,
             series: vec![

@@ -3,7 +3,8 @@
 //! engine with this run's other parameters, kernel and seed. Plotted on a
 //! canvas: the fast writes between bursts and the writes over 1 ms, the
 //! reported figure as a dashed line, this run's value marked. Computed only on
-//! request, one run per animation frame, and memoised.
+//! request, each point a run asked of the engine's worker, and memoised; saved as
+//! CSV (and, for non-negative values, SVG) from the same points.
 
 use slowpath_engine::cases::fifo_trigger::pipe::PIPE_SIZE;
 use slowpath_engine::run::format;
@@ -469,7 +470,7 @@ pub fn fifo_sweep(props: &FifoSweepProps) -> Html {
                 <span class="sweep-status muted" role="status">{ status }</span>
             </div>
             if let Some(points) = points.clone() {
-                <SweepChart swept={*swept} xs={Rc::new(xs_of(meta, *swept))} points={points} current_x={current_x}
+                <SweepChart swept={*swept} xs={Rc::new(xs_of(meta, *swept))} points={points.clone()} current_x={current_x}
                     reported={reported.and_then(|(text, n)| n.map(|n| (text, n)))} hover={*hover}
                     on_hover={ let hover = hover.clone(); Callback::from(move |i: Option<usize>| hover.set(i)) } />
                 <ul class="sweep-legend" role="list">
@@ -483,6 +484,10 @@ pub fn fifo_sweep(props: &FifoSweepProps) -> Html {
                         <li><span class="sweep-key missing" aria-hidden="true">{ "×" }</span>{ "no repeated bursts (fewer than two)" }</li>
                     }
                 </ul>
+                if finished.is_some() {
+                    <crate::player::export::PlotExport run={props.run.clone()}
+                        chart={sweep_chart(*swept, &points, props.run.variant)} table={Rc::new(sweep_table(*swept, &points))} />
+                }
                 <p class="sweep-readout muted" aria-live="polite">
                     { hover_text.unwrap_or_else(|| "Point at the plot, or focus it and use ← →, to read a run.".to_string()) }
                 </p>
@@ -493,6 +498,53 @@ pub fn fifo_sweep(props: &FifoSweepProps) -> Html {
             <p class="sweep-note muted">{ EXPLANATION.replace("{pipe}", &group_digits(PIPE_SIZE)) }</p>
         </section>
     }
+}
+
+/// The sweep's points as a table: the swept value, then what each run measured
+/// (empty where the run had fewer than two bursts, or failed).
+fn sweep_table(swept: Swept, points: &[Point]) -> slowpath_engine::export::csv::Table {
+    let mut table =
+        slowpath_engine::export::csv::Table::new("sweep", &[swept.name(), FAST_METRIC, SLOW_METRIC]);
+    for point in points {
+        let fast = point.fast.map_or_else(String::new, |fast| fast.to_string());
+        let slow = if point.failed { String::new() } else { point.slow.to_string() };
+        table.row(vec![format!("{}", point.x), fast, slow]);
+    }
+    table
+}
+
+/// The sweep as an SVG chart; None for a swept value below zero (a nice value),
+/// which the chart's axes do not hold (the CSV has it).
+fn sweep_chart(
+    swept: Swept,
+    points: &[Point],
+    variant: &str,
+) -> Option<Rc<slowpath_engine::export::chart::Chart>> {
+    use slowpath_engine::export::chart::{Chart, Mark, Series, Unit};
+    if points.iter().any(|point| point.x < 0.0) {
+        return None;
+    }
+    let fast = points.iter().filter_map(|p| Some((p.x as u64, p.fast?))).collect();
+    let slow = points.iter().filter(|p| !p.failed).map(|p| (p.x as u64, p.slow)).collect();
+    Some(Rc::new(Chart {
+        name: "sweep",
+        title: format!("What sets the length of the fast runs? Linux {variant}"),
+        x_label: swept.axis_title(false),
+        x_unit: if matches!(swept, Swept::PrintCost) { Unit::Ns } else { Unit::Count },
+        log_x: swept.log_scale(),
+        log_y: true,
+        y_label: "writes",
+        y_unit: Unit::Count,
+        series: vec![
+            Series {
+                name: "fast writes between bursts".into(),
+                colour: "#2563eb",
+                mark: Mark::Line,
+                points: fast,
+            },
+            Series { name: "writes over 1 ms".into(), colour: "#b91c1c", mark: Mark::Line, points: slow },
+        ],
+    }))
 }
 
 fn running_len(job: &JobSlot) -> usize {
