@@ -157,7 +157,8 @@ impl<'c> TraceSink<'c> {
             (G_CREDIT, snap.credit),
             (G_ARRAY, i64::from(snap.array)),
         ];
-        for (gauge, value) in values {
+        let fair = snap.fair.map(|f| [(G_VRUNTIME, f.vruntime), (G_DEADLINE, f.deadline), (G_LAG, f.lag)]);
+        for (gauge, value) in values.into_iter().chain(fair.into_iter().flatten()) {
             if shown[usize::from(gauge)] != value {
                 effects.push(Effect::Gauge { task: t, gauge, value });
             }
@@ -230,6 +231,12 @@ impl<'c> TraceSink<'c> {
         if self.stopped_at.is_some() {
             return;
         }
+        // Today's kernel: its own pipe functions and the words for what changed.
+        let (code, template) = if self.kernel == Kernel::Eevdf {
+            (CodeLoc { function: text::today_function(code.function), ..code }, text::today_template(template))
+        } else {
+            (code, template)
+        };
         self.shadow.advance_to(at_ns);
         for effect in &effects {
             self.shadow.apply(effect);
@@ -503,13 +510,19 @@ impl<'c> TraceSink<'c> {
     pub fn start(&mut self) {
         self.begin(0, T::ITER_START.id(), vec![], None);
         let mut args = vec![Arg::Task(task(LISTENER)), Arg::Ns(self.config.writer_start_ns)];
-        let template = if self.kernel == Kernel::O1 {
-            let [shell, listener, _] = super::machine::forked_slices(self.config);
-            let tick = self.config.tick_ns();
-            args.extend([Arg::Ns(shell * tick), Arg::Ns(listener * tick)]);
-            T::START_26
-        } else {
-            T::START
+        let template = match self.kernel {
+            Kernel::O1 => {
+                let [shell, listener, _] = super::machine::forked_slices(self.config);
+                let tick = self.config.tick_ns();
+                args.extend([Arg::Ns(shell * tick), Arg::Ns(listener * tick)]);
+                T::START_26
+            }
+            Kernel::Eevdf => {
+                let slice = crate::kernel::sched::eevdf::base_slice_ns(self.config.slice_cpus);
+                args.extend([Arg::Ns(slice), Arg::Ns(self.config.tick_ns())]);
+                T::START
+            }
+            Kernel::Goodness => T::START,
         };
         self.push(0, Some(LISTENER), OpKind::Note, at(text::LISTENER, 0), template, args, vec![]);
     }
