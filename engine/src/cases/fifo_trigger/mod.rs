@@ -462,9 +462,29 @@ fn metrics(
     m
 }
 
+/// The seed's two programs pinned to one CPU of this project's machine (session S6:
+/// their own scheduler autogroup, so CPU 0 was theirs), the p99 write time of each
+/// 10 s run, beside the `today` model over the same 10 s (the writer starts with the
+/// listener, as `measure.sh` starts them).
+static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayCheck {
+    results_path: "tools/measure/fifo-trigger/results.tsv",
+    what: "The seed's listener and writer pinned to one CPU for 10 s: the 99th percentile of the write() times",
+    variant: "today",
+    params: &[("writer_start", "0"), ("duration", "10s")],
+    metric: "write_p99_ns",
+    select: |row| {
+        let reference = row.text("session") == Some("S6") && row.text("mode") == Some("pinned@ag-10");
+        reference.then(|| row.number("p99_ms")).flatten()
+    },
+};
+
 impl Case for FifoTrigger {
     fn meta(&self) -> &'static CaseMeta {
         &META
+    }
+
+    fn today(&self) -> Option<&'static crate::run::measured::TodayCheck> {
+        Some(&TODAY)
     }
 
     fn wire(&self) -> crate::run::wire::CaseWire {
