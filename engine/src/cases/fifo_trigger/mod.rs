@@ -63,22 +63,23 @@ pub const COSTS: Costs = Costs {
 };
 
 /// Per-operation costs on the machine where today's kernel was measured (Linux
-/// 6.18.44, "AMD EPYC" KVM guest, the same machine as `results.tsv`): medians of
-/// 20,001 calls each, pinned to CPU 0, from `tools/measure/fifo-trigger/costs.c`
-/// (results in `costs.tsv` there): open for writing 1.50 µs (for reading 1.78 µs;
-/// the model has one open cost), open → ENXIO 2.02 µs, close 0.86 µs, a 1-byte
-/// write with no sleeper to wake 0.33 µs, clock_gettime 0.04 µs, a select that
-/// returns at once 0.81 µs, the "dt = …" fprintf to a file 0.89 µs, and the busy
-/// loop of 1,000,000 iterations (gcc -O0) 0.27 ms. read() was not measured: the
-/// `today` variant never reads.
+/// 6.18.44, "AMD EPYC" KVM guest, the machine of `results.tsv`), measured by
+/// `tools/measure/fifo-trigger/costs.sh` (results in `costs.tsv` there: five runs
+/// pinned to CPU 0, each a median of 20,001 calls; the median over the runs, to
+/// 10 ns): open for writing 1.51 µs (for reading 1.96 µs; the model has one open
+/// cost, the writer's, which opens far more often), open → ENXIO 2.35 µs, close
+/// 0.98 µs, a 1-byte write with nobody asleep on the FIFO 0.33 µs, clock_gettime
+/// 0.04 µs, a select that returns at once 0.81 µs, the "dt = …" fprintf to a file
+/// 0.90 µs, and the busy loop of 1,000,000 iterations (gcc -O0) 0.271 ms. read()
+/// was not measured: the `today` variant never reads.
 pub const TODAY_COSTS: Costs = Costs {
-    open_ns: 1_500,
-    open_enxio_ns: 2_020,
-    close_ns: 860,
+    open_ns: 1_510,
+    open_enxio_ns: 2_350,
+    close_ns: 980,
     write_ns: 330,
     read_ns: 800,
     gettimeofday_ns: 40,
-    print_ns: 890,
+    print_ns: 900,
     select_ns: 810,
     loop_iteration_ps: 271,
 };
@@ -118,7 +119,7 @@ const PARAMS: &[ParamSpec] = &[
         name: "print_cost",
         label: "Writer's fprintf",
         kind: ParamKind::Duration { min_ns: US, max_ns: 10 * MS, default_ns: 140 * US },
-        description: "Cost of one \"dt = …\" line on stderr. Calibrated, not measured: with 140 µs about 700 fast writes come between two bursts (the median run), as the reporter counted on his terminal. The today variant uses the cost measured on today's machine instead (0.89 µs, to a file).",
+        description: "Cost of one \"dt = …\" line on stderr. Calibrated, not measured: with 140 µs about 700 fast writes come between two bursts (the median run), as the reporter counted on his terminal. The today variant uses the cost measured on today's machine instead (0.90 µs, to a file).",
     },
     ParamSpec {
         name: "duration",
