@@ -469,7 +469,8 @@ fn metrics(
 /// listener, as `measure.sh` starts them).
 static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayCheck {
     results_path: "tools/measure/fifo-trigger/results.tsv",
-    what: "The seed's listener and writer pinned to one CPU for 10 s: the 99th percentile of the write() times",
+    what:
+        "The seed's listener and writer pinned to one CPU for 10 s: the 99th percentile of the write() times",
     variant: "today",
     params: &[("writer_start", "0"), ("duration", "10s")],
     metric: "write_p99_ns",

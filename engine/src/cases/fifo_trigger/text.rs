@@ -77,8 +77,8 @@ crate::templates! {
     W_TIME2_FAST_TODAY = "{0} reads the clock again: a fast write, well under a millisecond.",
     W_TIME2_SLOW_TODAY = "{0} reads the clock again: dt = {1}. All that time it sat preempted between write() and this clock_gettime(): the listener's EEVDF turn, ended by a tick, where 2.6.1 gave it a 100 ms timeslice. {2} fast write(s) came since the previous slow one.",
     W_PRINT_TODAY = "{0} prints \"dt = …\" to stderr (a file, as in the measurement): {1} per line, measured on that machine.",
-    WAKE_EEVDF_PREEMPT = "The wakeup puts {0} back on the run queue, placed at V less the lag it kept: lag {1}, virtual deadline {2} ahead of V. {3} has used its protected slice, and pick_eevdf would choose {0}: wakeup_preempt_fair sets need_resched, and {3} is preempted when it leaves the kernel.",
-    WAKE_EEVDF_NO_PREEMPT = "The wakeup puts {0} back on the run queue, placed at V less the lag it kept: lag {1}, virtual deadline {2} ahead of V. pick_eevdf still keeps {3} (RUN_TO_PARITY protects its slice, or its deadline is earlier): no preemption.",
+    WAKE_EEVDF_PREEMPT = "The wakeup puts {0} back on the run queue at V less the lag it kept: it is owed {1} of CPU time. That pulls V below {2}'s vruntime, or {2}'s protected slice is over: pick_eevdf would choose {0}, so wakeup_preempt_fair sets need_resched, and {2} is preempted when it leaves the kernel.",
+    WAKE_EEVDF_NO_PREEMPT = "The wakeup puts {0} back on the run queue at V less the lag it kept: it is owed {1} of CPU time. pick_eevdf still keeps {2} (eligible, its slice protected by RUN_TO_PARITY or its deadline earlier): no preemption.",
     TICK_EEVDF = "Timer tick: update_curr finds {0} past its virtual deadline (a {1} slice used up): update_deadline gives it a new one, and with another task waiting need_resched is set.",
     SWITCH_PREEMPT_EEVDF = "schedule(): {0} is preempted on its way out of {1}, still holding the FIFO open if it had it. pick_eevdf chooses {2}, eligible with the earliest virtual deadline.",
 }

@@ -86,8 +86,11 @@ fn line_gauge(task_index: usize, step: Step) -> Effect {
     }
 }
 
-fn step_word(step: Step) -> &'static str {
+/// The step in words; `kernel` names the writer's clock (gettimeofday() in the
+/// seed, clock_gettime() in the program measured on today's kernel).
+fn step_word(step: Step, kernel: Kernel) -> &'static str {
     match step {
+        Step::WriterTime1 | Step::WriterTime2 if kernel == Kernel::Eevdf => "clock_gettime()",
         Step::ListenerOpen | Step::WriterOpen => "open()",
         Step::ListenerSelect => "select()",
         Step::ListenerRead => "read()",
@@ -233,7 +236,10 @@ impl<'c> TraceSink<'c> {
         }
         // Today's kernel: its own pipe functions and the words for what changed.
         let (code, template) = if self.kernel == Kernel::Eevdf {
-            (CodeLoc { function: text::today_function(code.function), ..code }, text::today_template(template))
+            (
+                CodeLoc { function: text::today_function(code.function), ..code },
+                text::today_template(template),
+            )
         } else {
             (code, template)
         };

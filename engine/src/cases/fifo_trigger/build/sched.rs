@@ -107,10 +107,9 @@ impl TraceSink<'_> {
             }
             Kernel::Eevdf => {
                 let fair = snap.fair.expect("EEVDF state in the snapshot");
-                let ahead = Arg::Ns((fair.deadline - fair.vruntime - fair.lag).max(0) as u64);
                 let lag = Arg::Ns(fair.lag.max(0) as u64);
                 let template = if preempts { T::WAKE_EEVDF_PREEMPT } else { T::WAKE_EEVDF_NO_PREEMPT };
-                (at(text::WAKE_EEVDF, if preempts { 7 } else { 6 }), template, vec![me, lag, ahead, them])
+                (at(text::WAKE_EEVDF, if preempts { 7 } else { 6 }), template, vec![me, lag, them])
             }
             Kernel::Goodness => {
                 let other_counter = world.tasks[other].gauges[usize::from(G_SLICE)].max(0) as u64;
@@ -215,7 +214,7 @@ impl TraceSink<'_> {
             effects.push(Effect::Count { counter: C_PREEMPTIONS, delta: 1 });
         }
         let kind = if preempted_in_write { OpKind::Preempt } else { OpKind::Schedule };
-        let resumes_word = Arg::Word(ev.resumes.map_or("nothing", step_word));
+        let resumes_word = Arg::Word(ev.resumes.map_or("nothing", |step| step_word(step, self.kernel)));
         let (template, args) = match (ev.prev, ev.next) {
             (_, None) => (T::SWITCH_IDLE, vec![Arg::Count(u64::from(ev.cpu))]),
             (None, Some(n)) => {
@@ -225,9 +224,9 @@ impl TraceSink<'_> {
             (Some(p), Some(n)) => match ev.why {
                 SwitchWhy::Preempted => {
                     let left = Arg::Word(match ev.prev_left {
-                        Some((step, true)) => step_word(step),
-                        Some((step, false)) => step_word(step),
-                        None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite))),
+                        Some((step, true)) => step_word(step, self.kernel),
+                        Some((step, false)) => step_word(step, self.kernel),
+                        None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite)), self.kernel),
                     });
                     if self.kernel == Kernel::Eevdf {
                         (T::SWITCH_PREEMPT_EEVDF, vec![Arg::Task(task(p)), left, Arg::Task(task(n))])

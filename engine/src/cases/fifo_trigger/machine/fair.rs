@@ -80,8 +80,8 @@ impl Machine<'_> {
         let charged = e.vruntime + eevdf::calc_delta_fair(self.now - c.exec_start_ns, e.weight) as i64;
         let left_virtual = (e.deadline - charged).max(0) as u64;
         // Real time to cover it: the inverse of calc_delta_fair, rounded up.
-        let left_ns =
-            (u128::from(left_virtual) * u128::from(e.weight)).div_ceil(u128::from(eevdf::NICE_0_WEIGHT)) as u64;
+        let left_ns = (u128::from(left_virtual) * u128::from(e.weight))
+            .div_ceil(u128::from(eevdf::NICE_0_WEIGHT)) as u64;
         let reach = self.now + left_ns;
         let tick = self.config.tick_ns();
         self.next_tick + reach.saturating_sub(self.next_tick).div_ceil(tick) * tick
@@ -96,8 +96,8 @@ impl Machine<'_> {
         let (lag, eligible) =
             if e.on_rq { (rq.avg_vruntime() - e.vruntime, rq.eligible(task)) } else { (e.vlag, false) };
         let left_virtual = (e.deadline - e.vruntime).max(0) as u64;
-        let left_ns =
-            (u128::from(left_virtual) * u128::from(e.weight)).div_ceil(u128::from(eevdf::NICE_0_WEIGHT)) as u64;
+        let left_ns = (u128::from(left_virtual) * u128::from(e.weight))
+            .div_ceil(u128::from(eevdf::NICE_0_WEIGHT)) as u64;
         SchedSnap {
             prio: o1::static_prio(nice),
             static_prio: o1::static_prio(nice),
