@@ -3,6 +3,7 @@
 //! the sweep below it.
 
 mod chart;
+mod eevdf;
 mod output;
 mod stage;
 mod sweep;
