@@ -238,6 +238,7 @@ static META: CaseMeta = CaseMeta {
             reported: "not shown: grep hid the fast lines",
         },
         ReportedFigure { metric: "fast_writes_between_bursts", label: "fast writes between bursts", reported: "around 700" },
+        ReportedFigure { metric: "write_max_ns", label: "longest write()", reported: "302.22 ms" },
     ],
     headline_metric: "first_burst_first_dt_ns",
     headline_label: "for a one-byte write() to a FIFO (2.6.1, first burst)",
@@ -464,19 +465,20 @@ fn metrics(
 }
 
 /// The seed's two programs pinned to one CPU of this project's machine (session S6:
-/// their own scheduler autogroup, so CPU 0 was theirs), the p99 write time of each
+/// their own scheduler autogroup, so CPU 0 was theirs), the longest write of each
 /// 10 s run, beside the `today` model over the same 10 s (the writer starts with the
-/// listener, as `measure.sh` starts them).
+/// listener, as `measure.sh` starts them) and the report's 302 ms. The longest write,
+/// not p99, because the report gives it: a 2.6.1 run has too few slow writes for a
+/// p99 to be one (both are in the notes and `engine/tests/fifo_trigger_today.rs`).
 static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayCheck {
     results_path: "tools/measure/fifo-trigger/results.tsv",
-    what:
-        "The seed's listener and writer pinned to one CPU for 10 s: the 99th percentile of the write() times",
+    what: "The seed's listener and writer pinned to one CPU for 10 s: the longest write()",
     variant: "today",
     params: &[("writer_start", "0"), ("duration", "10s")],
-    metric: "write_p99_ns",
+    metric: "write_max_ns",
     select: |row| {
         let reference = row.text("session") == Some("S6") && row.text("mode") == Some("pinned@ag-10");
-        reference.then(|| row.number("p99_ms")).flatten()
+        reference.then(|| row.number("max_ms")).flatten()
     },
 };
 
