@@ -128,3 +128,25 @@ fn the_bursts_come_and_go_on_the_measured_order() {
     let model = count(&run, "longest_slow_run");
     assert!((0.2..=5.0).contains(&(model / longest)), "longest burst: {model} vs {longest}");
 }
+
+/// The narration of the first `limit` ops.
+fn narrations(run: &Run, limit: u64) -> Vec<String> {
+    (0..run.total_ops().min(limit))
+        .map(|index| slowpath_engine::run::narration::plain(&run.narrate(&run.op(index).expect("op"))))
+        .collect()
+}
+
+#[test]
+fn lag_and_the_protected_slice_decide_the_wakeup_not_a_priority() {
+    let run = today();
+    let texts = narrations(&run, 60_000);
+    let wakeups: Vec<&String> = texts.iter().filter(|text| text.starts_with("The wakeup puts")).collect();
+    // A writer fresh on the CPU keeps it (RUN_TO_PARITY); one past its share loses it.
+    assert!(wakeups.iter().any(|text| text.contains("no preemption")), "{wakeups:?}");
+    assert!(wakeups.iter().any(|text| text.contains("wakeup_preempt_fair sets need_resched")), "{wakeups:?}");
+    assert!(wakeups.iter().all(|text| !text.contains("sleep_avg") && !text.contains("goodness")));
+    // Every slow write ends at a tick that finds the listener's slice used up.
+    let slow = texts.iter().filter(|text| text.contains("reads the clock again: dt =")).count();
+    let ticks = texts.iter().filter(|text| text.contains("past its virtual deadline")).count();
+    assert!(slow > 0 && ticks >= slow, "{slow} slow writes, {ticks} slice ends");
+}
