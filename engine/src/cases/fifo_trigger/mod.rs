@@ -573,7 +573,7 @@ impl Case for FifoTrigger {
             run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>())
         };
         let moments = [
-            // The first preemption after a write() (an earlier one can leave open()).
+            // The first preemption on the way out of a write() (others can leave open()).
             (
                 first(&[T::W_WROTE, T::W_WROTE_TODAY]).and_then(|wrote| {
                     let switches = [
@@ -582,7 +582,15 @@ impl Case for FifoTrigger {
                         T::SWITCH_PREEMPT_24.id(),
                         T::SWITCH_PREEMPT_EEVDF.id(),
                     ];
-                    run.first_op_with_template_from(&switches, wrote)
+                    // Bounded: each look starts past the previous find.
+                    let mut from = wrote;
+                    loop {
+                        let found = run.first_op_with_template_from(&switches, from)?;
+                        if run.op(found).is_some_and(|op| op.kind == crate::run::trace::OpKind::Preempt) {
+                            break Some(found);
+                        }
+                        from = found + 1;
+                    }
                 }),
                 "preempted on its way out of write()",
             ),
