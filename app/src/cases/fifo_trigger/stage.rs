@@ -13,7 +13,6 @@ use slowpath_engine::cases::fifo_trigger::build::{
     G_SLEEP_AVG, G_SLICE, G_SLICE_STAMP, G_STATIC,
 };
 use slowpath_engine::cases::fifo_trigger::machine::{LISTENER, WRITER};
-use slowpath_engine::cases::fifo_trigger::pipe::PIPE_SIZE;
 use slowpath_engine::cases::fifo_trigger::FifoCase;
 use slowpath_engine::kernel::sched::o1::{CREDIT_LIMIT, MAX_BONUS, MAX_PRIO, MAX_RT_PRIO};
 use slowpath_engine::run::format;
@@ -270,9 +269,9 @@ pub(super) fn pipe(case: &FifoCase, view: &View) -> Html {
                         { if allocated { "allocated" } else { "freed" } }
                     </span>
                 </dd>
-                <dt>{ format!("holds (of {})", format::size(PIPE_SIZE)) }</dt>
+                <dt>{ format!("holds (of {})", format::size(case.pipe_capacity)) }</dt>
                 <dd data-testid="pipe-bytes">
-                    { bar(bytes as f64 / PIPE_SIZE as f64, "bytes", format!("{bytes} of {} bytes", group_digits(PIPE_SIZE))) }
+                    { bar(bytes as f64 / case.pipe_capacity.max(1) as f64, "bytes", format!("{bytes} of {} bytes", group_digits(case.pipe_capacity))) }
                     <span class="fifo-value">{ held }</span>
                 </dd>
                 <dt>{ "buffers freed" }</dt><dd>{ group_digits(frees) }</dd>

@@ -55,6 +55,8 @@ pub struct Config {
     /// The resolution of the writer's clock: 1 µs for gettimeofday(), 1 ns for
     /// clock_gettime(), which the measurement on today's kernel uses.
     pub clock_resolution_ns: u64,
+    /// Unread bytes the FIFO holds before write() gets EAGAIN (one page on 2.6.1).
+    pub pipe_capacity: u64,
     pub costs: Costs,
     /// Work budget of one pass: the machine stops after this many steps...
     pub steps_max: u64,

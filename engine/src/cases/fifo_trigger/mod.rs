@@ -290,6 +290,7 @@ pub fn config(params: &ParamValues, variant: &str) -> Config {
         slice_cpus: if today { 2 } else { 1 },
         // The measured program reads clock_gettime() (ns), the seed gettimeofday() (µs).
         clock_resolution_ns: if today { 1 } else { 1_000 },
+        pipe_capacity: if today { pipe::PIPE_SIZE_TODAY } else { pipe::PIPE_SIZE },
         // Two passes share the run's budget.
         steps_max: crate::run::budget::SIMULATED_STEPS_MAX / 2,
         writes_max: crate::run::budget::KEPT_RECORDS_MAX,
@@ -566,6 +567,7 @@ impl Case for FifoTrigger {
             ),
             bursts,
             slow_ns: SLOW_NS,
+            pipe_capacity: config.pipe_capacity,
             reported_dt_ms: REPORTED_DT_MS,
         });
         use text::T;

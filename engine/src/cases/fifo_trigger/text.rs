@@ -80,6 +80,7 @@ crate::templates! {
     WAKE_EEVDF_PREEMPT = "The wakeup puts {0} back on the run queue at V less the lag it kept: it is owed {1} of CPU time. That pulls V below {2}'s vruntime, or {2}'s protected slice is over: pick_eevdf would choose {0}, so wakeup_preempt_fair sets need_resched, and {2} is preempted when it leaves the kernel.",
     WAKE_EEVDF_NO_PREEMPT = "The wakeup puts {0} back on the run queue at V less the lag it kept: it is owed {1} of CPU time. pick_eevdf still keeps {2} (eligible, its slice protected by RUN_TO_PARITY or its deadline earlier): no preemption.",
     TICK_EEVDF = "Timer tick: update_curr finds {0} past its virtual deadline (a {1} slice used up): update_deadline gives it a new one, and with another task waiting need_resched is set.",
+    W_AGAIN_TODAY = "write() fails with EAGAIN: the pipe's ring holds {1} unread bytes, all 16 pages, and the file is non-blocking. Nothing is printed.",
     SWITCH_PREEMPT_EEVDF = "schedule(): {0} is preempted on its way out of {1}, still holding the FIFO open if it had it. pick_eevdf chooses {2}, eligible with the earliest virtual deadline.",
 }
 
@@ -125,6 +126,7 @@ pub(crate) fn today_template(template: T) -> T {
         T::W_TIME2_FAST => T::W_TIME2_FAST_TODAY,
         T::W_TIME2_SLOW => T::W_TIME2_SLOW_TODAY,
         T::W_PRINT => T::W_PRINT_TODAY,
+        T::W_AGAIN => T::W_AGAIN_TODAY,
         other => other,
     }
 }

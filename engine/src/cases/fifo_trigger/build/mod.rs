@@ -360,7 +360,7 @@ impl<'c> TraceSink<'c> {
                     open.label = T::ITER_AGAIN.id();
                     open.write = None;
                 }
-                (OpKind::Syscall, T::W_AGAIN, vec![me, Arg::Count(super::pipe::PIPE_SIZE)])
+                (OpKind::Syscall, T::W_AGAIN, vec![me, Arg::Count(self.config.pipe_capacity)])
             }
             (Step::WriterWrite, _) => {
                 if let Some(open) = self.open.as_mut() {
@@ -497,7 +497,7 @@ impl<'c> TraceSink<'c> {
                     let mut effects = vec![state, line_gauge(WRITER, step)];
                     effects.extend(extra);
                     let args = match template {
-                        T::W_AGAIN => vec![me, Arg::Count(super::pipe::PIPE_SIZE)],
+                        T::W_AGAIN => vec![me, Arg::Count(self.config.pipe_capacity)],
                         _ => vec![me],
                     };
                     let code = match template {

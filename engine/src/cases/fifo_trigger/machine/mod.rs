@@ -143,7 +143,7 @@ impl<'c> Machine<'c> {
             next_tick: config.tick_ns(),
             tasks,
             cpus,
-            fifo: Fifo::default(),
+            fifo: Fifo::with_capacity(config.pipe_capacity),
             writes: Vec::new(),
             preemptions_in_write: 0,
             listener_spin_slices: 0,

@@ -27,7 +27,7 @@ impl Machine<'_> {
                 }
             }
             Step::ListenerRead => {
-                let bytes = self.fifo.read(crate::cases::fifo_trigger::pipe::PIPE_SIZE);
+                let bytes = self.fifo.read(self.fifo.capacity);
                 (Outcome::Read { bytes }, Step::ListenerClose, None)
             }
             Step::ListenerClose => {
@@ -123,7 +123,7 @@ impl Machine<'_> {
         // One CPU only: a cycle of several steps must not straddle another CPU's event,
         // whose op would then come before the cycle's first steps.
         if self.cpus.len() == 1
-            && self.fifo.bytes() >= crate::cases::fifo_trigger::pipe::PIPE_SIZE
+            && self.fifo.bytes() >= self.fifo.capacity
             && self.fifo.writers() == 0
             && !listener_waiting
         {
