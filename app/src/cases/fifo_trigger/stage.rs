@@ -287,7 +287,7 @@ pub(super) fn pipe(case: &FifoCase, view: &View) -> Html {
 
 /// The CPU(s): who runs, and the running task's timeslice (2.6) or counter (2.4).
 fn cpu(run: &Run, case: &FifoCase, view: &View) -> Html {
-    let (what, unit) = match case.kernel.as_ref() {
+    let (what, unit) = match case.kernel {
         "2.4.24" => ("counter", "ticks"),
         super::eevdf::TODAY_KERNEL => ("ticks until the tick that sees its deadline", "ticks"),
         _ => ("timeslice", "jiffies"),
