@@ -1,5 +1,5 @@
 /* costs.c -- what each step of seed 002's two programs costs on this machine,
- * for the model's `today` variant (slowpath: engine/src/cases/fifo_trigger/mod.rs,
+ * for the model's `today` variant (slowpath: engine/src/cases/fifo_trigger/today.rs,
  * TODAY_COSTS).  One process, no partner: every figure is the median of many calls
  * of one operation, timed with CLOCK_MONOTONIC; run it pinned (costs.sh), with
  * stderr sent to a file as measure.sh sends the writer's.  Compile with -O0 so the
