@@ -68,6 +68,24 @@ describe('fifo trigger', () => {
     });
   });
 
+  test("today's kernel: the first preemption inside write() is EEVDF's, and the stage shows lags, not priorities", T, async () => {
+    await withPage(suite.browser, 'fifo-today', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/fifo-trigger?v=today'));
+      assert.match(await page.getByTestId('fifo-stage').innerText(), /Linux 6\.18/);
+      await page.keyboard.press('n');
+      await page.getByTestId('preempt-callout').waitFor();
+      assert.match(await page.getByTestId('narration').innerText(), /preempted on its way out of write\(\).*pick_eevdf/s);
+      assert.match(await page.getByTestId('preempt-callout').innerText(), /write\(\).*clock_gettime\(\)/s);
+      assert.match(await writerLine(page), /write\(fd/);
+      const queue = await page.getByTestId('fifo-runqueue').innerText();
+      assert.match(queue, /EEVDF/);
+      assert.doesNotMatch(queue, /ACTIVE|EXPIRED/);
+      assert.match(await page.getByTestId('fifo-listener').innerText(), /lag/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test("the reporter's grep panel shows this run's lines beside his, and the lines it hid on demand", T, async () => {
     await withPage(suite.browser, 'fifo-grep', async ({ page, consoleErrors, pageErrors }) => {
       await openCase(page, suite.url('#/case/fifo-trigger'));

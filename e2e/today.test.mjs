@@ -17,7 +17,7 @@ describe('today panel', () => {
     await suite?.close();
   });
 
-  for (const id of ['sparse-dump', 'coredump-threads']) {
+  for (const id of ['sparse-dump', 'coredump-threads', 'fifo-trigger']) {
     test(`${id}: measured, modelled and reported side by side`, T, async () => {
       await withPage(suite.browser, `today-${id}`, async ({ page, consoleErrors, pageErrors }) => {
         await page.goto(suite.url(`#/case/${id}`));

@@ -129,12 +129,18 @@ pub fn reporter_grep(props: &GrepProps) -> Html {
                         group_digits(first), if first == 1 { "" } else { "s" }, group_digits(longest)),
                     _ => "This run has no slow write. ".to_string(),
                 } }
-                { format!("The reported lines look like one burst, but grep hides any fast lines between them \
-                    (in this run, hundreds). At equal nice, 2.6.1 cannot give twelve unbroken slow writes: each one-slice write costs \
-                    the listener a whole slice of run time ({}, one bonus step of sleep_avg: {} / {MAX_BONUS}), and \
-                    its select() sleeps, microseconds each, earn almost nothing back; once its priority is no better \
-                    than the writer's, its wakeup no longer preempts the writer, and the fast lines resume.",
-                    format::duration(slice_ns), format::duration(case.max_sleep_avg_ns)) }
+                if case.kernel == super::eevdf::TODAY_KERNEL {
+                    { "On today's kernel a slow write lasts the listener's EEVDF turn, up to the tick that finds its \
+                       slice used, not a 100 ms timeslice; and EEVDF has no sleep average: who preempts whom follows \
+                       from the lag each task has kept and its slice protection." }
+                } else {
+                    { format!("The reported lines look like one burst, but grep hides any fast lines between them \
+                        (in this run, hundreds). At equal nice, 2.6.1 cannot give twelve unbroken slow writes: each one-slice write costs \
+                        the listener a whole slice of run time ({}, one bonus step of sleep_avg: {} / {MAX_BONUS}), and \
+                        its select() sleeps, microseconds each, earn almost nothing back; once its priority is no better \
+                        than the writer's, its wakeup no longer preempts the writer, and the fast lines resume.",
+                        format::duration(slice_ns), format::duration(case.max_sleep_avg_ns)) }
+                }
             </p>
         </figure>
     }

@@ -1,7 +1,7 @@
 //! The FIFO trigger's stage: the two programs side by side with their current
 //! lines and scheduler gauges, the CPU with the running
-//! task's timeslice and the run queue's arrays (2.6.1) or counters and
-//! goodness (2.4.24). The FIFO's inode (`pipe`) and the writes (output, dt
+//! task's timeslice and the run queue's arrays (2.6.1), counters and
+//! goodness (2.4.24), or EEVDF's lags and deadlines (6.18, in `eevdf.rs`). The FIFO's inode (`pipe`) and the writes (output, dt
 //! chart, comparison) are in
 //! `writes.rs`, below the first screen. Everything comes from the run:
 //! `Run::extras` (the writes, the bursts, the scheduler constants) and the
@@ -13,7 +13,6 @@ use slowpath_engine::cases::fifo_trigger::build::{
     G_SLEEP_AVG, G_SLICE, G_SLICE_STAMP, G_STATIC,
 };
 use slowpath_engine::cases::fifo_trigger::machine::{LISTENER, WRITER};
-use slowpath_engine::cases::fifo_trigger::pipe::PIPE_SIZE;
 use slowpath_engine::cases::fifo_trigger::FifoCase;
 use slowpath_engine::kernel::sched::o1::{CREDIT_LIMIT, MAX_BONUS, MAX_PRIO, MAX_RT_PRIO};
 use slowpath_engine::run::format;
@@ -90,18 +89,26 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
     let Some(case) = (*case).clone() else { return html! {} };
     let view = &props.view;
     let preempted = view.step.as_ref().is_some_and(|step| step.kind == OpKind::Preempt);
-    let o1 = case.kernel != "2.4.24";
+    let today = case.kernel == super::eevdf::TODAY_KERNEL;
+    let o1 = case.kernel != "2.4.24" && !today;
+    let why = if today {
+        "lag makes it pick_eevdf's choice"
+    } else if o1 {
+        "priority is now better"
+    } else {
+        "goodness is now better"
+    };
+    let clock = if today { "clock_gettime()" } else { "gettimeofday()" };
     html! {
         <section class="panel stage fifo-stage" aria-labelledby="fifo-stage-title" data-testid="fifo-stage">
             <h2 id="fifo-stage-title">{ format!("Two programs, one FIFO, Linux {}", case.kernel) }</h2>
             if preempted {
                 <p class="fifo-callout" role="status" data-testid="preempt-callout">
                     <strong>{ "Wakeup preemption. " }</strong>
-                    { format!("{} has just copied its byte, and write() woke the listener, whose {} is now better. \
-                        So the writer is preempted on its way out of write(), before its second gettimeofday(): \
+                    { format!("{} has just copied its byte, and write() woke the listener, whose {why}. \
+                        So the writer is preempted on its way out of write(), before its second {clock}: \
                         its stopwatch keeps running until it gets the CPU back.",
-                        view.step.as_ref().and_then(|s| s.actor.clone()).unwrap_or_else(|| "The writer".into()),
-                        if o1 { "priority" } else { "goodness" }) }
+                        view.step.as_ref().and_then(|s| s.actor.clone()).unwrap_or_else(|| "The writer".into())) }
                 </p>
             }
             <div class="fifo-programs">
@@ -109,7 +116,13 @@ pub fn fifo_stage(props: &FifoStageProps) -> Html {
                 { program(&run, &case, view, WRITER, "fifo-writer") }
             </div>
             { cpu(&run, &case, view) }
-            { if o1 { runqueue_o1(&run, &case, view) } else { counters_24(&run, &case, view) } }
+            { if today {
+                super::eevdf::runqueue(&run, view)
+            } else if o1 {
+                runqueue_o1(&run, &case, view)
+            } else {
+                counters_24(&run, &case, view)
+            } }
         </section>
     }
 }
@@ -169,6 +182,9 @@ fn bar(fraction: f64, class: &'static str, label: String) -> Html {
 
 fn gauges(case: &FifoCase, task: &TaskView, index: usize, now_ns: u64) -> Html {
     let nice = case.nice.get(index).copied().unwrap_or(0);
+    if case.kernel == super::eevdf::TODAY_KERNEL {
+        return super::eevdf::gauges(case, task, index);
+    }
     if case.kernel == "2.4.24" {
         let counter = slice_left(task, now_ns, case.tick_ns);
         let full = (case.slice_ns.get(index).copied().unwrap_or(0) / case.tick_ns.max(1)).max(1) as i64;
@@ -253,9 +269,9 @@ pub(super) fn pipe(case: &FifoCase, view: &View) -> Html {
                         { if allocated { "allocated" } else { "freed" } }
                     </span>
                 </dd>
-                <dt>{ format!("holds (of {})", format::size(PIPE_SIZE)) }</dt>
+                <dt>{ format!("holds (of {})", format::size(case.pipe_capacity)) }</dt>
                 <dd data-testid="pipe-bytes">
-                    { bar(bytes as f64 / PIPE_SIZE as f64, "bytes", format!("{bytes} of {} bytes", group_digits(PIPE_SIZE))) }
+                    { bar(bytes as f64 / case.pipe_capacity.max(1) as f64, "bytes", format!("{bytes} of {} bytes", group_digits(case.pipe_capacity))) }
                     <span class="fifo-value">{ held }</span>
                 </dd>
                 <dt>{ "buffers freed" }</dt><dd>{ group_digits(frees) }</dd>
@@ -271,7 +287,11 @@ pub(super) fn pipe(case: &FifoCase, view: &View) -> Html {
 
 /// The CPU(s): who runs, and the running task's timeslice (2.6) or counter (2.4).
 fn cpu(run: &Run, case: &FifoCase, view: &View) -> Html {
-    let (what, unit) = if case.kernel == "2.4.24" { ("counter", "ticks") } else { ("timeslice", "jiffies") };
+    let (what, unit) = match case.kernel {
+        "2.4.24" => ("counter", "ticks"),
+        super::eevdf::TODAY_KERNEL => ("ticks until the tick that sees its deadline", "ticks"),
+        _ => ("timeslice", "jiffies"),
+    };
     html! {
         <figure class="fifo-cpu" data-testid="fifo-cpu">
             <figcaption>{ format!("CPU{} · HZ {} (a tick every {})", if case.cpus > 1 { "s" } else { "" }, case.hz, format::duration(case.tick_ns)) }</figcaption>

@@ -13,6 +13,8 @@ pub enum Kernel {
     O1,
     /// Linux 2.4.24: goodness and counters.
     Goodness,
+    /// Linux 6.18: EEVDF, the fair class of today's kernel.
+    Eevdf,
 }
 
 /// Per-operation costs in ns (the busy loop in picoseconds per iteration).
@@ -47,6 +49,14 @@ pub struct Config {
     /// What is left of the shell's timeslice when it forks the listener (2.6 only).
     pub shell_slice_ns: u64,
     pub duration_ns: u64,
+    /// The CPUs today's kernel scales its base slice by (the machine's, not the one the
+    /// programs are pinned to); unused by the older schedulers.
+    pub slice_cpus: u32,
+    /// The resolution of the writer's clock: 1 µs for gettimeofday(), 1 ns for
+    /// clock_gettime(), which the measurement on today's kernel uses.
+    pub clock_resolution_ns: u64,
+    /// Unread bytes the FIFO holds before write() gets EAGAIN (one page on 2.6.1).
+    pub pipe_capacity: u64,
     pub costs: Costs,
     /// Work budget of one pass: the machine stops after this many steps...
     pub steps_max: u64,
@@ -152,8 +162,19 @@ pub struct SchedSnap {
     pub credit: i64,
     /// Jiffies left in the slice (2.6) or counter (2.4).
     pub slice_left: u64,
-    /// 0 not queued, 1 active, 2 expired (2.6); 0/1 on the run queue (2.4).
+    /// 0 not queued, 1 active, 2 expired (2.6); 0/1 on the run queue (2.4, 6.18).
     pub array: u8,
+    /// EEVDF (6.18): vruntime, virtual deadline and lag (V − vruntime), virtual ns.
+    pub fair: Option<FairSnap>,
+}
+
+/// One task's EEVDF state as the stage shows it, in virtual nanoseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FairSnap {
+    pub vruntime: i64,
+    pub deadline: i64,
+    pub lag: i64,
+    pub eligible: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,6 +26,8 @@ pub struct FifoCase {
     /// The first lines of the writer's output through the reporter's `grep -v '= 0'`.
     pub grep_lines: Vec<super::grep::GrepLine>,
     pub slow_ns: u64,
+    /// Unread bytes the FIFO holds before write() gets EAGAIN.
+    pub pipe_capacity: u64,
     /// The reporter's printed slow writes, for comparison.
     pub reported_dt_ms: &'static [&'static str],
 }
@@ -43,6 +45,7 @@ wire_struct!(FifoCase {
     bursts,
     grep_lines,
     slow_ns,
+    pipe_capacity,
     reported_dt_ms,
 });
 

@@ -6,6 +6,10 @@
 /// `PIPE_SIZE`: one page of buffer.
 pub const PIPE_SIZE: u64 = 4096;
 
+/// Today's pipe: a ring of PIPE_DEF_BUFFERS (16) pipe_buffers of a page each; a
+/// one-byte write merges into the last page while it has room, so 16 pages of bytes.
+pub const PIPE_SIZE_TODAY: u64 = 16 * 4096;
+
 /// The pipe buffer and its counters (`struct pipe_inode_info`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PipeInfo {
@@ -26,12 +30,21 @@ pub struct OpenFile {
     pub f_version: u64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fifo {
     pub pipe: Option<PipeInfo>,
     /// How many times the buffer was freed, and the unread bytes it took along.
     pub frees: u64,
     pub bytes_discarded: u64,
+    /// How many unread bytes the pipe holds before a write gets EAGAIN.
+    pub capacity: u64,
+}
+
+impl Default for Fifo {
+    /// 2.6.1's FIFO: one page.
+    fn default() -> Fifo {
+        Fifo::with_capacity(PIPE_SIZE)
+    }
 }
 
 /// What `pipe_poll` reports to a reader.
@@ -66,6 +79,11 @@ pub struct Closed {
 }
 
 impl Fifo {
+    /// No pipe yet; writes get EAGAIN once `capacity` bytes are unread.
+    pub fn with_capacity(capacity: u64) -> Fifo {
+        Fifo { pipe: None, frees: 0, bytes_discarded: 0, capacity }
+    }
+
     fn info(&mut self) -> &mut PipeInfo {
         self.pipe.get_or_insert(PipeInfo { bytes: 0, readers: 0, writers: 0, r_counter: 1, w_counter: 1 })
     }
@@ -112,7 +130,7 @@ impl Fifo {
         assert!(info.writers > 0, "write without a writer");
         if info.readers == 0 {
             WriteResult::Broken
-        } else if info.bytes >= PIPE_SIZE {
+        } else if info.bytes >= self.capacity {
             WriteResult::Again
         } else {
             info.bytes += 1;
@@ -196,6 +214,17 @@ mod tests {
         assert_eq!(fifo.read(4096), 1);
         assert!(fifo.close(again).freed);
         assert_eq!(fifo.bytes_discarded, 0);
+    }
+
+    #[test]
+    fn todays_ring_takes_sixteen_pages_of_one_byte_writes() {
+        let mut fifo = Fifo::with_capacity(PIPE_SIZE_TODAY);
+        let (_reader, _) = fifo.open_reader();
+        let (_writer, _) = fifo.open_writer().unwrap();
+        for _ in 0..65_536 {
+            assert_eq!(fifo.write_byte(), WriteResult::Wrote);
+        }
+        assert_eq!(fifo.write_byte(), WriteResult::Again);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Narration and pseudocode for the FIFO trigger. The programs are the seed's
 //! own test program; the kernel functions are our simplified rendering of
-//! 2.6.1 and 2.4.24, each linked to the real source.
+//! 2.6.1, 2.4.24 and 6.18 (the `today` variant), each linked to the real source.
 
 use crate::run::narration::{CodeLoc, Function};
 
@@ -69,6 +69,19 @@ crate::templates! {
     RECALC_24 = "Every runnable counter is 0: a new epoch. Every task, asleep or not, gets half its counter plus a fresh slice, NICE_TO_TICKS(nice): {1} now has {2}, {3} has {4}. A sleeper keeps what it did not use, so it comes out ahead.",
     END = "The run ends at {0}: {1} writes, {2} of them slower than 1 ms.",
     WAKE_24_SMP_IDLE = "The wakeup puts {0} on the run queue. SMP reschedule_idle: {0}'s last CPU, CPU {1}, runs its idle task, so {0} is sent there (send_now_idle) and {2} is not preempted: its need_resched stays clear while a CPU is idle. (The 2.4.24-smp variant: a hypothesis, see the notes.)",
+    START_TODAY = "{0} (./a.out LISTENER &) starts first: it creates test.fifo and enters its loop. The writer is started {1} later. Today's kernel, as measured: both programs pinned to one CPU, EEVDF with a base slice of {2} (0.75 ms scaled for the machine's two CPUs: an inference, the measured kernel's debugfs could not be read), a tick every {3} (HZ 250), preempt=none. The costs of each system call and of the busy loop were measured on that machine.",
+    L_OPEN_NEW_TODAY = "{0} opens test.fifo for reading (O_NONBLOCK). No pipe existed, so an empty ring of pipe_buffers is allocated. No writer has it open, so fifo_open records f_pipe = w_counter: POLLHUP stays hidden until a writer has come and gone, as on 2.6.",
+    L_SELECT_SLEEP_TODAY = "select(): pipe_poll finds no data and no hangup, so {0} sleeps on the pipe's rd_wait queue. On EEVDF a sleeper keeps its lag (how much CPU it is owed, clamped), and gets it back when woken.",
+    W_WROTE_TODAY = "write() appends the byte to the pipe's ring and, after dropping the pipe's mutex, wakes rd_wait (wake_up_interruptible_sync_poll: select() set poll_usage). The sync hint does not change fair's wakeup preemption here (model choice).",
+    W_TIME1_TODAY = "{0} reads the clock (clock_gettime, CLOCK_MONOTONIC, as the measured program does): the stopwatch starts.",
+    W_TIME2_FAST_TODAY = "{0} reads the clock again: a fast write, well under a millisecond.",
+    W_TIME2_SLOW_TODAY = "{0} reads the clock again: dt = {1}. All that time it sat preempted between write() and this clock_gettime(): the listener's EEVDF turn, ended by a tick, where 2.6.1 gave it a 100 ms timeslice. {2} fast write(s) came since the previous slow one.",
+    W_PRINT_TODAY = "{0} prints \"dt = …\" to stderr (a file, as in the measurement): {1} per line, measured on that machine.",
+    WAKE_EEVDF_PREEMPT = "The wakeup puts {0} back on the run queue at V less the lag it kept: it is owed {1} of CPU time. That pulls V below {2}'s vruntime, or {2}'s protected slice is over: pick_eevdf would choose {0}, so wakeup_preempt_fair sets need_resched, and {2} is preempted when it leaves the kernel.",
+    WAKE_EEVDF_NO_PREEMPT = "The wakeup puts {0} back on the run queue at V less the lag it kept: it is owed {1} of CPU time. pick_eevdf still keeps {2} (eligible, its slice protected by RUN_TO_PARITY or its deadline earlier): no preemption.",
+    TICK_EEVDF = "Timer tick: update_curr finds {0} past its virtual deadline (a {1} slice used up): update_deadline gives it a new one, and with another task waiting need_resched is set.",
+    W_AGAIN_TODAY = "write() fails with EAGAIN: the pipe's ring holds {1} unread bytes, all 16 pages, and the file is non-blocking. Nothing is printed.",
+    SWITCH_PREEMPT_EEVDF = "schedule(): {0} is preempted on its way out of {1}, still holding the FIFO open if it had it. pick_eevdf chooses {2}, eligible with the earliest virtual deadline.",
 }
 
 pub(crate) const LISTENER: u16 = 0;
@@ -83,6 +96,40 @@ pub(crate) const SCHEDULE_26: u16 = 8;
 pub(crate) const SCHEDULE_24: u16 = 9;
 pub(crate) const TICK_WAKE_24: u16 = 10;
 pub(crate) const RESCHEDULE_IDLE_24: u16 = 11;
+pub(crate) const PIPE_WRITE_TODAY: u16 = 12;
+pub(crate) const FIFO_OPEN_TODAY: u16 = 13;
+pub(crate) const SELECT_TODAY: u16 = 14;
+pub(crate) const PIPE_RELEASE_TODAY: u16 = 15;
+pub(crate) const WAKE_EEVDF: u16 = 16;
+pub(crate) const TICK_EEVDF: u16 = 17;
+pub(crate) const SCHEDULE_EEVDF: u16 = 18;
+
+/// Today's counterpart of a 2.6.1 pipe function (same line numbering), or the function itself.
+pub(crate) fn today_function(function: u16) -> u16 {
+    match function {
+        PIPE_WRITE => PIPE_WRITE_TODAY,
+        FIFO_OPEN => FIFO_OPEN_TODAY,
+        SELECT => SELECT_TODAY,
+        PIPE_RELEASE => PIPE_RELEASE_TODAY,
+        other => other,
+    }
+}
+
+/// Today's wording of a template whose 2.6.1 text names what changed, or the template itself.
+pub(crate) fn today_template(template: T) -> T {
+    match template {
+        T::START => T::START_TODAY,
+        T::L_OPEN_NEW => T::L_OPEN_NEW_TODAY,
+        T::L_SELECT_SLEEP => T::L_SELECT_SLEEP_TODAY,
+        T::W_WROTE => T::W_WROTE_TODAY,
+        T::W_TIME1 => T::W_TIME1_TODAY,
+        T::W_TIME2_FAST => T::W_TIME2_FAST_TODAY,
+        T::W_TIME2_SLOW => T::W_TIME2_SLOW_TODAY,
+        T::W_PRINT => T::W_PRINT_TODAY,
+        T::W_AGAIN => T::W_AGAIN_TODAY,
+        other => other,
+    }
+}
 
 pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
@@ -91,6 +138,8 @@ pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
 /// The report with its test program (message-id permalink).
 const SEED_URL: &str = "https://lore.kernel.org/all/20040120004647.GA292@s.chello.no/";
 const TARBALL_2424: &str = "https://cdn.kernel.org/pub/linux/kernel/v2.4/linux-2.4.24.tar.gz";
+const PIPE_618: &str = "https://elixir.bootlin.com/linux/v6.18/source/fs/pipe.c";
+const FAIR_618: &str = "https://elixir.bootlin.com/linux/v6.18/source/kernel/sched/fair.c";
 
 pub(crate) static CODE: &[Function] = &[
     Function {
@@ -261,6 +310,97 @@ pub(crate) static CODE: &[Function] = &[
             "    no idle CPU: the running task with the largest preemption_goodness > 0 gets need_resched",
         ],
     },
+    Function {
+        name: "pipe_write (v6.18 fs/pipe.c)",
+        source_url: PIPE_618,
+        lines: &[
+            "anon_pipe_write(iocb, from):          // 1 byte",
+            "    mutex_lock(&pipe->mutex); was_empty = pipe_empty(head, tail)",
+            "    if (!pipe->readers) { send SIGPIPE; return -EPIPE }",
+            "    if (the ring is full && O_NONBLOCK) return -EAGAIN",
+            "    append to the last pipe_buffer if it has room, else take the next slot of the ring",
+            "    mutex_unlock(&pipe->mutex)",
+            "    if (was_empty || pipe->poll_usage) wake_up_interruptible_sync_poll(&pipe->rd_wait, EPOLLIN)",
+            "    file_update_time(filp)",
+            "    return 1",
+        ],
+    },
+    Function {
+        name: "fifo_open (v6.18 fs/pipe.c)",
+        source_url: PIPE_618,
+        lines: &[
+            "fifo_open(inode, filp):",
+            "    if (!inode->i_pipe) allocate a pipe: a ring of 16 empty pipe_buffers",
+            "    FMODE_READ: r_counter++; if (readers++ == 0) wake_up_partner(pipe)",
+            "                if (!writers && O_NONBLOCK) filp->f_pipe = w_counter   // suppress POLLHUP",
+            "    FMODE_WRITE: if (O_NONBLOCK && !readers) return -ENXIO",
+            "                 w_counter++; if (!writers++) wake_up_partner(pipe)   // wakes rd_wait",
+        ],
+    },
+    Function {
+        name: "do_select + pipe_poll (v6.18)",
+        source_url: "https://elixir.bootlin.com/linux/v6.18/source/fs/select.c",
+        lines: &[
+            "do_select():",
+            "    for (;;) {",
+            "        mask = pipe_poll(file)   // poll_usage = true; EPOLLIN if the ring is not empty",
+            "                                 // EPOLLHUP if !writers && f_pipe != w_counter",
+            "        if (mask & (EPOLLIN | EPOLLHUP)) return 1",
+            "        sleep on rd_wait; poll_schedule_timeout()   // tv: 1477 s, never reached",
+            "    }",
+        ],
+    },
+    Function {
+        name: "pipe_release (v6.18 fs/pipe.c)",
+        source_url: PIPE_618,
+        lines: &[
+            "pipe_release(inode, file):",
+            "    readers -= decr; writers -= decw",
+            "    if (!readers && !writers) free the pipe and its buffers   // unread bytes vanish",
+            "    else if (!readers != !writers) wake rd_wait and wr_wait   // one side is gone",
+        ],
+    },
+    Function {
+        name: "try_to_wake_up → enqueue_entity → wakeup_preempt_fair (v6.18 kernel/sched/fair.c)",
+        source_url: FAIR_618,
+        lines: &[
+            "try_to_wake_up(p):",
+            "    update_curr(cfs_rq)                            // charge the running task first",
+            "    place_entity(p): lag = p->vlag × (W + w) / W      // PLACE_LAG",
+            "        p->vruntime = V − lag; p->deadline = p->vruntime + slice × 1024 / w",
+            "    enqueue p in the tree",
+            "    wakeup_preempt_fair(rq, p):",
+            "        if (curr is protected: RUN_TO_PARITY and curr->vruntime < curr->vprot) no preemption",
+            "        if (pick_eevdf(cfs_rq) == p) resched_curr(rq)   // preempt=none: acted on at return to user",
+        ],
+    },
+    Function {
+        name: "task_tick_fair → update_curr (v6.18 kernel/sched/fair.c)",
+        source_url: FAIR_618,
+        lines: &[
+            "task_tick_fair(rq, curr):",
+            "    update_curr(cfs_rq):",
+            "        curr->vruntime += delta_exec × 1024 / weight",
+            "        if (curr->vruntime >= curr->deadline) {            // update_deadline",
+            "            curr->deadline = curr->vruntime + slice × 1024 / weight",
+            "            if (other tasks are queued) resched_curr(rq)",
+            "        }",
+        ],
+    },
+    Function {
+        name: "__schedule → pick_next_task_fair (v6.18 kernel/sched/fair.c)",
+        source_url: FAIR_618,
+        lines: &[
+            "__schedule():",
+            "    update_curr(cfs_rq)",
+            "    if (prev sleeps) dequeue_entity(prev): prev->vlag = clamp(V − prev->vruntime)",
+            "    pick_eevdf(cfs_rq):",
+            "        if (curr is eligible && RUN_TO_PARITY && curr->vruntime < curr->vprot) keep curr",
+            "        else the eligible task (vruntime ≤ V) with the earliest virtual deadline",
+            "    set_next_entity(next): next->vprot = next->deadline     // its protected slice",
+            "    switch to next",
+        ],
+    },
 ];
 
 #[cfg(test)]
@@ -276,6 +416,7 @@ mod tests {
             assert!(
                 url == SEED_URL
                     || url == TARBALL_2424
+                    || url.starts_with("https://elixir.bootlin.com/linux/v6.18/")
                     || (url.starts_with(HISTORY_261) && url.ends_with("h=v2.6.1")),
                 "{url}"
             );

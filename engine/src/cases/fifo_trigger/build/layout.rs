@@ -61,6 +61,11 @@ pub const G_SLICE: u8 = 6;
 pub const G_SLICE_STAMP: u8 = 7;
 pub const G_ARRAY: u8 = 8;
 pub const G_LINE: u8 = 9;
+/// EEVDF's gauges, in the layout of today's kernel only (virtual ns).
+pub const FAIR_GAUGES: &[&str] = &["vruntime", "virtual deadline", "lag"];
+pub const G_VRUNTIME: u8 = 10;
+pub const G_DEADLINE: u8 = 11;
+pub const G_LAG: u8 = 12;
 
 /// A slow write, as the figures count it.
 pub const SLOW_NS: u64 = 1_000_000;
@@ -76,6 +81,11 @@ pub fn layout(config: &Config) -> Layout {
     }
     for name in GAUGES {
         layout.add_gauge(*name);
+    }
+    if config.kernel == super::super::events::Kernel::Eevdf {
+        for name in FAIR_GAUGES {
+            layout.add_gauge(*name);
+        }
     }
     layout.add_channel("select() on test.fifo");
     layout

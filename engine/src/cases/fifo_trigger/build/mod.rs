@@ -86,8 +86,11 @@ fn line_gauge(task_index: usize, step: Step) -> Effect {
     }
 }
 
-fn step_word(step: Step) -> &'static str {
+/// The step in words; `kernel` names the writer's clock (gettimeofday() in the
+/// seed, clock_gettime() in the program measured on today's kernel).
+fn step_word(step: Step, kernel: Kernel) -> &'static str {
     match step {
+        Step::WriterTime1 | Step::WriterTime2 if kernel == Kernel::Eevdf => "clock_gettime()",
         Step::ListenerOpen | Step::WriterOpen => "open()",
         Step::ListenerSelect => "select()",
         Step::ListenerRead => "read()",
@@ -157,7 +160,8 @@ impl<'c> TraceSink<'c> {
             (G_CREDIT, snap.credit),
             (G_ARRAY, i64::from(snap.array)),
         ];
-        for (gauge, value) in values {
+        let fair = snap.fair.map(|f| [(G_VRUNTIME, f.vruntime), (G_DEADLINE, f.deadline), (G_LAG, f.lag)]);
+        for (gauge, value) in values.into_iter().chain(fair.into_iter().flatten()) {
             if shown[usize::from(gauge)] != value {
                 effects.push(Effect::Gauge { task: t, gauge, value });
             }
@@ -230,6 +234,15 @@ impl<'c> TraceSink<'c> {
         if self.stopped_at.is_some() {
             return;
         }
+        // Today's kernel: its own pipe functions and the words for what changed.
+        let (code, template) = if self.kernel == Kernel::Eevdf {
+            (
+                CodeLoc { function: text::today_function(code.function), ..code },
+                text::today_template(template),
+            )
+        } else {
+            (code, template)
+        };
         self.shadow.advance_to(at_ns);
         for effect in &effects {
             self.shadow.apply(effect);
@@ -347,7 +360,7 @@ impl<'c> TraceSink<'c> {
                     open.label = T::ITER_AGAIN.id();
                     open.write = None;
                 }
-                (OpKind::Syscall, T::W_AGAIN, vec![me, Arg::Count(super::pipe::PIPE_SIZE)])
+                (OpKind::Syscall, T::W_AGAIN, vec![me, Arg::Count(self.config.pipe_capacity)])
             }
             (Step::WriterWrite, _) => {
                 if let Some(open) = self.open.as_mut() {
@@ -484,7 +497,7 @@ impl<'c> TraceSink<'c> {
                     let mut effects = vec![state, line_gauge(WRITER, step)];
                     effects.extend(extra);
                     let args = match template {
-                        T::W_AGAIN => vec![me, Arg::Count(super::pipe::PIPE_SIZE)],
+                        T::W_AGAIN => vec![me, Arg::Count(self.config.pipe_capacity)],
                         _ => vec![me],
                     };
                     let code = match template {
@@ -503,13 +516,19 @@ impl<'c> TraceSink<'c> {
     pub fn start(&mut self) {
         self.begin(0, T::ITER_START.id(), vec![], None);
         let mut args = vec![Arg::Task(task(LISTENER)), Arg::Ns(self.config.writer_start_ns)];
-        let template = if self.kernel == Kernel::O1 {
-            let [shell, listener, _] = super::machine::forked_slices(self.config);
-            let tick = self.config.tick_ns();
-            args.extend([Arg::Ns(shell * tick), Arg::Ns(listener * tick)]);
-            T::START_26
-        } else {
-            T::START
+        let template = match self.kernel {
+            Kernel::O1 => {
+                let [shell, listener, _] = super::machine::forked_slices(self.config);
+                let tick = self.config.tick_ns();
+                args.extend([Arg::Ns(shell * tick), Arg::Ns(listener * tick)]);
+                T::START_26
+            }
+            Kernel::Eevdf => {
+                let slice = crate::kernel::sched::eevdf::base_slice_ns(self.config.slice_cpus);
+                args.extend([Arg::Ns(slice), Arg::Ns(self.config.tick_ns())]);
+                T::START
+            }
+            Kernel::Goodness => T::START,
         };
         self.push(0, Some(LISTENER), OpKind::Note, at(text::LISTENER, 0), template, args, vec![]);
     }

@@ -25,6 +25,10 @@ impl TraceSink<'_> {
         let sleep_avg = Arg::Ns(snap.sleep_avg_ns);
         let (code, template, args) = match (self.kernel, outcome) {
             (Kernel::Goodness, _) => (at(text::TICK_WAKE_24, 1), T::TICK_24, vec![me]),
+            (Kernel::Eevdf, _) => {
+                let slice = crate::kernel::sched::eevdf::base_slice_ns(self.config.slice_cpus);
+                (at(text::TICK_EEVDF, 5), T::TICK_EEVDF, vec![me, Arg::Ns(slice)])
+            }
             (_, TickOutcome::ExpiredToActive) => (
                 at(text::TICK_26, 6),
                 T::TICK_ACTIVE,
@@ -101,6 +105,12 @@ impl TraceSink<'_> {
                 };
                 (at(text::WAKE_26, if preempts { 8 } else { 7 }), template, args)
             }
+            Kernel::Eevdf => {
+                let fair = snap.fair.expect("EEVDF state in the snapshot");
+                let lag = Arg::Ns(fair.lag.max(0) as u64);
+                let template = if preempts { T::WAKE_EEVDF_PREEMPT } else { T::WAKE_EEVDF_NO_PREEMPT };
+                (at(text::WAKE_EEVDF, if preempts { 7 } else { 6 }), template, vec![me, lag, them])
+            }
             Kernel::Goodness => {
                 let other_counter = world.tasks[other].gauges[usize::from(G_SLICE)].max(0) as u64;
                 let other_snap = SchedSnap { slice_left: other_counter, ..*snap };
@@ -133,7 +143,11 @@ impl TraceSink<'_> {
     pub(super) fn switch(&mut self, ev: Switch) {
         self.begin(ev.at, T::ITER_SCHEDULE.id(), vec![Arg::Count(u64::from(ev.cpu))], None);
         let o1 = self.kernel == Kernel::O1;
-        let sched = if o1 { text::SCHEDULE_26 } else { text::SCHEDULE_24 };
+        let sched = match self.kernel {
+            Kernel::O1 => text::SCHEDULE_26,
+            Kernel::Goodness => text::SCHEDULE_24,
+            Kernel::Eevdf => text::SCHEDULE_EEVDF,
+        };
         if let Some(p) = ev.prev {
             if o1 && ev.debit_ns > 0 {
                 let snap = &ev.snaps[p];
@@ -200,7 +214,7 @@ impl TraceSink<'_> {
             effects.push(Effect::Count { counter: C_PREEMPTIONS, delta: 1 });
         }
         let kind = if preempted_in_write { OpKind::Preempt } else { OpKind::Schedule };
-        let resumes_word = Arg::Word(ev.resumes.map_or("nothing", step_word));
+        let resumes_word = Arg::Word(ev.resumes.map_or("nothing", |step| step_word(step, self.kernel)));
         let (template, args) = match (ev.prev, ev.next) {
             (_, None) => (T::SWITCH_IDLE, vec![Arg::Count(u64::from(ev.cpu))]),
             (None, Some(n)) => {
@@ -210,11 +224,13 @@ impl TraceSink<'_> {
             (Some(p), Some(n)) => match ev.why {
                 SwitchWhy::Preempted => {
                     let left = Arg::Word(match ev.prev_left {
-                        Some((step, true)) => step_word(step),
-                        Some((step, false)) => step_word(step),
-                        None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite))),
+                        Some((step, true)) => step_word(step, self.kernel),
+                        Some((step, false)) => step_word(step, self.kernel),
+                        None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite)), self.kernel),
                     });
-                    if o1 {
+                    if self.kernel == Kernel::Eevdf {
+                        (T::SWITCH_PREEMPT_EEVDF, vec![Arg::Task(task(p)), left, Arg::Task(task(n))])
+                    } else if o1 {
                         let args = vec![
                             Arg::Task(task(p)),
                             left,
@@ -245,7 +261,7 @@ impl TraceSink<'_> {
             ev.at,
             ev.prev.or(ev.next),
             kind,
-            at(sched, if o1 { 7 } else { 6 }),
+            at(sched, if self.kernel == Kernel::Goodness { 6 } else { 7 }),
             template,
             args,
             effects,

@@ -1,6 +1,7 @@
 //! The simulated machine of the FIFO case: one or two CPUs, the listener and the
 //! writer as small state machines mirroring the seed's C code, the FIFO, and the
-//! kernel's scheduler (2.6.1 O(1) or 2.4.24 goodness), driven by timer ticks.
+//! kernel's scheduler (2.6.1 O(1), 2.4.24 goodness or 6.18 EEVDF, in `fair.rs`),
+//! driven by timer ticks.
 //!
 //! Nothing here is scripted: who runs next follows only from the scheduler's
 //! rules, the pipe's rules and the programs. The machine reports what happens
@@ -22,6 +23,7 @@ use crate::kernel::sched::o1::{self, Activated, Array, O1Task, RunQueue, TickOut
 
 pub use super::events::*;
 
+mod fair;
 mod program;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +65,10 @@ struct Cpu {
     last_ran: Option<usize>,
     /// When schedule() last ran here (2.4 SMP's `last_schedule(cpu)`).
     last_schedule_ns: u64,
+    /// 6.18's EEVDF run queue.
+    fair: Option<crate::kernel::sched::eevdf::RunQueue>,
+    /// When the running task was last charged (update_curr's `exec_start`).
+    exec_start_ns: u64,
 }
 
 pub struct Machine<'c> {
@@ -124,7 +130,11 @@ impl<'c> Machine<'c> {
             task(Step::WriterOpen, config.writer_nice, config.cpus - 1, writer_slice),
         ];
         let cpus = (0..config.cpus)
-            .map(|_| Cpu { rq: (config.kernel == Kernel::O1).then(RunQueue::new), ..Cpu::default() })
+            .map(|_| Cpu {
+                rq: (config.kernel == Kernel::O1).then(RunQueue::new),
+                fair: (config.kernel == Kernel::Eevdf).then(|| Self::fair_queue(config)),
+                ..Cpu::default()
+            })
             .collect();
         Machine {
             config,
@@ -133,7 +143,7 @@ impl<'c> Machine<'c> {
             next_tick: config.tick_ns(),
             tasks,
             cpus,
-            fifo: Fifo::default(),
+            fifo: Fifo::with_capacity(config.pipe_capacity),
             writes: Vec::new(),
             preemptions_in_write: 0,
             listener_spin_slices: 0,
@@ -168,6 +178,7 @@ impl<'c> Machine<'c> {
                     credit: t.o1.interactive_credit,
                     slice_left: t.o1.time_slice,
                     array,
+                    fair: None,
                 }
             }
             Kernel::Goodness => SchedSnap {
@@ -179,7 +190,9 @@ impl<'c> Machine<'c> {
                 credit: 0,
                 slice_left: t.good.counter.max(0) as u64,
                 array: u8::from(self.cpus[usize::from(t.home_cpu)].queue.contains(&task)),
+                fair: None,
             },
+            Kernel::Eevdf => self.fair_snap(task),
         }
     }
 
@@ -203,6 +216,9 @@ impl<'c> Machine<'c> {
                 self.cpus[cpu].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(LISTENER), prio);
             }
             Kernel::Goodness => self.cpus[cpu].queue.push(LISTENER),
+            Kernel::Eevdf => {
+                self.fair_enqueue(cpu as u16, LISTENER, crate::kernel::sched::eevdf::Enqueue::Initial);
+            }
         }
         for cpu in 0..self.cpus.len() {
             self.schedule(cpu as u16, SwitchWhy::Idle, sink);
@@ -285,6 +301,16 @@ impl<'c> Machine<'c> {
                     }
                 }
             }
+            Kernel::Eevdf => {
+                if self.fair_tick(cpu) {
+                    self.flush_spins(sink);
+                    let outcome = TickOutcome::ExpiredToExpired { starving: false };
+                    sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
+                    Some(SwitchWhy::SliceEnd)
+                } else {
+                    None
+                }
+            }
             Kernel::Goodness => {
                 if self.tasks[task].good.tick() {
                     self.flush_spins(sink);
@@ -317,6 +343,12 @@ impl<'c> Machine<'c> {
                 self.cpus[c].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(WRITER), prio);
             }
             Kernel::Goodness => self.cpus[c].queue.push(WRITER),
+            Kernel::Eevdf => {
+                let preempts = self.fair_enqueue(cpu, WRITER, crate::kernel::sched::eevdf::Enqueue::Initial);
+                if preempts && self.cpus[c].current.is_some() {
+                    self.request_resched(cpu, SwitchWhy::Preempted, sink);
+                }
+            }
         }
         if self.cpus[c].current.is_none() {
             self.schedule(cpu, SwitchWhy::Idle, sink);
@@ -409,6 +441,9 @@ impl<'c> Machine<'c> {
                 self.cpus[c].rq.as_mut().expect("rq").enqueue(Array::Active, Self::id(task), prio);
                 let preempts = current.is_none_or(|cur| o1::wakeup_preempts(prio, self.tasks[cur].o1.prio));
                 (Some(credit), preempts)
+            }
+            Kernel::Eevdf => {
+                (None, self.fair_enqueue(cpu, task, crate::kernel::sched::eevdf::Enqueue::Wakeup))
             }
             Kernel::Goodness if self.cpus.len() > 1 => {
                 // SMP reschedule_idle: the task's last CPU, if idle, else the longest-idle
@@ -507,6 +542,7 @@ impl<'c> Machine<'c> {
         let tick = self.config.tick_ns();
         let t = &self.tasks[task];
         let ticks = match self.config.kernel {
+            Kernel::Eevdf => return self.fair_resched_tick(task),
             Kernel::Goodness => t.good.counter.max(1) as u64,
             Kernel::O1 => {
                 let rq = self.cpus[usize::from(t.home_cpu)].rq.as_ref().expect("rq");
@@ -528,6 +564,7 @@ impl<'c> Machine<'c> {
         self.cpus[c].why = None;
         self.cpus[c].last_schedule_ns = now;
         let prev = self.cpus[c].current.take();
+        let prev_sleeping = prev.is_some_and(|p| self.tasks[p].run == Run::Sleeping);
         let mut debit_ns = 0;
         let mut runqueue_credit = None;
         let mut swapped = false;
@@ -548,9 +585,12 @@ impl<'c> Machine<'c> {
                         self.cpus[c].queue.retain(|&t| t != p);
                     }
                 }
+                // fair_pick charges it and takes it off the queue.
+                Kernel::Eevdf => {}
             }
         }
         let next = match self.config.kernel {
+            Kernel::Eevdf => self.fair_pick(cpu, prev, prev_sleeping),
             Kernel::O1 => {
                 let o1 = self.o1;
                 let rq = self.cpus[c].rq.as_mut().expect("rq");

@@ -27,7 +27,7 @@ impl Machine<'_> {
                 }
             }
             Step::ListenerRead => {
-                let bytes = self.fifo.read(crate::cases::fifo_trigger::pipe::PIPE_SIZE);
+                let bytes = self.fifo.read(self.fifo.capacity);
                 (Outcome::Read { bytes }, Step::ListenerClose, None)
             }
             Step::ListenerClose => {
@@ -61,8 +61,10 @@ impl Machine<'_> {
                 WriteResult::Broken => (Outcome::WriteBroken, Step::WriterClose, None),
             },
             Step::WriterTime2 => {
-                // As the program computes it: two gettimeofday() readings, whole microseconds each.
-                let dt_ns = (self.now / 1_000 - self.tasks[task].time1_ns / 1_000) * 1_000;
+                // As the program computes it: two clock readings at the clock's resolution
+                // (whole microseconds for the seed's gettimeofday()).
+                let tick = self.config.clock_resolution_ns.max(1);
+                let dt_ns = (self.now / tick - self.tasks[task].time1_ns / tick) * tick;
                 self.writes.push(WriteRecord { time1_ns: self.tasks[task].time1_ns, dt_ns });
                 (Outcome::Measured { dt_ns, write: self.writes.len() as u64 }, Step::WriterPrint, None)
             }
@@ -121,7 +123,7 @@ impl Machine<'_> {
         // One CPU only: a cycle of several steps must not straddle another CPU's event,
         // whose op would then come before the cycle's first steps.
         if self.cpus.len() == 1
-            && self.fifo.bytes() >= crate::cases::fifo_trigger::pipe::PIPE_SIZE
+            && self.fifo.bytes() >= self.fifo.capacity
             && self.fifo.writers() == 0
             && !listener_waiting
         {
