@@ -150,3 +150,24 @@ fn lag_and_the_protected_slice_decide_the_wakeup_not_a_priority() {
     let ticks = texts.iter().filter(|text| text.contains("past its virtual deadline")).count();
     assert!(slow > 0 && ticks >= slow, "{slow} slow writes, {ticks} slice ends");
 }
+
+/// The stage shows the program as measured: today's writer reads the clock with
+/// clock_gettime (the measuring program's one change), 2.6.1's with gettimeofday, on
+/// the same line numbers; the narration's code points at the same listing.
+#[test]
+fn today_shows_the_writer_as_measured() {
+    use slowpath_engine::cases::fifo_trigger::program_listing;
+    let run = today();
+    let writer = &run.code[program_listing(true, 1)];
+    let seed = &run.code[program_listing(false, 1)];
+    assert_eq!(writer.lines.len(), seed.lines.len());
+    assert!(writer.lines[2].contains("clock_gettime") && seed.lines[2].contains("gettimeofday"));
+    assert_eq!(program_listing(true, 0), 0, "the listener is the seed's");
+    let writer_function = program_listing(true, 1);
+    assert!(
+        (0..run.total_ops().min(2_000))
+            .filter_map(|index| run.op(index))
+            .any(|op| usize::from(op.code.function) == writer_function),
+        "today's writer steps point at the measured listing"
+    );
+}

@@ -144,7 +144,9 @@ fn state_badge(index: usize, task: &TaskView) -> (&'static str, String) {
 /// One program: its code with the current line, its state, its scheduler gauges.
 fn program(run: &Run, case: &FifoCase, view: &View, index: usize, testid: &'static str) -> Html {
     let Some(task) = view.tasks.get(index) else { return html! {} };
-    let Some(function) = run.code.get(index) else { return html! {} };
+    let today = case.kernel == super::eevdf::TODAY_KERNEL;
+    let listing = slowpath_engine::cases::fifo_trigger::program_listing(today, index);
+    let Some(function) = run.code.get(listing) else { return html! {} };
     let line = gauge(task, G_LINE);
     let current = (line >> 16 == index as i64).then_some((line & 0xffff) as usize);
     let (state_class, state_text) = state_badge(index, task);

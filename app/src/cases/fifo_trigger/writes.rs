@@ -171,8 +171,9 @@ fn model_notes() -> Html {
                 <li>{ "The today variant is Linux 6.18 as measured on the project's machine, both programs pinned to \
                        one CPU: EEVDF with the base slice the kernel gives two CPUs (inferred), that kernel's tick rate, \
                        preempt=none, and \
-                       each system call's and the busy loop's cost measured there. It treats the pipe's _sync wakeup \
-                       as a plain one, a model choice; its figures beside the measurement are in the Today panel and \
+                       each system call's and the busy loop's cost measured there. A listener that sleeps owing CPU time \
+                       leaves the run queue with its debt forgiven (v6.18 keeps it queued until it is eligible: \
+                       delayed dequeue), a model choice that moves the rhythm of the bursts; its figures beside the measurement are in the Today panel and \
                        the case's notes." }</li>
             </ul>
         </details>

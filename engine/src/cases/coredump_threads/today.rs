@@ -72,11 +72,7 @@ pub const TODAY_COSTS: TodayCosts = TodayCosts {
 /// whole (its guard page is not); the measured core files grew 8.4 MB a thread.
 pub const STACK_PAGES: u64 = 2_048;
 
-/// EEVDF's base slice: sysctl_sched_base_slice, 0.75 ms × (1 + ilog2(CPUs))
-/// (kernel/sched/fair.c, sched_update_scaling with the default log scaling).
-pub fn base_slice_ns(cpus: u32) -> u64 {
-    750 * US * (1 + u64::from(cpus.max(1).ilog2()))
-}
+use crate::kernel::sched::eevdf::base_slice_ns;
 
 /// A slice as a spinner uses it: the tick that notices it is used up ends it, so it
 /// lasts a whole number of ticks.
@@ -610,9 +606,9 @@ mod tests {
 
     #[test]
     fn the_base_slice_grows_with_the_log_of_the_cpus_and_ends_at_a_tick() {
-        assert_eq!(base_slice_ns(1), 750 * US);
-        assert_eq!(base_slice_ns(2), 1_500 * US);
-        assert_eq!(base_slice_ns(4), 2_250 * US);
+        assert_eq!(base_slice_ns(1), 700 * US);
+        assert_eq!(base_slice_ns(2), 1_400 * US);
+        assert_eq!(base_slice_ns(4), 2_100 * US);
         // HZ 250: a 4 ms tick; HZ 1000 with 2 CPUs: two 1 ms ticks.
         assert_eq!(slice_at_ticks_ns(2, 250), 4 * MS);
         assert_eq!(slice_at_ticks_ns(2, 1000), 2 * MS);

@@ -224,6 +224,17 @@ static META: CaseMeta = CaseMeta {
 };
 
 /// The machine configuration for validated parameters and a variant.
+/// The pseudocode function (`Run::code`) the stage shows for program `task` (0 the
+/// listener, 1 the writer): on today's kernel the writer is the measured one, timed
+/// with `clock_gettime`.
+pub fn program_listing(today: bool, task: usize) -> usize {
+    if today && task == usize::from(text::WRITER) {
+        usize::from(text::WRITER_TODAY)
+    } else {
+        task
+    }
+}
+
 pub fn config(params: &ParamValues, variant: &str) -> Config {
     let kernel = match variant {
         "today" => Kernel::Eevdf,

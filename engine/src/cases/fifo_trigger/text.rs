@@ -69,10 +69,10 @@ crate::templates! {
     RECALC_24 = "Every runnable counter is 0: a new epoch. Every task, asleep or not, gets half its counter plus a fresh slice, NICE_TO_TICKS(nice): {1} now has {2}, {3} has {4}. A sleeper keeps what it did not use, so it comes out ahead.",
     END = "The run ends at {0}: {1} writes, {2} of them slower than 1 ms.",
     WAKE_24_SMP_IDLE = "The wakeup puts {0} on the run queue. SMP reschedule_idle: {0}'s last CPU, CPU {1}, runs its idle task, so {0} is sent there (send_now_idle) and {2} is not preempted: its need_resched stays clear while a CPU is idle. (The 2.4.24-smp variant: a hypothesis, see the notes.)",
-    START_TODAY = "{0} (./a.out LISTENER &) starts first: it creates test.fifo and enters its loop. The writer is started {1} later. Today's kernel, as measured: both programs pinned to one CPU, EEVDF with a base slice of {2} (0.75 ms scaled for the machine's two CPUs: an inference, the measured kernel's debugfs could not be read), a tick every {3} (HZ 250), preempt=none. The costs of each system call and of the busy loop were measured on that machine.",
+    START_TODAY = "{0} (./a.out LISTENER &) starts first: it creates test.fifo and enters its loop. The writer is started {1} later. Today's kernel, as measured: both programs pinned to one CPU, EEVDF with a base slice of {2} (0.70 ms scaled for the machine's two CPUs: an inference, the measured kernel's debugfs could not be read), a tick every {3} (HZ 250), preempt=none. The costs of each system call and of the busy loop were measured on that machine.",
     L_OPEN_NEW_TODAY = "{0} opens test.fifo for reading (O_NONBLOCK). No pipe existed, so an empty ring of pipe_buffers is allocated. No writer has it open, so fifo_open records f_pipe = w_counter: POLLHUP stays hidden until a writer has come and gone, as on 2.6.",
     L_SELECT_SLEEP_TODAY = "select(): pipe_poll finds no data and no hangup, so {0} sleeps on the pipe's rd_wait queue. On EEVDF a sleeper keeps its lag (how much CPU it is owed, clamped), and gets it back when woken.",
-    W_WROTE_TODAY = "write() appends the byte to the pipe's ring and, after dropping the pipe's mutex, wakes rd_wait (wake_up_interruptible_sync_poll: select() set poll_usage). The sync hint does not change fair's wakeup preemption here (model choice).",
+    W_WROTE_TODAY = "write() appends the byte to the pipe's ring and, after dropping the pipe's mutex, wakes rd_wait (wake_up_interruptible_sync_poll: select() set poll_usage). The sync hint does not change fair's wakeup preemption: v6.18 does not read it there, and with both programs on one CPU there is no CPU to choose.",
     W_TIME1_TODAY = "{0} reads the clock (clock_gettime, CLOCK_MONOTONIC, as the measured program does): the stopwatch starts.",
     W_TIME2_FAST_TODAY = "{0} reads the clock again: a fast write, well under a millisecond.",
     W_TIME2_SLOW_TODAY = "{0} reads the clock again: dt = {1}. All that time it sat preempted between write() and this clock_gettime(): the listener's EEVDF turn, ended by a tick, where 2.6.1 gave it a 100 ms timeslice. {2} fast write(s) came since the previous slow one.",
@@ -103,6 +103,9 @@ pub(crate) const PIPE_RELEASE_TODAY: u16 = 15;
 pub(crate) const WAKE_EEVDF: u16 = 16;
 pub(crate) const TICK_EEVDF: u16 = 17;
 pub(crate) const SCHEDULE_EEVDF: u16 = 18;
+/// The writer as measured on today's kernel: `clock_gettime` where the seed has
+/// `gettimeofday` (the same lines, so the same numbering).
+pub(crate) const WRITER_TODAY: u16 = 19;
 
 /// Today's counterpart of a 2.6.1 pipe function (same line numbering), or the function itself.
 pub(crate) fn today_function(function: u16) -> u16 {
@@ -111,6 +114,7 @@ pub(crate) fn today_function(function: u16) -> u16 {
         FIFO_OPEN => FIFO_OPEN_TODAY,
         SELECT => SELECT_TODAY,
         PIPE_RELEASE => PIPE_RELEASE_TODAY,
+        WRITER => WRITER_TODAY,
         other => other,
     }
 }
@@ -399,6 +403,21 @@ pub(crate) static CODE: &[Function] = &[
             "        else the eligible task (vruntime ≤ V) with the earliest virtual deadline",
             "    set_next_entity(next): next->vprot = next->deadline     // its protected slice",
             "    switch to next",
+        ],
+    },
+    Function {
+        name: "run_writer (the seed's program, timed with clock_gettime as measured on 6.18)",
+        source_url: SEED_URL,
+        lines: &[
+            "for (;;) {",
+            "    while ((fd = open(\"test.fifo\", O_WRONLY | O_NONBLOCK)) < 0) ;",
+            "    clock_gettime(CLOCK_MONOTONIC, &t1);",
+            "    if (write(fd, &fd, 1) == 1) {",
+            "        clock_gettime(CLOCK_MONOTONIC, &t2);",
+            "        fprintf(stderr, \"dt = %f ms\\n\", t2 - t1);",
+            "    }",
+            "    close(fd);",
+            "}",
         ],
     },
 ];

@@ -69,7 +69,8 @@ impl Machine<'_> {
     }
 
     /// The first tick from now at which the running `task`'s slice is found used
-    /// up with another task waiting (or the end of the run if none waits).
+    /// up (its deadline reached or its protected slice over) with another task
+    /// waiting (or the end of the run if none waits).
     pub(super) fn fair_resched_tick(&self, task: usize) -> u64 {
         let c = &self.cpus[usize::from(self.tasks[task].home_cpu)];
         let rq = c.fair.as_ref().expect("an EEVDF run queue");
@@ -78,7 +79,9 @@ impl Machine<'_> {
         }
         let e = &rq.entities[task];
         let charged = e.vruntime + eevdf::calc_delta_fair(self.now - c.exec_start_ns, e.weight) as i64;
-        let left_virtual = (e.deadline - charged).max(0) as u64;
+        // update_curr reschedules at the deadline or, for a task picked again with its
+        // old protection, when that runs out, whichever comes first.
+        let left_virtual = (e.deadline.min(e.vprot) - charged).max(0) as u64;
         // Real time to cover it: the inverse of calc_delta_fair, rounded up.
         let left_ns = (u128::from(left_virtual) * u128::from(e.weight))
             .div_ceil(u128::from(eevdf::NICE_0_WEIGHT)) as u64;

@@ -8,8 +8,10 @@
 //! Model choices: `calc_delta_fair` divides exactly instead of the kernel's
 //! fixed-point inverse weights (they differ in the last nanoseconds), and a task that
 //! sleeps while not eligible leaves with zero lag instead of staying on the queue as
-//! a delayed-dequeue entity until it is eligible (DELAY_DEQUEUE with DELAY_ZERO
-//! ends the same way, later).
+//! a delayed-dequeue entity (DELAY_DEQUEUE): picked once eligible, that ends the same
+//! way, later; but woken first, v6.18's task keeps its negative lag and old deadline
+//! and cannot preempt until it is eligible, where this model's is placed at V with a
+//! fresh deadline.
 
 /// A nice-0 task's weight (NICE_0_LOAD, scale_load_down'ed).
 pub const NICE_0_WEIGHT: u64 = 1024;
@@ -26,10 +28,14 @@ pub fn weight_of_nice(nice: i32) -> u64 {
     PRIO_TO_WEIGHT[(nice.clamp(-20, 19) + 20) as usize]
 }
 
-/// sysctl_sched_base_slice: 0.75 ms × (1 + ilog2(CPUs)), CPUs counted up to 8
+/// normalized_sysctl_sched_base_slice: 0.70 ms since v6.15 (it was 0.75 ms; "Reduce
+/// the default slice to avoid tasks getting an extra tick").
+pub const NORMALIZED_BASE_SLICE_NS: u64 = 700_000;
+
+/// sysctl_sched_base_slice: 0.70 ms × (1 + ilog2(CPUs)), CPUs counted up to 8
 /// (sched_update_scaling with the default SCHED_TUNABLESCALING_LOG).
 pub fn base_slice_ns(cpus: u32) -> u64 {
-    750_000 * (1 + u64::from(cpus.clamp(1, 8).ilog2()))
+    NORMALIZED_BASE_SLICE_NS * (1 + u64::from(cpus.clamp(1, 8).ilog2()))
 }
 
 /// calc_delta_fair: real time `delta_ns` as virtual time for a task of `weight`.
@@ -195,18 +201,20 @@ impl RunQueue {
 
     /// update_curr: the current task ran `delta_ns`; its vruntime advances by the
     /// virtual time, and update_deadline gives it a new slice when it has reached its
-    /// deadline. Returns whether to reschedule (a new deadline with others waiting).
+    /// deadline. Returns whether to reschedule: with others waiting, a new deadline or
+    /// a protected slice used up (`!protect_slice(curr)`: its vruntime has reached its
+    /// protected vruntime, which a task picked again keeps from before).
     pub fn update_curr(&mut self, delta_ns: u64) -> bool {
         let Some(task) = self.curr else { return false };
         let vslice = self.vslice(task);
         let others = self.nr_queued() > 1;
         let e = &mut self.entities[task];
         e.vruntime += calc_delta_fair(delta_ns, e.weight) as i64;
-        if e.vruntime < e.deadline {
-            return false;
+        let renewed = e.vruntime >= e.deadline;
+        if renewed {
+            e.deadline = e.vruntime + vslice;
         }
-        e.deadline = e.vruntime + vslice;
-        others
+        others && (renewed || e.vruntime >= e.vprot)
     }
 
     /// pick_eevdf: among the eligible tasks, the earliest virtual deadline; the current
@@ -264,11 +272,12 @@ impl RunQueue {
 
     /// How long the current task runs before a tick finds its slice used up
     /// (update_curr at each tick: the slice ends at the first tick at or after its
-    /// deadline), counted from a tick boundary.
+    /// deadline or its protected vruntime), counted from a tick boundary.
     pub fn run_until_tick_resched_ns(&self) -> Option<u64> {
         let task = self.curr?;
         let e = &self.entities[task];
-        let left_virtual = (e.deadline - e.vruntime).max(0) as u64;
+        // The deadline, or a stale protection that runs out first (update_curr's rule).
+        let left_virtual = (e.deadline.min(e.vprot) - e.vruntime).max(0) as u64;
         // Real time to cover the virtual time left: the inverse of calc_delta_fair.
         let left_ns =
             (u128::from(left_virtual) * u128::from(e.weight)).div_ceil(u128::from(NICE_0_WEIGHT)) as u64;

@@ -4,7 +4,7 @@ use super::*;
 
 const MS: i64 = 1_000_000;
 
-/// A queue of `tasks` nice-0 tasks on a 2-CPU machine at HZ 250 (slice 1.5 ms, tick 4 ms).
+/// A queue of `tasks` nice-0 tasks on a 2-CPU machine at HZ 250 (slice 1.4 ms, tick 4 ms).
 fn queue(tasks: usize) -> RunQueue {
     RunQueue::new(tasks, 0, 2, 250, DEFAULT_FEATURES)
 }
@@ -20,13 +20,13 @@ fn weights_follow_sched_prio_to_weight() {
 }
 
 #[test]
-fn the_base_slice_is_0_75_ms_times_one_plus_log2_of_the_cpus_up_to_8() {
-    assert_eq!(base_slice_ns(1), 750_000);
-    assert_eq!(base_slice_ns(2), 1_500_000);
-    assert_eq!(base_slice_ns(3), 1_500_000);
-    assert_eq!(base_slice_ns(4), 2_250_000);
-    assert_eq!(base_slice_ns(8), 3_000_000);
-    assert_eq!(base_slice_ns(64), 3_000_000, "scaled for at most 8 CPUs");
+fn the_base_slice_is_0_70_ms_times_one_plus_log2_of_the_cpus_up_to_8() {
+    assert_eq!(base_slice_ns(1), 700_000);
+    assert_eq!(base_slice_ns(2), 1_400_000);
+    assert_eq!(base_slice_ns(3), 1_400_000);
+    assert_eq!(base_slice_ns(4), 2_100_000);
+    assert_eq!(base_slice_ns(8), 2_800_000);
+    assert_eq!(base_slice_ns(64), 2_800_000, "scaled for at most 8 CPUs");
 }
 
 #[test]
@@ -70,9 +70,9 @@ fn a_new_task_starts_at_v_with_half_a_slice_to_its_deadline() {
     let mut rq = queue(2);
     rq.enqueue(0, Enqueue::Initial);
     assert_eq!(rq.entities[0].vruntime, 0);
-    assert_eq!(rq.entities[0].deadline, 750_000, "PLACE_DEADLINE_INITIAL: 1.5 ms / 2");
+    assert_eq!(rq.entities[0].deadline, 700_000, "PLACE_DEADLINE_INITIAL: 1.4 ms / 2");
     rq.enqueue(1, Enqueue::Wakeup);
-    assert_eq!(rq.entities[1].deadline, 1_500_000, "a wakeup gets the whole slice");
+    assert_eq!(rq.entities[1].deadline, 1_400_000, "a wakeup gets the whole slice");
 }
 
 #[test]
@@ -85,7 +85,7 @@ fn place_lag_scales_the_kept_lag_by_the_load_it_joins() {
     rq.enqueue(1, Enqueue::Wakeup);
     // lag = 300 µs × (1024 + 1024) / 1024 = 600 µs: placed at 1 ms − 0.6 ms.
     assert_eq!(rq.entities[1].vruntime, 400_000);
-    assert_eq!(rq.entities[1].deadline, 1_900_000);
+    assert_eq!(rq.entities[1].deadline, 1_800_000);
     // V after joining: (1 ms + 0.4 ms) / 2 = 0.7 ms = 1 ms − the 300 µs it was owed.
     assert_eq!(rq.avg_vruntime(), 700_000);
     // Without PLACE_LAG the lag is forgotten.
@@ -107,7 +107,7 @@ fn a_sleeper_keeps_its_lag_clamped_to_two_slices_or_a_tick() {
     rq.update_curr(1_000_000); // 0 at 1 ms, 1 at 0: V = 0.5 ms
     rq.dequeue_sleep(1);
     assert_eq!(rq.entities[1].vlag, 500_000, "owed V − v = 0.5 ms");
-    // A large debt is clamped to max(2 × 1.5 ms, 4 ms tick) = 4 ms.
+    // A large debt is clamped to max(2 × 1.4 ms, 4 ms tick) = 4 ms.
     let mut rq = queue(2);
     rq.enqueue(0, Enqueue::Wakeup);
     rq.enqueue(1, Enqueue::Wakeup);
@@ -127,21 +127,36 @@ fn the_current_task_gets_a_new_deadline_when_it_reaches_the_old_one() {
     rq.enqueue(0, Enqueue::Wakeup);
     rq.enqueue(1, Enqueue::Wakeup);
     rq.set_next(0);
-    assert!(!rq.update_curr(1_000_000), "1 ms of a 1.5 ms slice");
-    assert_eq!(rq.entities[0].deadline, 1_500_000);
+    assert!(!rq.update_curr(1_000_000), "1 ms of a 1.4 ms slice");
+    assert_eq!(rq.entities[0].deadline, 1_400_000);
     assert!(rq.update_curr(500_000), "the slice is used up: reschedule");
-    assert_eq!(rq.entities[0].deadline, 3_000_000, "vruntime 1.5 ms + a slice");
+    assert_eq!(rq.entities[0].deadline, 2_900_000, "vruntime 1.5 ms + a slice");
     // Alone on the queue, a new deadline does not ask for a reschedule.
     let mut rq = queue(1);
     rq.enqueue(0, Enqueue::Wakeup);
     rq.set_next(0);
     assert!(!rq.update_curr(1_500_000));
-    assert_eq!(rq.entities[0].deadline, 3_000_000);
+    assert_eq!(rq.entities[0].deadline, 2_900_000);
+}
+
+#[test]
+fn a_task_picked_again_is_rescheduled_when_its_old_protection_runs_out() {
+    // update_curr also reschedules when the slice is no longer protected
+    // (`!protect_slice(curr)`), without a new deadline: task 0 picked, then its
+    // deadline pushed on (as a renewal away from a tick does) while vprot stays.
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.enqueue(1, Enqueue::Wakeup);
+    rq.set_next(0); // deadline = vprot = 1.4 ms
+    rq.entities[0].deadline = 5 * MS;
+    assert!(!rq.update_curr(1_000_000), "1 ms: still protected");
+    assert!(rq.update_curr(500_000), "1.5 ms: past vprot, no new deadline, reschedule");
+    assert_eq!(rq.entities[0].deadline, 5 * MS, "the deadline was not renewed");
 }
 
 #[test]
 fn slices_expire_at_ticks() {
-    // HZ 250: a 1.5 ms slice is noticed at the first 4 ms tick.
+    // HZ 250: a 1.4 ms slice is noticed at the first 4 ms tick.
     let mut rq = queue(2);
     rq.enqueue(0, Enqueue::Wakeup);
     rq.enqueue(1, Enqueue::Wakeup);
@@ -152,11 +167,11 @@ fn slices_expire_at_ticks() {
     rq.enqueue(0, Enqueue::Wakeup);
     rq.set_next(0);
     assert_eq!(rq.run_until_tick_resched_ns(), Some(2_000_000));
-    // A nice −5 task's 1.5 ms slice is 492,149 virtual ns (1.5 ms × 1024 / 3121, rounded down), still 1.5 ms of real time.
+    // A nice −5 task's 1.4 ms slice is 459,339 virtual ns (1.4 ms × 1024 / 3121, rounded down), still 1.4 ms of real time.
     let mut rq = RunQueue::new(1, -5, 2, 1000, DEFAULT_FEATURES);
     rq.enqueue(0, Enqueue::Wakeup);
     rq.set_next(0);
-    assert_eq!(rq.entities[0].deadline, 492_149);
+    assert_eq!(rq.entities[0].deadline, 459_339);
     assert_eq!(rq.run_until_tick_resched_ns(), Some(2_000_000));
 }
 
@@ -175,18 +190,18 @@ fn pick_takes_the_earliest_deadline_among_eligible_tasks() {
 fn heavy_waiter(features: Features) -> RunQueue {
     let mut rq = RunQueue::new(2, 0, 2, 250, features);
     rq.entities[1].weight = weight_of_nice(-5);
-    rq.enqueue(0, Enqueue::Wakeup); // v 0, deadline 1.5 ms
+    rq.enqueue(0, Enqueue::Wakeup); // v 0, deadline 1.4 ms
     rq.set_next(0);
-    rq.enqueue(1, Enqueue::Wakeup); // v 0, deadline 492,149
+    rq.enqueue(1, Enqueue::Wakeup); // v 0, deadline 459,339
     rq
 }
 
 #[test]
 fn run_to_parity_keeps_an_eligible_current_task_until_its_deadline() {
     let rq = heavy_waiter(DEFAULT_FEATURES);
-    assert_eq!(rq.entities[1].deadline, 492_149);
+    assert_eq!(rq.entities[1].deadline, 459_339);
     assert!(rq.eligible(0));
-    assert_eq!(rq.pick(true), Some(0), "protected: vruntime 0 < vprot 1.5 ms");
+    assert_eq!(rq.pick(true), Some(0), "protected: vruntime 0 < vprot 1.4 ms");
     assert!(!rq.wakeup_preempts(1));
     assert_eq!(rq.pick(false), Some(1), "unprotected pick: the earlier deadline");
     let rq = heavy_waiter(Features { run_to_parity: false, ..DEFAULT_FEATURES });
@@ -202,7 +217,7 @@ fn a_woken_task_preempts_a_current_task_that_is_no_longer_eligible() {
     rq.update_curr(100_000); // v 0.1 ms, V 0.1 ms
     rq.entities[1].vlag = 600_000;
     rq.enqueue(1, Enqueue::Wakeup);
-    // Placed at 0.1 − 1.2 = −1.1 ms, deadline 0.4 ms; V = −0.5 ms, so 0 is not eligible.
+    // Placed at 0.1 − 1.2 = −1.1 ms, deadline 0.3 ms; V = −0.5 ms, so 0 is not eligible.
     assert_eq!(rq.entities[1].vruntime, -1_100_000);
     assert!(!rq.eligible(0));
     assert!(rq.wakeup_preempts(1));
