@@ -74,11 +74,12 @@ pub fn stages(
     let (Some(second), Some((first_label, second_label))) = (second, labels) else { return draw(first) };
     html! {
         <div class="compare-stages" data-testid="compare-stages">
-            <div class="compare-side" data-testid="compare-side">
+            <div class="compare-side" data-testid="compare-side" data-time-ns={first.view.now_ns.to_string()}>
                 <p class="compare-caption">{ first_label.clone() }</p>
                 <div class="compare-stage">{ draw(first) }</div>
             </div>
-            <div class="compare-side" data-testid="compare-side">
+            <div class="compare-side" data-testid="compare-side"
+                data-time-ns={second.as_ref().ok().map(|context| context.view.now_ns.to_string())}>
                 <p class="compare-caption">{ second_label.clone() }</p>
                 { match second {
                     Ok(context) => html! { <div class="compare-stage">{ draw(context) }</div> },
