@@ -76,7 +76,7 @@ describe('compare mode', () => {
         const differences = await page.getByTestId('compare-difference').allInnerTexts();
         assert.ok(differences.length >= 2, `${differences.length} figures compared`);
         assert.ok(
-          differences.some((text) => /: .+, ([\d,]+\.\d % (less|more)|the same|under 0\.1 % (less|more))$/.test(text)),
+          differences.some((text) => /: .+, ([\d,]+\.\d % (less|more)|the same|(under 0\.1|over 99\.9) % (less|more))$/.test(text)),
           differences.join(' | '),
         );
 

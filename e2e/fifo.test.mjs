@@ -140,8 +140,8 @@ describe('fifo trigger', () => {
       const charts = wide.getByTestId('dt-chart');
       assert.equal(await charts.count(), 2, 'a dt chart per side');
       const [left, right] = [await charts.nth(0).boundingBox(), await charts.nth(1).boundingBox()];
-      assert.ok(right.x >= left.x + left.width, 'side by side');
-      assert.ok(Math.abs(right.y - left.y) < left.height, 'on the same row');
+      // Each side's writes in a column of its own (the columns' heights differ with their outputs).
+      assert.ok(right.x >= left.x + left.width, 'side by side, 2.4.24 on the right');
       for (const kernel of ['2.6.1', '2.4.24']) {
         const text = await wide.getByTestId(`summary-${kernel}`).innerText();
         assert.match(text, /writes\s+[\d,]+/);

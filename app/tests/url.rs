@@ -75,9 +75,10 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
         })
         .collect();
     let step = proptest::option::of((0usize..3, any::<u64>()));
-    let compare = proptest::option::of((0..meta.variants.len(), 0u64..2_000_000, any::<u64>(), any::<bool>()));
-    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step, any::<bool>(), any::<bool>(), compare).prop_map(
-        move |(pairs, variant, seed, granularity, step, embed, present, compare)| {
+    let compare =
+        proptest::option::of((0..meta.variants.len(), 0u64..2_000_000, any::<u64>(), any::<bool>()));
+    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step, any::<bool>(), any::<bool>(), compare)
+        .prop_map(move |(pairs, variant, seed, granularity, step, embed, present, compare)| {
             let (params, _) = ParamValues::from_pairs_clamped(
                 meta.params,
                 pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
@@ -92,14 +93,14 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
                 present,
                 compare: compare.map(|(variant, readers, seed, _)| {
                     let mut params = params.clone();
-                    let spec = meta.params.iter().find(|spec| spec.name == "readers").expect("a readers parameter");
+                    let spec =
+                        meta.params.iter().find(|spec| spec.name == "readers").expect("a readers parameter");
                     params.0.insert("readers".into(), spec.parse_clamped(&readers.to_string()).0);
                     CompareSide { variant: meta.variants[variant].id, params, seed }
                 }),
                 align: if compare.is_some_and(|(_, _, _, unit)| unit) { Align::Unit } else { Align::Time },
             }
-        },
-    )
+        })
 }
 
 proptest! {
@@ -189,7 +190,11 @@ fn longest_links() -> Vec<String> {
                 granularity: Granularity::Phase,
                 ..query
             };
-            links.push(format!("https://example.github.io/slowpath/#/case/{}?{}", meta.id, query.to_query(meta)));
+            links.push(format!(
+                "https://example.github.io/slowpath/#/case/{}?{}",
+                meta.id,
+                query.to_query(meta)
+            ));
             query.compare = Some(CompareSide {
                 variant: first_other_variant(meta, query.variant),
                 params: query.params.clone(),
@@ -197,7 +202,11 @@ fn longest_links() -> Vec<String> {
             });
             query.align = Align::Unit;
             query.present = true;
-            links.push(format!("https://example.github.io/slowpath/#/case/{}?{}", meta.id, query.to_query(meta)));
+            links.push(format!(
+                "https://example.github.io/slowpath/#/case/{}?{}",
+                meta.id,
+                query.to_query(meta)
+            ));
         }
     }
     links
@@ -225,8 +234,10 @@ fn a_comparison_writes_only_what_differs_and_reads_back() {
     assert_eq!(side.seed, query.seed);
     assert_eq!(query.align, Align::Unit);
     // What the second side does not set follows the first side.
-    assert_eq!(side.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>(),
-        query.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>());
+    assert_eq!(
+        side.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>(),
+        query.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>()
+    );
     assert_eq!(query.to_query(meta), "readers=8&cmp=no-spin&cmp.readers=16&align=unit");
     // The same variant with other parameters (20 against 40 threads, say).
     let (same, _) = PlayerQuery::parse(meta, "readers=20&cmp=v6.13&cmp.readers=40&cmp.seed=7");

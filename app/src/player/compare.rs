@@ -92,6 +92,9 @@ pub fn difference(label: &str, first: Figure, second: Figure) -> String {
         let direction = if b < a { "less" } else { "more" };
         if tenths == 0 {
             format!("under 0.1 % {direction}")
+        } else if tenths == 1000 && b != 0 && b < a {
+            // Rounding must not say "100 % less" of something that is still there.
+            "over 99.9 % less".to_string()
         } else {
             format!("{percent} % {direction}")
         }
@@ -108,7 +111,8 @@ pub fn rows(reported: &[&'static str], first: &Run, second: &Run) -> Vec<(String
         .map(|key| key.to_string())
         .chain(first.metrics.keys().filter(|key| !reported.contains(&key.as_str())).cloned());
     for key in keys {
-        let pair = first.metrics.get(&key).and_then(Figure::of).zip(second.metrics.get(&key).and_then(Figure::of));
+        let pair =
+            first.metrics.get(&key).and_then(Figure::of).zip(second.metrics.get(&key).and_then(Figure::of));
         if let Some((a, b)) = pair {
             rows.push((key, a, b));
         }

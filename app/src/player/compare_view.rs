@@ -112,7 +112,9 @@ fn plain_text(segments: &[Segment]) -> String {
     segments
         .iter()
         .map(|segment| match segment {
-            Segment::Text(text) | Segment::Task(text) | Segment::Lock(text) | Segment::Value(text) => text.as_str(),
+            Segment::Text(text) | Segment::Task(text) | Segment::Lock(text) | Segment::Value(text) => {
+                text.as_str()
+            }
         })
         .collect()
 }
@@ -124,7 +126,9 @@ pub fn second_narration(player: &Player, second: Option<&Result<StageContext, St
         format!("{label}: ended at {}", format::duration(context.run.end_ns))
     } else {
         match &context.view.step {
-            Some(step) => format!("{label}, t = {}: {}", format::duration(step.at_ns), plain_text(&step.narration)),
+            Some(step) => {
+                format!("{label}, t = {}: {}", format::duration(step.at_ns), plain_text(&step.narration))
+            }
             None => format!("{label}: at its start"),
         }
     };
@@ -199,10 +203,10 @@ pub fn compare_figures(props: &CompareFiguresProps) -> Html {
     let meta = player.meta;
     let reported: Vec<&'static str> = meta.reported.iter().map(|figure| figure.metric).collect();
     let name = |key: &str| {
-        meta.reported.iter().find(|figure| figure.metric == key).map_or_else(
-            || key.trim_end_matches("_ns").replace('_', " "),
-            |figure| figure.label.to_string(),
-        )
+        meta.reported
+            .iter()
+            .find(|figure| figure.metric == key)
+            .map_or_else(|| key.trim_end_matches("_ns").replace('_', " "), |figure| figure.label.to_string())
     };
     html! {
         <section class="panel compare-figures" aria-labelledby="compare-figures-title" data-testid="compare-figures">
@@ -230,6 +234,25 @@ pub fn compare_figures(props: &CompareFiguresProps) -> Html {
                     player.run.metrics.get(figure.metric).map_or_else(|| "—".into(), |m| metric_text(figure.metric, m)),
                     other.metrics.get(figure.metric).map_or_else(|| "—".into(), |m| metric_text(figure.metric, m))) }</p>
             }) }
+        </section>
+    }
+}
+
+/// Below the first screen (`details-compare`): the picker while not comparing, and the
+/// second side's parameter form while comparing (the picker is then on the first screen).
+#[function_component(ComparePanel)]
+pub fn compare_panel(props: &CompareBarProps) -> Html {
+    let player = &props.player;
+    html! {
+        <section class="panel compare-panel" id="details-compare" tabindex="-1" aria-labelledby="compare-title">
+            <h2 id="compare-title">{ "Compare" }</h2>
+            if let Some(side) = &player.query.compare {
+                <CompareParams meta={crate::components::MetaRef(player.meta)} side={side.clone()} on_action={props.on_action.clone()} />
+            } else {
+                <p class="muted">{ "This case beside another variant, or beside itself with other parameters: \
+                    both stages side by side, one transport, the figures with their difference." }</p>
+                <CompareBar player={player.clone()} on_action={props.on_action.clone()} />
+            }
         </section>
     }
 }

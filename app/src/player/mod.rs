@@ -431,7 +431,10 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <div class="player-words">
                         <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
     { progress.clone() }
-                        <compare_view::CompareBar player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                        // Compare mode's control is on the first screen while comparing, else below (`details-compare`).
+                        if player.query.compare.is_some() {
+                            <compare_view::CompareBar player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                        }
                         <jump::JumpNav has_case_ui={case_ui.is_some()}
                         tour_hash={props.address.is_none().then(|| AttrValue::from(
                             Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash()))} />
@@ -468,10 +471,10 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <div class="player-bottom" id="details-params" tabindex="-1">
                         <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
                             seed={player.query.seed} on_action={on_action.clone()} />
-                        if let Some(side) = player.query.compare.clone() {
-                            <compare_view::CompareParams meta={crate::components::MetaRef(meta)} side={side} on_action={on_action.clone()} />
-                        }
-                        <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
+                        <div class="player-bottom-side">
+                            <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
+                            <compare_view::ComparePanel player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                        </div>
                     </div>
                 </div>
                 } else {

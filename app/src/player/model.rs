@@ -464,7 +464,9 @@ impl Player {
             }
             Action::SetSeed(seed) => {
                 if seed != self.query.seed {
-                    if let Some(side) = next.query.compare.as_mut().filter(|side| side.seed == self.query.seed) {
+                    if let Some(side) =
+                        next.query.compare.as_mut().filter(|side| side.seed == self.query.seed)
+                    {
                         side.seed = seed;
                     }
                     next.query.seed = seed;

@@ -247,7 +247,10 @@ fn parse_compare(
                 side.variant = fallback;
                 notices.push(notice(
                     "cmp",
-                    format!("there is no variant `{}` to compare with; comparing with {fallback}", short(value)),
+                    format!(
+                        "there is no variant `{}` to compare with; comparing with {fallback}",
+                        short(value)
+                    ),
                 ));
             }
             continue;
