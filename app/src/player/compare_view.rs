@@ -6,8 +6,7 @@
 use super::compare::{difference, rows};
 use super::controls::{select_value, ParamPanel};
 use super::model::{Action, Player};
-use super::panels::metric_text;
-use super::url::{Align, CompareSide};
+use super::url::Align;
 use crate::cases::{CaseUi, StageContext};
 use slowpath_engine::case::VariantGroup;
 use slowpath_engine::run::format;
@@ -229,11 +228,6 @@ pub fn compare_figures(props: &CompareFiguresProps) -> Html {
                 </tbody>
             </table>
             </div>
-            { for meta.reported.iter().filter(|figure| player.run.metrics.get(figure.metric).and_then(super::compare::Figure::of).is_none()).map(|figure| html! {
-                <p class="muted">{ format!("{}: {} against {}", figure.label,
-                    player.run.metrics.get(figure.metric).map_or_else(|| "—".into(), |m| metric_text(figure.metric, m)),
-                    other.metrics.get(figure.metric).map_or_else(|| "—".into(), |m| metric_text(figure.metric, m))) }</p>
-            }) }
         </section>
     }
 }
@@ -247,7 +241,11 @@ pub fn compare_panel(props: &CompareBarProps) -> Html {
         <section class="panel compare-panel" id="details-compare" tabindex="-1" aria-labelledby="compare-title">
             <h2 id="compare-title">{ "Compare" }</h2>
             if let Some(side) = &player.query.compare {
-                <CompareParams meta={crate::components::MetaRef(player.meta)} side={side.clone()} on_action={props.on_action.clone()} />
+                // The first side's form, its changes sent to the second side.
+                <div data-testid="compare-params">
+                    <ParamPanel meta={player.meta} params={side.params.clone()} variant={side.variant}
+                        seed={side.seed} on_action={props.on_action.reform(to_second_side)} heading="Parameters compared with" />
+                </div>
             } else {
                 <p class="muted">{ "This case beside another variant, or beside itself with other parameters: \
                     both stages side by side, one transport, the figures with their difference." }</p>
@@ -257,26 +255,12 @@ pub fn compare_panel(props: &CompareBarProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct CompareParamsProps {
-    pub meta: crate::components::MetaRef,
-    pub side: CompareSide,
-    pub on_action: Callback<Action>,
-}
-
-/// The second side's parameter form: the first side's form, its changes sent to the second side.
-#[function_component(CompareParams)]
-pub fn compare_params(props: &CompareParamsProps) -> Html {
-    let on_action = props.on_action.reform(|action| match action {
+/// A parameter form's action, sent to the second side instead.
+fn to_second_side(action: Action) -> Action {
+    match action {
         Action::SetParam { name, text } => Action::SetCompareParam { name, text },
         Action::SetVariant(id) => Action::CompareWith(id),
         Action::SetSeed(seed) => Action::SetCompareSeed(seed),
         other => other,
-    });
-    html! {
-        <div data-testid="compare-params">
-            <ParamPanel meta={props.meta.0} params={props.side.params.clone()} variant={props.side.variant}
-                seed={props.side.seed} on_action={on_action} heading="Parameters compared with" />
-        </div>
     }
 }
