@@ -1,7 +1,7 @@
 // The FIFO trigger's stage: a shared link at the first wakeup preemption inside
 // write() reopens with the callout and the writer on its write() line; the dt
-// chart seeks; the reporter's grep panel shows this run's lines beside his; the
-// 2.4.24 comparison runs on demand; the sweep runs on demand.
+// chart seeks; the reporter's grep panel shows this run's lines beside his; compare
+// mode shows 2.4.24's dt chart beside 2.6.1's; the sweep runs on demand.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -147,26 +147,27 @@ describe('fifo trigger', () => {
     });
   });
 
-  test('the compare toggle runs 2.4.24 and shows its summary beside 2.6.1', T, async () => {
+  test('compare mode shows 2.4.24\'s writes and dt chart beside 2.6.1\'s', T, async () => {
     await withPage(suite.browser, 'fifo-compare', async ({ page, consoleErrors, pageErrors }) => {
       await openCase(page, suite.url('#/case/fifo-trigger'));
-      const toggle = page.getByTestId('compare-toggle');
-      assert.match(await toggle.innerText(), /Compare with 2\.4\.24/);
-      assert.equal(await page.getByTestId('compare-panel').count(), 0);
-      await toggle.focus();
-      await page.keyboard.press('Enter');
-      const panel = page.getByTestId('compare-panel');
-      await panel.waitFor();
-      assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
-      // The other kernel's run comes from the engine's worker: wait for its figures.
-      await page.getByTestId('summary-2.4.24').waitFor({ timeout: 30_000 });
-      const text = await panel.innerText();
-      assert.match(text, /Linux 2\.4\.24/);
-      assert.match(text, /writes\s+[\d,]+/);
-      assert.match(text, /max dt/);
-      await page.getByTestId('dt-chart-compare').waitFor();
-      await toggle.click();
-      await panel.waitFor({ state: 'detached' });
+      await page.getByTestId('compare-with').selectOption('2.4.24');
+      await page.waitForFunction(() => location.hash.includes('cmp=2.4.24'));
+      // The other kernel's run comes from the engine's worker: wait for its charts.
+      const wide = page.getByTestId('compare-wide');
+      await wide.waitFor({ timeout: 30_000 });
+      const charts = wide.getByTestId('dt-chart');
+      assert.equal(await charts.count(), 2, 'a dt chart per side');
+      const [left, right] = [await charts.nth(0).boundingBox(), await charts.nth(1).boundingBox()];
+      // Each side's writes in a column of its own (the columns' heights differ with their outputs).
+      assert.ok(right.x >= left.x + left.width, 'side by side, 2.4.24 on the right');
+      for (const kernel of ['2.6.1', '2.4.24']) {
+        const text = await wide.getByTestId(`summary-${kernel}`).innerText();
+        assert.match(text, /writes\s+[\d,]+/);
+        assert.match(text, /max dt/);
+      }
+      assert.equal(await page.getByTestId('model-note-2-4').count(), 1, 'the 2.4.24 note, on its side');
+      await page.getByTestId('compare-with').selectOption('');
+      await wide.waitFor({ state: 'detached' });
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

@@ -75,23 +75,32 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
         })
         .collect();
     let step = proptest::option::of((0usize..3, any::<u64>()));
-    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step, any::<bool>(), any::<bool>()).prop_map(
-        move |(pairs, variant, seed, granularity, step, embed, present)| {
+    let compare =
+        proptest::option::of((0..meta.variants.len(), 0u64..2_000_000, any::<u64>(), any::<bool>()));
+    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step, any::<bool>(), any::<bool>(), compare)
+        .prop_map(move |(pairs, variant, seed, granularity, step, embed, present, compare)| {
             let (params, _) = ParamValues::from_pairs_clamped(
                 meta.params,
                 pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
             );
             PlayerQuery {
-                params,
+                params: params.clone(),
                 variant: meta.variants[variant].id,
                 seed,
                 granularity: Granularity::ALL[granularity],
                 step: step.map(|(g, index)| (Granularity::ALL[g], index)),
                 embed,
                 present,
+                compare: compare.map(|(variant, readers, seed, _)| {
+                    let mut params = params.clone();
+                    let spec =
+                        meta.params.iter().find(|spec| spec.name == "readers").expect("a readers parameter");
+                    params.0.insert("readers".into(), spec.parse_clamped(&readers.to_string()).0);
+                    CompareSide { variant: meta.variants[variant].id, params, seed }
+                }),
+                align: if compare.is_some_and(|(_, _, _, unit)| unit) { Align::Unit } else { Align::Time },
             }
-        },
-    )
+        })
 }
 
 proptest! {
@@ -126,7 +135,9 @@ proptest! {
             "on", "", "\u{1b}[31m", "nan", &noise,
         ];
         let keys: Vec<&str> =
-            meta.params.iter().map(|spec| spec.name).chain(["v", "seed", "step", "g", "embed", "present"]).collect();
+            meta.params.iter().map(|spec| spec.name).chain(["v", "seed", "step", "g", "embed", "present", "cmp", "cmp.seed", "align"])
+            .chain(meta.params.iter().map(|spec| if spec.name.len() % 2 == 0 { "cmp.threads" } else { "cmp.zzz" }))
+            .collect();
         let link: Vec<String> =
             picks.iter().map(|&(k, v)| format!("{}={}", keys[k % keys.len()], values[v % values.len()])).collect();
         let (query, _) = PlayerQuery::parse(meta, &link.join("&"));
@@ -149,4 +160,111 @@ fn an_embed_keeps_its_flag_and_links_back_without_it() {
     assert_eq!(bare.to_query(meta), "embed");
     assert!(slowpath_app::route::Route::parse("#/case/rwsem-playground?embed").embedded());
     assert!(!slowpath_app::route::Route::parse("#/case/rwsem-playground?readers=8").embedded());
+}
+
+/// A link made by the tour and variant presets, and a comparison of each case's default
+/// against its first fix with every other field at its longest.
+fn longest_links() -> Vec<String> {
+    let mut links = Vec::new();
+    for case in registry() {
+        let meta = case.meta();
+        let mut queries = Vec::new();
+        for variant in meta.variants {
+            queries.push(PlayerQuery { variant: variant.id, ..PlayerQuery::defaults(meta) });
+        }
+        for stop in case.tour().stops {
+            let state = slowpath_engine::tour::stop_state(meta, stop).expect("a tour stop opens");
+            queries.push(PlayerQuery {
+                params: state.params,
+                variant: state.variant,
+                seed: state.seed,
+                ..PlayerQuery::defaults(meta)
+            });
+        }
+        // Each preset with the step and seed at their longest, alone and compared
+        // with the case's first fix (or its first other variant).
+        for query in queries {
+            let mut query = PlayerQuery {
+                seed: u64::MAX,
+                step: Some((Granularity::Micro, u64::MAX)),
+                granularity: Granularity::Phase,
+                ..query
+            };
+            links.push(format!(
+                "https://example.github.io/slowpath/#/case/{}?{}",
+                meta.id,
+                query.to_query(meta)
+            ));
+            query.compare = Some(CompareSide {
+                variant: first_other_variant(meta, query.variant),
+                params: query.params.clone(),
+                seed: query.seed,
+            });
+            query.align = Align::Unit;
+            query.present = true;
+            links.push(format!(
+                "https://example.github.io/slowpath/#/case/{}?{}",
+                meta.id,
+                query.to_query(meta)
+            ));
+        }
+    }
+    links
+}
+
+#[test]
+fn every_preset_and_its_comparison_fits_200_characters() {
+    let links = longest_links();
+    assert!(links.len() > 2 * registry().len());
+    let longest = links.iter().map(String::len).max().unwrap_or(0);
+    println!("the longest preset link: {longest} characters");
+    for link in links {
+        assert!(link.len() <= 200, "{} characters: {link}", link.len());
+    }
+}
+
+#[test]
+fn a_comparison_writes_only_what_differs_and_reads_back() {
+    let meta = playground();
+    let (query, notices) = PlayerQuery::parse(meta, "readers=8&cmp=no-spin&cmp.readers=16&align=unit");
+    assert!(notices.is_empty(), "{notices:?}");
+    let side = query.compare.clone().expect("compare on");
+    assert_eq!(side.variant, "no-spin");
+    assert_eq!(side.params.unsigned("readers"), 16);
+    assert_eq!(side.seed, query.seed);
+    assert_eq!(query.align, Align::Unit);
+    // What the second side does not set follows the first side.
+    assert_eq!(
+        side.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>(),
+        query.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>()
+    );
+    assert_eq!(query.to_query(meta), "readers=8&cmp=no-spin&cmp.readers=16&align=unit");
+    // The same variant with other parameters (20 against 40 threads, say).
+    let (same, _) = PlayerQuery::parse(meta, "readers=20&cmp=v6.13&cmp.readers=40&cmp.seed=7");
+    assert_eq!(same.compare.as_ref().map(|side| (side.variant, side.seed)), Some(("v6.13", 7)));
+    assert_eq!(PlayerQuery::parse(meta, &same.to_query(meta)).0, same);
+    // A parameter the first side sets and the second puts back to its default is written.
+    let mut back = same.clone();
+    let default = meta.default_params();
+    back.compare.as_mut().unwrap().params = default;
+    assert_eq!(PlayerQuery::parse(meta, &back.to_query(meta)).0, back);
+    // Without `cmp` there is no second side, and align alone is not written.
+    let plain = PlayerQuery::parse(meta, "align=unit").0;
+    assert_eq!(plain, PlayerQuery::defaults(meta));
+    assert_eq!(plain.to_query(meta), "");
+}
+
+#[test]
+fn bad_comparison_keys_are_replaced_with_notices() {
+    let meta = playground();
+    let (query, notices) =
+        PlayerQuery::parse(meta, "cmp=v9&cmp.readers=9999&cmp.seed=x&cmp.zzz=1&align=sideways");
+    let side = query.compare.expect("compare on");
+    assert_ne!(side.variant, "v9");
+    assert_eq!(side.variant, first_other_variant(meta, query.variant));
+    assert_eq!(side.params.unsigned("readers"), 64);
+    assert_eq!(side.seed, query.seed);
+    assert_eq!(query.align, Align::Time);
+    let params: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
+    assert_eq!(params, ["align", "cmp", "cmp.readers", "cmp.seed", "cmp"]);
 }

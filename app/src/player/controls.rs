@@ -30,7 +30,7 @@ fn send(on_action: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
     Callback::from(move |_| on_action.emit(action.clone()))
 }
 
-fn select_value(event: &Event) -> Option<String> {
+pub(super) fn select_value(event: &Event) -> Option<String> {
     let target = event.target()?;
     if let Some(select) = target.dyn_ref::<web_sys::HtmlSelectElement>() {
         return Some(select.value());
@@ -255,6 +255,9 @@ pub struct ParamProps {
     pub variant: &'static str,
     pub seed: u64,
     pub on_action: Callback<Action>,
+    /// The form's title (compare mode has a second form for the second side).
+    #[prop_or("Parameters")]
+    pub heading: &'static str,
 }
 
 impl PartialEq for ParamProps {
@@ -288,8 +291,8 @@ pub fn param_panel(props: &ParamProps) -> Html {
     };
     let variant = meta.variant(props.variant).unwrap_or(meta.default_variant());
     html! {
-        <form class="params" aria-label="Parameters" onsubmit={Callback::from(|event: SubmitEvent| event.prevent_default())}>
-            <h2>{ "Parameters" }</h2>
+        <form class="params" aria-label={props.heading} onsubmit={Callback::from(|event: SubmitEvent| event.prevent_default())}>
+            <h2>{ props.heading }</h2>
             <label class="param">
                 <span class="param-label">{ "Kernel variant" }</span>
                 <select data-testid="variant" onchange={on_variant}>

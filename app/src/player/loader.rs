@@ -148,9 +148,25 @@ pub fn player_loader(props: &LoaderProps) -> Html {
 /// reducer; returns how that run is getting on, for the progress bar.
 #[hook]
 pub fn use_wanted_run(player: &UseReducerHandle<Player>) -> (Making, Option<u64>, Callback<()>) {
+    use_worker_run(player, player.wanted(), Action::RunReady, Action::RunFailed)
+}
+
+/// The same for compare mode's second run (queued behind the first in the worker).
+#[hook]
+pub fn use_wanted_compare(player: &UseReducerHandle<Player>) -> (Making, Option<u64>, Callback<()>) {
+    use_worker_run(player, player.wanted_compare(), Action::CompareReady, Action::CompareFailed)
+}
+
+/// Asks the worker for `wanted` while it is wanted; tells the reducer how it went.
+#[hook]
+fn use_worker_run(
+    player: &UseReducerHandle<Player>,
+    wanted: Option<RunKey>,
+    ready: fn(RunHandle) -> Action,
+    failed: fn(String) -> Action,
+) -> (Making, Option<u64>, Callback<()>) {
     let making = use_state(|| Making::Idle);
     let ticket: Rc<RefCell<Option<Ticket>>> = use_mut_ref(|| None);
-    let wanted = player.wanted();
     let target = wanted.as_ref().and_then(target_ns);
     let cancel = {
         let ticket = ticket.clone();
@@ -170,12 +186,12 @@ pub fn use_wanted_run(player: &UseReducerHandle<Player>) -> (Making, Option<u64>
                     Reply::Progress { simulated_ns } => making.set(Making::Running(Some(simulated_ns))),
                     Reply::Run(made) => {
                         making.set(Making::Idle);
-                        dispatcher.dispatch(Action::RunReady(RunHandle(made)));
+                        dispatcher.dispatch(ready(RunHandle(made)));
                     }
                     Reply::Summary(_) => {}
                     Reply::Failed(why) => {
                         making.set(Making::Idle);
-                        dispatcher.dispatch(Action::RunFailed(why));
+                        dispatcher.dispatch(failed(why));
                     }
                 });
                 *ticket.borrow_mut() = Some(ask(key, on_reply));

@@ -3,6 +3,8 @@
 //! Generic: it knows no case; a case's own stage comes from `crate::cases`.
 
 pub mod canvas;
+pub mod compare;
+mod compare_view;
 mod controls;
 pub mod export;
 mod jump;
@@ -108,8 +110,13 @@ pub fn player_view(props: &PlayerProps) -> Html {
     };
     // A changed parameter, variant or seed: the new run comes from the worker.
     let (making, making_target_ns, cancel_making) = loader::use_wanted_run(&player);
+    // Compare mode's second run, queued behind the first.
+    let (making_other, other_target_ns, cancel_other) = loader::use_wanted_compare(&player);
     let progress = html! {
-        <loader::RunProgress making={making} target_ns={making_target_ns} on_cancel={cancel_making} />
+        <>
+            <loader::RunProgress making={making} target_ns={making_target_ns} on_cancel={cancel_making} />
+            <loader::RunProgress making={making_other} target_ns={other_target_ns} on_cancel={cancel_other} />
+        </>
     };
 
     // The state in the URL: every change, throttled while playing.
@@ -297,6 +304,20 @@ pub fn player_view(props: &PlayerProps) -> Html {
         view: view.clone(),
         on_seek_time: on_seek_time.clone(),
     };
+    // Compare mode: the second side, drawn by the same slots (`compare_view`).
+    let second = compare_view::second_context(&player, &on_seek_time);
+    let labels = compare_view::labels(&player);
+    let stage_area_class = classes!("player-stage-area", second.is_some().then_some("comparing"));
+    let second_narration = compare_view::second_narration(&player, second.as_ref());
+    let locks_stage = |context: &crate::cases::StageContext| {
+        html! { <LockPanel view={context.view.clone()} run={context.run.clone()} /> }
+    };
+    let narration_stage = |context: &crate::cases::StageContext| {
+        html! { <NarrationPanel run={context.run.clone()} view={context.view.clone()} earlier={Rc::new(Vec::new())} /> }
+    };
+    let case_wide = |case_ui: &'static crate::cases::CaseUi| {
+        compare_view::wide(case_ui, &context, second.as_ref(), labels.as_ref())
+    };
     if player.query.present {
         // The presenter view: what a room needs to see, large; a QR code so that
         // students follow on their phones; everything else is one key away (`v`).
@@ -331,12 +352,13 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         </div>
                         // The stage first, as on the case page: the transport, the words and the QR
                         // code beside it; the case's charts below.
-                        <div class="player-stage-area">
+                        <div class={stage_area_class.clone()}>
                             <div class="player-words present-words">
                                 <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
         { progress.clone() }
                                 <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                                     earlier={Rc::new(Vec::new())} />
+                                { second_narration.clone() }
                                 <CodePanel run={player.run.clone()} view={view.clone()} />
                                 if let Some(svg) = qr {
                                     <figure class="present-qr" data-testid="qr">
@@ -346,15 +368,11 @@ pub fn player_view(props: &PlayerProps) -> Html {
                                 }
                             </div>
                             <div class="player-stage" data-testid="case-stage">
-                                if let Some(case_ui) = case_ui {
-                                    { (case_ui.main)(&context) }
-                                } else {
-                                    <LockPanel view={view.clone()} run={player.run.clone()} />
-                                }
+                                { compare_view::stages(case_ui, &context, second.as_ref(), labels.as_ref(), locks_stage) }
                             </div>
                         </div>
                         if let Some(case_ui) = case_ui {
-                            { (case_ui.wide)(&context) }
+                            { case_wide(case_ui) }
                         }
                         if player.help {
                             <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
@@ -372,22 +390,18 @@ pub fn player_view(props: &PlayerProps) -> Html {
                             <h1 class="embed-title">{ meta.title }</h1>
                             <a href={share_url} target="_blank" rel="noopener" data-testid="open-full">{ "Open in slowpath ↗" }</a>
                         </div>
-                        <div class="player-stage-area">
+                        <div class={stage_area_class.clone()}>
                             <div class="player-words">
                                 <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
         { progress.clone() }
+                                { second_narration.clone() }
                             </div>
                             <div class="player-stage" data-testid="case-stage">
-                                if let Some(case_ui) = case_ui {
-                                    { (case_ui.main)(&context) }
-                                } else {
-                                    <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                                        earlier={Rc::new(Vec::new())} />
-                                }
+                                { compare_view::stages(case_ui, &context, second.as_ref(), labels.as_ref(), narration_stage) }
                             </div>
                         </div>
                         if let Some(case_ui) = case_ui {
-                            { (case_ui.wide)(&context) }
+                            { case_wide(case_ui) }
                         }
                         if player.help {
                             <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
@@ -408,29 +422,31 @@ pub fn player_view(props: &PlayerProps) -> Html {
                 // are beside it. Everything else is below, one click away (the jump buttons).
                 // The words come first in the document: the transport is the first stop for
                 // the keyboard.
-                <div class="player-stage-area" data-testid="stage-area">
+                <div class={stage_area_class} data-testid="stage-area">
                     <div class="player-words">
                         <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
     { progress.clone() }
+                        // Compare mode's control is on the first screen while comparing, else below (`details-compare`).
+                        if player.query.compare.is_some() {
+                            <compare_view::CompareBar player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                        }
                         <jump::JumpNav has_case_ui={case_ui.is_some()}
                         tour_hash={props.address.is_none().then(|| AttrValue::from(
                             Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash()))} />
                         // A guided tour's panel goes here, above the narration.
                         <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                             earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
+                        { second_narration }
                         <CodePanel run={player.run.clone()} view={view.clone()} />
                     </div>
+                    // A case without a stage of its own: its locks are what animates.
                     <div class="player-stage" data-testid="case-stage">
-                        if let Some(case_ui) = case_ui {
-                            { (case_ui.main)(&context) }
-                        } else {
-                            // A case without a stage of its own: its locks are what animates.
-                            <LockPanel view={view.clone()} run={player.run.clone()} />
-                        }
+                        { compare_view::stages(case_ui, &context, second.as_ref(), labels.as_ref(), locks_stage) }
                     </div>
                 </div>
                 <div class="player-details" aria-busy={(details_shown < DETAIL_PARTS).then_some("true")}>
                     if details_shown >= 1 {
+                    <compare_view::CompareFigures player={Rc::new((*player).clone())} />
                     <div class="player-figures" id="details-figures" tabindex="-1">
                         <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
                         if case_ui.is_some() {
@@ -442,7 +458,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     if details_shown >= 2 {
                     if let Some(case_ui) = case_ui {
                         <div class="player-case-more" id="details-case" tabindex="-1">
-                            { (case_ui.wide)(&context) }
+                            { case_wide(case_ui) }
                         </div>
                     }
                     }
@@ -456,7 +472,10 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     <div class="player-bottom" id="details-params" tabindex="-1">
                         <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
                             seed={player.query.seed} on_action={on_action.clone()} />
-                        <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
+                        <div class="player-bottom-side">
+                            <ShareLink url={share_url} embed_url={embed_url} title={meta.title} present_hash={present_hash} />
+                            <compare_view::ComparePanel player={Rc::new((*player).clone())} on_action={on_action.clone()} />
+                        </div>
                     </div>
                     }
                 </div>

@@ -1,7 +1,8 @@
 //! The player's one reducer (Yew's function_todomvc pattern): a closed
 //! `Action` enum and a pure `Player::apply`, tested on the host.
 
-use super::url::PlayerQuery;
+use super::compare::{aligned, Aligned};
+use super::url::{Align, CompareSide, PlayerQuery};
 use slowpath_engine::run::params::Notice;
 use slowpath_engine::run::timeline::Timeline;
 use slowpath_engine::run::trace::Granularity;
@@ -91,6 +92,21 @@ pub enum Action {
     /// The run the query asked for could not be made (cancelled, failed): the
     /// query goes back to the run on screen, and a notice says why.
     RunFailed(String),
+    /// Compare mode on (or its second side changed) with this variant; the
+    /// second side starts from the first side's parameters and seed.
+    CompareWith(String),
+    /// Compare mode off.
+    StopCompare,
+    SetCompareParam {
+        name: String,
+        text: String,
+    },
+    SetCompareSeed(u64),
+    SetAlign(Align),
+    /// The second side's run has arrived.
+    CompareReady(RunHandle),
+    /// The second side's run could not be made.
+    CompareFailed(String),
 }
 
 /// A run in an action: compared by identity (two runs are the same only if
@@ -126,6 +142,11 @@ pub struct Player {
     pub help: bool,
     /// The presenter view shows the link's QR code (toggled with `q`).
     pub qr: bool,
+    /// Compare mode's second run, once it has arrived (it may be an earlier
+    /// one while the worker makes the one `query.compare` asks for).
+    pub other: Option<Rc<Run>>,
+    /// Where the second run stands: one transport drives both (`compare::aligned`).
+    pub other_at: Aligned,
 }
 
 impl PartialEq for Player {
@@ -138,6 +159,12 @@ impl PartialEq for Player {
             && self.notices == other.notices
             && self.help == other.help
             && self.qr == other.qr
+            && self.other_at == other.other_at
+            && match (&self.other, &other.other) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
     }
 }
 
@@ -149,6 +176,15 @@ pub struct Preset {
 /// The inputs of the run `query` asks for.
 pub fn run_key(meta: &'static CaseMeta, query: &PlayerQuery) -> RunKey {
     RunKey { case: meta.id, variant: query.variant, seed: query.seed, params: query.params.clone() }
+}
+
+/// The inputs of compare mode's second run.
+pub fn compare_key(meta: &'static CaseMeta, side: &CompareSide) -> RunKey {
+    RunKey { case: meta.id, variant: side.variant, seed: side.seed, params: side.params.clone() }
+}
+
+fn key_of(run: &Run) -> RunKey {
+    RunKey { case: run.case, variant: run.variant, seed: run.seed, params: run.params.clone() }
 }
 
 /// Runs a registered case here, on this thread (host tests; the page asks the
@@ -184,7 +220,20 @@ impl Player {
     pub fn open(meta: &'static CaseMeta, query_text: &str) -> Player {
         let (query, _) = PlayerQuery::parse(meta, query_text);
         let run = execute(meta, &query).expect("open() takes registered cases");
-        Player::open_with_run(meta, query_text, Rc::new(run))
+        let player = Player::open_with_run(meta, query_text, Rc::new(run));
+        match &query.compare {
+            Some(side) => {
+                let second = PlayerQuery {
+                    variant: side.variant,
+                    params: side.params.clone(),
+                    seed: side.seed,
+                    ..query.clone()
+                };
+                let other = execute(meta, &second).expect("open() takes registered cases");
+                player.apply(Action::CompareReady(RunHandle(Rc::new(other))))
+            }
+            None => player,
+        }
     }
 
     /// Opens a case from a link's query string with its run, made elsewhere (the
@@ -209,6 +258,8 @@ impl Player {
             notices,
             help: false,
             qr: true,
+            other: None,
+            other_at: Aligned { position: 0, ended: false },
         };
         player.sync_step();
         player.clock_ns = player.run.time_at(position);
@@ -230,6 +281,8 @@ impl Player {
             notices: Vec::new(),
             help: false,
             qr: true,
+            other: None,
+            other_at: Aligned { position: 0, ended: false },
         }
     }
 
@@ -265,6 +318,29 @@ impl Player {
         (!same && slowpath_engine::find(self.meta.id).is_some()).then(|| run_key(self.meta, query))
     }
 
+    /// Compare mode's second run, when it is not the one held (the worker makes it).
+    pub fn wanted_compare(&self) -> Option<RunKey> {
+        let side = self.query.compare.as_ref()?;
+        slowpath_engine::find(self.meta.id)?;
+        let key = compare_key(self.meta, side);
+        (self.other.as_deref().map(key_of) != Some(key.clone())).then_some(key)
+    }
+
+    /// Moves the second run to where the first one is (the alignment rule).
+    fn align_other(&mut self) {
+        self.other_at = match &self.other {
+            Some(other) if self.query.compare.is_some() => aligned(
+                &self.run,
+                self.position,
+                self.clock_ns,
+                other,
+                self.query.align,
+                self.query.granularity,
+            ),
+            _ => Aligned { position: 0, ended: false },
+        };
+    }
+
     /// The query changed what to run: stop playing until the new run arrives.
     fn rerun(&mut self) {
         self.playing = false;
@@ -291,9 +367,17 @@ impl Player {
         self.playing = false;
         self.sync_step();
         self.clock_ns = self.run.time_at(self.position);
+        self.align_other();
     }
 
     pub fn apply(&self, action: Action) -> Player {
+        let mut next = self.apply_first(action);
+        next.align_other();
+        next
+    }
+
+    /// An action, with the second side left where it was (`apply` aligns it).
+    fn apply_first(&self, action: Action) -> Player {
         let mut next = self.clone();
         let run = &*self.run;
         let g = self.query.granularity;
@@ -357,6 +441,12 @@ impl Player {
                     next.notices.retain(|n| n.param != name);
                     next.notices.extend(notice);
                     if self.query.params.0.get(spec.name) != Some(&value) {
+                        // The second side follows a parameter it does not set otherwise.
+                        if let Some(side) = next.query.compare.as_mut() {
+                            if side.params.0.get(spec.name) == self.query.params.0.get(spec.name) {
+                                side.params.0.insert(spec.name.to_string(), value.clone());
+                            }
+                        }
                         next.query.params.0.insert(spec.name.to_string(), value);
                         next.rerun();
                     }
@@ -374,8 +464,71 @@ impl Player {
             }
             Action::SetSeed(seed) => {
                 if seed != self.query.seed {
+                    if let Some(side) =
+                        next.query.compare.as_mut().filter(|side| side.seed == self.query.seed)
+                    {
+                        side.seed = seed;
+                    }
                     next.query.seed = seed;
                     next.rerun();
+                }
+                return next;
+            }
+            Action::CompareWith(id) => {
+                if let Some(variant) = self.meta.variant(&id) {
+                    let side = next.query.compare.get_or_insert_with(|| CompareSide {
+                        variant: variant.id,
+                        params: self.query.params.clone(),
+                        seed: self.query.seed,
+                    });
+                    side.variant = variant.id;
+                    next.playing = false;
+                }
+                return next;
+            }
+            Action::StopCompare => {
+                next.query.compare = None;
+                next.other = None;
+                return next;
+            }
+            Action::SetCompareParam { name, text } => {
+                let spec = self.meta.params.iter().find(|spec| spec.name == name);
+                if let (Some(spec), Some(side)) = (spec, next.query.compare.as_mut()) {
+                    let (value, notice) = spec.parse_clamped(&text);
+                    let key = format!("cmp.{name}");
+                    next.notices.retain(|n| n.param != key);
+                    next.notices.extend(notice.map(|n| Notice { param: key, ..n }));
+                    side.params.0.insert(spec.name.to_string(), value);
+                    next.playing = false;
+                }
+                return next;
+            }
+            Action::SetCompareSeed(seed) => {
+                if let Some(side) = next.query.compare.as_mut() {
+                    side.seed = seed;
+                    next.playing = false;
+                }
+                return next;
+            }
+            Action::SetAlign(align) => next.query.align = align,
+            Action::CompareReady(RunHandle(run)) => {
+                if self.wanted_compare() == Some(key_of(&run)) {
+                    next.other = Some(run);
+                }
+                return next;
+            }
+            Action::CompareFailed(why) => {
+                if self.wanted_compare().is_some() {
+                    // Back to the second run held, or out of compare mode without one.
+                    next.query.compare = self.other.as_deref().map(|other| CompareSide {
+                        variant: other.variant,
+                        params: other.params.clone(),
+                        seed: other.seed,
+                    });
+                    next.notices.push(Notice {
+                        param: "cmp".to_string(),
+                        message: format!("the run to compare with was not made ({why})"),
+                    });
                 }
                 return next;
             }

@@ -6,6 +6,10 @@
 //! values that differ from the defaults are written, so links stay short.
 //! Reading is total: unknown keys are ignored, bad values are clamped or
 //! replaced with a notice saying what changed. Plain Rust, tested on the host.
+//!
+//! Compare mode adds a second side: `cmp=<variant>` turns it on, `cmp.<param>=…`
+//! and `cmp.seed=…` give what differs from the first side (the rest follows it),
+//! and `align=unit` steps the two by the same unit instead of the same time.
 
 use slowpath_engine::run::params::{Notice, ParamValues};
 use slowpath_engine::run::trace::Granularity;
@@ -32,6 +36,50 @@ pub struct PlayerQuery {
     /// `present`: the presenter view (projector theme, large narration, a QR code
     /// of the link, secondary panels hidden).
     pub present: bool,
+    /// The second side of compare mode, if on.
+    pub compare: Option<CompareSide>,
+    /// How the second side follows the first (`align`).
+    pub align: Align,
+}
+
+/// Compare mode's second side: the same case with its own variant, parameters
+/// and seed (a full set; the link writes only what differs from the first side).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareSide {
+    pub variant: &'static str,
+    pub params: ParamValues,
+    pub seed: u64,
+}
+
+/// How one transport moves the second side of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    /// The last step at or before the first side's simulated time.
+    Time,
+    /// The same unit index (phase, iteration, micro-op) at the selected granularity.
+    Unit,
+}
+
+impl Align {
+    pub fn key(self) -> &'static str {
+        match self {
+            Align::Time => "time",
+            Align::Unit => "unit",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Align> {
+        [Align::Time, Align::Unit].into_iter().find(|align| align.key() == key)
+    }
+}
+
+/// The variant a comparison starts with: the first fix, else the first other variant.
+pub fn first_other_variant(meta: &'static CaseMeta, variant: &str) -> &'static str {
+    let others = || meta.variants.iter().filter(|other| other.id != variant);
+    others()
+        .find(|other| other.group == slowpath_engine::case::VariantGroup::Fix)
+        .or_else(|| others().next())
+        .map_or(meta.default_variant().id, |other| other.id)
 }
 
 impl PlayerQuery {
@@ -44,6 +92,8 @@ impl PlayerQuery {
             step: None,
             embed: false,
             present: false,
+            compare: None,
+            align: Align::Time,
         }
     }
 
@@ -97,10 +147,22 @@ impl PlayerQuery {
                         format!("`{}` is not a granularity (phase, iter or micro)", short(value)),
                     )),
                 },
+                "align" => match Align::from_key(value) {
+                    Some(align) => parsed.align = align,
+                    None => notices.push(notice(
+                        "align",
+                        format!("`{}` is not an alignment (time or unit); aligning by time", short(value)),
+                    )),
+                },
                 _ => {}
             }
         }
         parsed.granularity = granularity.or(parsed.step.map(|(g, _)| g)).unwrap_or(DEFAULT_GRANULARITY);
+        parsed.compare = parse_compare(meta, &parsed, &pairs, &mut notices);
+        if parsed.compare.is_none() {
+            // Alignment means nothing without a second side, and a link would not keep it.
+            parsed.align = Align::Time;
+        }
         (parsed, notices)
     }
 
@@ -122,6 +184,21 @@ impl PlayerQuery {
         let implied = self.step.map_or(DEFAULT_GRANULARITY, |(g, _)| g);
         if self.granularity != implied {
             out.append_pair("g", self.granularity.key());
+        }
+        if let Some(side) = &self.compare {
+            out.append_pair("cmp", side.variant);
+            for spec in meta.params {
+                let theirs = side.params.0.get(spec.name);
+                if let Some(value) = theirs.filter(|&value| self.params.0.get(spec.name) != Some(value)) {
+                    out.append_pair(&format!("cmp.{}", spec.name), &spec.format_value(value));
+                }
+            }
+            if side.seed != self.seed {
+                out.append_pair("cmp.seed", &side.seed.to_string());
+            }
+            if self.align != Align::Time {
+                out.append_pair("align", self.align.key());
+            }
         }
         // `:` is legal in a query and reads better than `%3A` in `step=iter:120`.
         let mut query = out.finish().replace("%3A", ":");
@@ -146,6 +223,60 @@ impl PlayerQuery {
     pub fn plain(&self) -> PlayerQuery {
         PlayerQuery { embed: false, present: false, ..self.clone() }
     }
+}
+
+/// The second side from `cmp`, `cmp.<param>` and `cmp.seed`: the first side's
+/// settings with these changed; on when any of them is present.
+fn parse_compare(
+    meta: &'static CaseMeta,
+    first: &PlayerQuery,
+    pairs: &[(String, String)],
+    notices: &mut Vec<Notice>,
+) -> Option<CompareSide> {
+    let mut side = CompareSide { variant: first.variant, params: first.params.clone(), seed: first.seed };
+    let mut on = false;
+    for (key, value) in pairs {
+        if key == "cmp" {
+            on = true;
+            if value.is_empty() {
+                side.variant = first.variant;
+            } else if let Some(variant) = meta.variant(value) {
+                side.variant = variant.id;
+            } else {
+                let fallback = first_other_variant(meta, first.variant);
+                side.variant = fallback;
+                notices.push(notice(
+                    "cmp",
+                    format!(
+                        "there is no variant `{}` to compare with; comparing with {fallback}",
+                        short(value)
+                    ),
+                ));
+            }
+            continue;
+        }
+        let Some(name) = key.strip_prefix("cmp.") else { continue };
+        on = true;
+        if name == "seed" {
+            match value.parse::<u64>() {
+                Ok(seed) => side.seed = seed,
+                Err(_) => notices.push(notice(
+                    "cmp.seed",
+                    format!("`{}` is not a seed (a whole number); using {}", short(value), first.seed),
+                )),
+            }
+        } else if let Some(spec) = meta.params.iter().find(|spec| spec.name == name) {
+            let (value, clamped) = spec.parse_clamped(value);
+            side.params.0.insert(spec.name.to_string(), value);
+            notices.extend(clamped.map(|n| Notice { param: format!("cmp.{}", n.param), ..n }));
+        } else {
+            notices.push(notice(
+                "cmp",
+                format!("this case has no parameter `{}`; the comparison ignores it", short(name)),
+            ));
+        }
+    }
+    on.then_some(side)
 }
 
 /// `iter:12` → (Iteration, 12).

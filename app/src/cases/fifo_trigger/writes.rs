@@ -1,7 +1,7 @@
 //! The FIFO trigger's writes, below the stage: the FIFO's inode, the writer's output beside the
-//! reporter's, the dt of every write on a canvas (a click seeks to a write), the
-//! same run on the other kernel for comparison, and how the model differs from the
-//! report. Kept apart from the stage so that the stage fits one screen.
+//! reporter's, the dt of every write on a canvas (a click seeks to a write), and how
+//! the model differs from the report. Kept apart from the stage so that the stage
+//! fits one screen. The player's compare mode draws it once per side.
 
 use super::chart::DtChart;
 use super::output::{output, ReporterGrep};
@@ -38,7 +38,7 @@ fn write_progress(case: &FifoCase, now_ns: u64) -> (usize, Option<usize>) {
     (if done { started } else { last }, Some(last))
 }
 
-/// The whole-run figures compared across kernels.
+/// The whole-run figures under the chart.
 #[derive(Clone, PartialEq)]
 struct Summary {
     writes: u64,
@@ -56,15 +56,6 @@ fn summary(case: &FifoCase) -> Summary {
     }
 }
 
-fn other_variant(run: &Run) -> &'static str {
-    // Today's run is compared with the report's kernel.
-    if run.variant.starts_with("2.4.24") || run.variant == "today" {
-        "2.6.1"
-    } else {
-        "2.4.24"
-    }
-}
-
 #[function_component(FifoWrites)]
 pub fn fifo_writes(props: &FifoWritesProps) -> Html {
     let run = props.run.clone();
@@ -73,28 +64,9 @@ pub fn fifo_writes(props: &FifoWritesProps) -> Html {
         let run = run.clone();
         use_memo(Rc::as_ptr(&props.run) as usize, move |_| run.extras::<FifoCase>().cloned().map(Rc::new))
     };
-    let comparing = use_state(|| false);
-    // The other kernel's run for the same parameters and seed: its figures only,
-    // asked of the engine's worker while comparing.
-    let other = other_variant(&run);
-    let other_key =
-        crate::worker::RunKey { case: run.case, variant: other, seed: run.seed, params: run.params.clone() };
-    let other_figures = crate::worker::use_summaries(if *comparing { vec![other_key] } else { Vec::new() });
     let Some(case) = (*case).clone() else { return html! {} };
     let now = props.view.now_ns;
     let (printed, current_write) = write_progress(&case, now);
-    let compare: Option<Result<Rc<FifoCase>, String>> = other_figures.first().map(|figures| match figures {
-        None => Err(format!("running Linux {other}…")),
-        Some(Err(why)) => Err(format!("the {other} run failed: {why}")),
-        Some(Ok(summary)) => summary
-            .extras::<FifoCase>()
-            .map(|case| Rc::new(case.clone()))
-            .ok_or_else(|| format!("the {other} run carries no FIFO data")),
-    });
-    let on_toggle = {
-        let comparing = comparing.clone();
-        Callback::from(move |_: MouseEvent| comparing.set(!*comparing))
-    };
     html! {
         <section class="panel stage fifo-stage fifo-writes" aria-labelledby="fifo-writes-title" data-testid="fifo-writes">
             <h2 id="fifo-writes-title">{ format!("The FIFO and every write's dt, Linux {}", case.kernel) }</h2>
@@ -108,36 +80,14 @@ pub fn fifo_writes(props: &FifoWritesProps) -> Html {
                     { "dt of every write on a log scale (x: write number). Slow writes (≥ " }{ format::duration(case.slow_ns) }
                     { ") in red, bursts numbered above, the current write marked by a line and a dot. Click a bar to jump to that write." }
                 </figcaption>
-                <div class={classes!("fifo-chart-grid", compare.is_some().then_some("two"))}>
+                <div class="fifo-chart-grid">
                     <div class="fifo-chart-cell">
-                        <p class="fifo-chart-title">{ format!("Linux {} (this run)", case.kernel) }</p>
+                        <p class="fifo-chart-title">{ format!("Linux {}", case.kernel) }</p>
                         <DtChart case={case.clone()} current={current_write} seekable={true}
                             on_seek={props.on_seek_time.clone()} testid="dt-chart" />
                         { summary_list(&summary(&case), &case) }
                     </div>
-                    if let Some(result) = &compare {
-                        <div class="fifo-chart-cell" data-testid="compare-panel">
-                            { match result {
-                                Ok(other_case) => {
-                                    let (_, at) = write_progress(other_case, now);
-                                    html! {
-                                        <>
-                                            <p class="fifo-chart-title">{ format!("Linux {} (same parameters and seed)", other_case.kernel) }</p>
-                                            <DtChart case={other_case.clone()} current={at} seekable={false}
-                                                on_seek={Callback::noop()} testid="dt-chart-compare" />
-                                            { summary_list(&summary(other_case), other_case) }
-                                        </>
-                                    }
-                                }
-                                Err(message) => html! { <p class="muted">{ message.clone() }</p> },
-                            } }
-                        </div>
-                    }
                 </div>
-                <button type="button" class="fifo-compare-toggle" data-testid="compare-toggle"
-                    aria-pressed={(*comparing).to_string()} onclick={on_toggle}>
-                    { if *comparing { format!("Hide the {other} comparison") } else { format!("Compare with {other}") } }
-                </button>
             </figure>
             { model_notes() }
         </section>

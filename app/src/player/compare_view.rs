@@ -1,0 +1,266 @@
+//! Compare mode on the page: the control that turns it on (the other variant, or
+//! the same one with other parameters), the two stages side by side, the second
+//! side's one-line narration, the figures in two columns with the difference in
+//! words, and the case's wide slot for both sides. The rules are in `compare.rs`.
+
+use super::compare::{difference, rows};
+use super::controls::{select_value, ParamPanel};
+use super::model::{Action, Player};
+use super::url::Align;
+use crate::cases::{CaseUi, StageContext};
+use slowpath_engine::case::VariantGroup;
+use slowpath_engine::run::format;
+use slowpath_engine::run::narration::Segment;
+use slowpath_engine::{CaseMeta, ParamValues};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// One side's settings: a variant, parameters, a seed.
+type Side<'a> = (&'static str, &'a ParamValues, u64);
+
+/// A side's name for people: its variant's label, and what it sets that the other side does not.
+pub fn side_label(meta: &'static CaseMeta, this: Side<'_>, that: Side<'_>) -> String {
+    let mut label = meta.variant(this.0).map_or(this.0, |variant| variant.label).to_string();
+    for spec in meta.params {
+        match (this.1 .0.get(spec.name), that.1 .0.get(spec.name)) {
+            (Some(value), theirs) if theirs != Some(value) => {
+                label.push_str(&format!(" · {} {}", spec.label.to_lowercase(), spec.format_value(value)));
+            }
+            _ => {}
+        }
+    }
+    if this.2 != that.2 {
+        label.push_str(&format!(" · seed {}", this.2));
+    }
+    label
+}
+
+/// The two sides' labels, first then second (None when not comparing).
+pub fn labels(player: &Player) -> Option<(String, String)> {
+    let side = player.query.compare.as_ref()?;
+    let first = (player.query.variant, &player.query.params, player.query.seed);
+    let second = (side.variant, &side.params, side.seed);
+    Some((side_label(player.meta, first, second), side_label(player.meta, second, first)))
+}
+
+/// The second side's stage context, or what it is waiting for; None when not comparing.
+pub fn second_context(player: &Player, on_seek_time: &Callback<u64>) -> Option<Result<StageContext, String>> {
+    let side = player.query.compare.as_ref()?;
+    Some(match &player.other {
+        Some(other) if player.wanted_compare().is_none() => Ok(StageContext {
+            meta: player.meta,
+            run: other.clone(),
+            view: Rc::new(other.view(player.other_at.position)),
+            on_seek_time: on_seek_time.clone(),
+        }),
+        _ => Err(format!("Running {}…", player.meta.variant(side.variant).map_or(side.variant, |v| v.label))),
+    })
+}
+
+/// The stage, or in compare mode the two stages side by side, each with its side's
+/// name; `fallback` draws a case without a stage of its own.
+pub fn stages(
+    case_ui: Option<&'static CaseUi>,
+    first: &StageContext,
+    second: Option<&Result<StageContext, String>>,
+    labels: Option<&(String, String)>,
+    fallback: fn(&StageContext) -> Html,
+) -> Html {
+    let draw = |context: &StageContext| match case_ui {
+        Some(case_ui) => (case_ui.main)(context),
+        None => fallback(context),
+    };
+    let (Some(second), Some((first_label, second_label))) = (second, labels) else { return draw(first) };
+    html! {
+        <div class="compare-stages" data-testid="compare-stages">
+            <div class="compare-side" data-testid="compare-side" data-time-ns={first.view.now_ns.to_string()}>
+                <p class="compare-caption">{ first_label.clone() }</p>
+                <div class="compare-stage">{ draw(first) }</div>
+            </div>
+            <div class="compare-side" data-testid="compare-side"
+                data-time-ns={second.as_ref().ok().map(|context| context.view.now_ns.to_string())}>
+                <p class="compare-caption">{ second_label.clone() }</p>
+                { match second {
+                    Ok(context) => html! { <div class="compare-stage">{ draw(context) }</div> },
+                    Err(waiting) => html! { <p class="muted" role="status">{ waiting.clone() }</p> },
+                } }
+            </div>
+        </div>
+    }
+}
+
+/// The case's wide slot (its outputs and charts) for both sides, side by side.
+pub fn wide(
+    case_ui: &'static CaseUi,
+    first: &StageContext,
+    second: Option<&Result<StageContext, String>>,
+    labels: Option<&(String, String)>,
+) -> Html {
+    let (Some(Ok(second)), Some((first_label, second_label))) = (second, labels) else {
+        return (case_ui.wide)(first);
+    };
+    html! {
+        <div class="compare-wide" data-testid="compare-wide">
+            <div class="compare-side"><p class="compare-caption">{ first_label.clone() }</p>{ (case_ui.wide)(first) }</div>
+            <div class="compare-side"><p class="compare-caption">{ second_label.clone() }</p>{ (case_ui.wide)(second) }</div>
+        </div>
+    }
+}
+
+fn plain_text(segments: &[Segment]) -> String {
+    segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Text(text) | Segment::Task(text) | Segment::Lock(text) | Segment::Value(text) => {
+                text.as_str()
+            }
+        })
+        .collect()
+}
+
+/// The second side's narration in one line: where it is and what it just did.
+pub fn second_narration(player: &Player, second: Option<&Result<StageContext, String>>) -> Html {
+    let (Some(Ok(context)), Some((_, label))) = (second, labels(player)) else { return html! {} };
+    let text = if player.other_at.ended {
+        format!("{label}: ended at {}", format::duration(context.run.end_ns))
+    } else {
+        match &context.view.step {
+            Some(step) => {
+                format!("{label}, t = {}: {}", format::duration(step.at_ns), plain_text(&step.narration))
+            }
+            None => format!("{label}: at its start"),
+        }
+    };
+    html! { <p class="compare-narration" data-testid="compare-narration" title={text.clone()}>{ text }</p> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CompareBarProps {
+    pub player: Rc<Player>,
+    pub on_action: Callback<Action>,
+}
+
+/// "Compare with…": no comparison, the same variant with other parameters, or any
+/// variant from the grouped picker; and, when comparing, how the two move together.
+#[function_component(CompareBar)]
+pub fn compare_bar(props: &CompareBarProps) -> Html {
+    let player = &props.player;
+    let meta = player.meta;
+    let current = player.query.compare.as_ref().map(|side| side.variant);
+    let same_variant = player.query.variant;
+    let on_pick = props.on_action.reform(move |event: Event| match select_value(&event).as_deref() {
+        None | Some("") => Action::StopCompare,
+        Some("=") => Action::CompareWith(same_variant.to_string()),
+        Some(id) => Action::CompareWith(id.to_string()),
+    });
+    let on_align = props.on_action.reform(|event: Event| {
+        Action::SetAlign(select_value(&event).as_deref().and_then(Align::from_key).unwrap_or(Align::Time))
+    });
+    html! {
+        <div class="compare-bar" data-testid="compare-bar">
+            <label>
+                <span>{ "Compare with " }</span>
+                <select data-testid="compare-with" onchange={on_pick}>
+                    <option value="" selected={current.is_none()}>{ "nothing" }</option>
+                    <option value="=">{ "the same variant, other parameters" }</option>
+                    { for VariantGroup::ALL.iter().filter(|group| meta.variants.iter().any(|v| v.group == **group)).map(|group| html! {
+                        <optgroup label={group.label()}>
+                            { for meta.variants.iter().filter(|v| v.group == *group).map(|variant| html! {
+                                <option value={variant.id} selected={current == Some(variant.id)}>{ variant.label }</option>
+                            }) }
+                        </optgroup>
+                    }) }
+                </select>
+            </label>
+            if current.is_some() {
+                <label>
+                    <span>{ " aligned by " }</span>
+                    <select data-testid="compare-align" onchange={on_align}>
+                        <option value="time" selected={player.query.align == Align::Time}>{ "simulated time" }</option>
+                        <option value="unit" selected={player.query.align == Align::Unit}>
+                            { format!("{} number", super::granularity_label(player.query.granularity)) }
+                        </option>
+                    </select>
+                </label>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CompareFiguresProps {
+    pub player: Rc<Player>,
+}
+
+/// The figures of both runs in two columns, and the second against the first in words.
+#[function_component(CompareFigures)]
+pub fn compare_figures(props: &CompareFiguresProps) -> Html {
+    let player = &props.player;
+    let (Some(other), Some((first_label, second_label))) = (&player.other, labels(player)) else {
+        return html! {};
+    };
+    let meta = player.meta;
+    let reported: Vec<&'static str> = meta.reported.iter().map(|figure| figure.metric).collect();
+    let name = |key: &str| {
+        meta.reported
+            .iter()
+            .find(|figure| figure.metric == key)
+            .map_or_else(|| key.trim_end_matches("_ns").replace('_', " "), |figure| figure.label.to_string())
+    };
+    html! {
+        <section class="panel compare-figures" aria-labelledby="compare-figures-title" data-testid="compare-figures">
+            <h2 id="compare-figures-title">{ "Figures compared (whole runs)" }</h2>
+            <div class="table-scroll" role="region" aria-label="Figures compared" tabindex="0">
+            <table>
+                <thead><tr>
+                    <th scope="col">{ "figure" }</th><th scope="col">{ first_label }</th>
+                    <th scope="col">{ second_label.clone() }</th><th scope="col">{ "difference" }</th>
+                </tr></thead>
+                <tbody>
+                    { for rows(&reported, &player.run, other).into_iter().map(|(key, first, second)| html! {
+                        <tr key={key.clone()}>
+                            <th scope="row">{ name(&key) }</th>
+                            <td>{ first.text() }</td>
+                            <td>{ second.text() }</td>
+                            <td data-testid="compare-difference">{ difference(&second_label, first, second) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+            </div>
+        </section>
+    }
+}
+
+/// Below the first screen (`details-compare`): the picker while not comparing, and the
+/// second side's parameter form while comparing (the picker is then on the first screen).
+#[function_component(ComparePanel)]
+pub fn compare_panel(props: &CompareBarProps) -> Html {
+    let player = &props.player;
+    html! {
+        <section class="panel compare-panel" id="details-compare" tabindex="-1" aria-labelledby="compare-title">
+            <h2 id="compare-title">{ "Compare" }</h2>
+            if let Some(side) = &player.query.compare {
+                // The first side's form, its changes sent to the second side.
+                <div data-testid="compare-params">
+                    <ParamPanel meta={player.meta} params={side.params.clone()} variant={side.variant}
+                        seed={side.seed} on_action={props.on_action.reform(to_second_side)} heading="Parameters compared with" />
+                </div>
+            } else {
+                <p class="muted">{ "This case beside another variant, or beside itself with other parameters: \
+                    both stages side by side, one transport, the figures with their difference." }</p>
+                <CompareBar player={player.clone()} on_action={props.on_action.clone()} />
+            }
+        </section>
+    }
+}
+
+/// A parameter form's action, sent to the second side instead.
+fn to_second_side(action: Action) -> Action {
+    match action {
+        Action::SetParam { name, text } => Action::SetCompareParam { name, text },
+        Action::SetVariant(id) => Action::CompareWith(id),
+        Action::SetSeed(seed) => Action::SetCompareSeed(seed),
+        other => other,
+    }
+}
