@@ -22,9 +22,15 @@ pub fn start() {
         return;
     }
     panic::install();
-    // The "Loading…" placeholder from index.html goes once the app can draw.
-    if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
-        boot.remove();
-    }
-    yew::Renderer::<app::App>::new().render();
+    // The first render waits for a task of its own: compiling and starting the module
+    // and drawing the first page in one task made it the longest of a page's opening
+    // (issue 14).
+    gloo::timers::callback::Timeout::new(0, || {
+        // The "Loading…" placeholder from index.html goes once the app can draw.
+        if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
+            boot.remove();
+        }
+        yew::Renderer::<app::App>::new().render();
+    })
+    .forget();
 }

@@ -121,24 +121,31 @@ async function worstSettings() {
 
 /**
  * The longest main-thread task (Long Tasks API) from navigation until the player
- * is interactive: the page must never freeze, so this is the figure to watch.
+ * is interactive: the page must never freeze, so this is the figure to watch. One
+ * load varies by tens of ms on a shared machine: three cold loads, their median
+ * and their worst.
  */
 async function longestTask(label, hash) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    window.__slowpathLongTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__slowpathLongTasks.push(entry.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
-  await page.goto(new URL(hash, base).href);
-  await page.getByTestId('step-index').waitFor({ timeout: 120_000 });
-  await page.waitForTimeout(300);
-  const tasks = await page.evaluate(() => window.__slowpathLongTasks);
-  await context.close();
-  const longest = tasks.length ? Math.max(...tasks) : 0;
-  console.log(`longest main-thread task opening ${label}: ${longest.toFixed(0)} ms (${tasks.length} tasks over 50 ms)`);
+  const longest = [];
+  for (let k = 0; k < 3; k += 1) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.__slowpathLongTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.__slowpathLongTasks.push(entry.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(new URL(hash, base).href);
+    await page.getByTestId('step-index').waitFor({ timeout: 120_000 });
+    await page.waitForTimeout(300);
+    const tasks = await page.evaluate(() => window.__slowpathLongTasks);
+    await context.close();
+    longest.push(tasks.length ? Math.max(...tasks) : 0);
+  }
+  const median = percentile(longest, 50);
+  const flag = median > 50 ? '  OVER BUDGET' : '';
+  console.log(`longest main-thread task opening ${label}: median ${median.toFixed(0)} ms, worst ${Math.max(...longest).toFixed(0)} ms of 3 loads${flag}`);
 }
 
 /**

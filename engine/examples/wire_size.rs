@@ -27,16 +27,20 @@ fn main() {
         let start = Instant::now();
         let mut assembler = slowpath_engine::run::wire::Assembler::new();
         let mut slowest = std::time::Duration::ZERO;
+        let mut slowest_part = (0u8, 0usize);
         for part in &bytes {
             let part_start = Instant::now();
             assembler.push(part).expect("decodes");
-            slowest = slowest.max(part_start.elapsed());
+            if part_start.elapsed() > slowest {
+                slowest = part_start.elapsed();
+                slowest_part = (part.first().copied().unwrap_or(0), part.len());
+            }
         }
         let finish_start = Instant::now();
         let back = assembler.finish().expect("decodes");
         let finished = finish_start.elapsed();
         let decoded = start.elapsed();
         assert_eq!(back.trace_hash, run.trace_hash);
-        println!("{:<22} {:>10} bytes  encode {:>8.2?}  decode {:>8.2?} (slowest message {:>7.2?}, finish {:>7.2?})  messages {:>4}  stored {:?}", meta.id, bytes.iter().map(Vec::len).sum::<usize>(), encoded, decoded, slowest, finished, bytes.len(), run.stored());
+        println!("{:<22} {:>10} bytes  encode {:>8.2?}  decode {:>8.2?} (slowest message {:>7.2?}: tag {} of {} bytes, finish {:>7.2?})  messages {:>4}  stored {:?}", meta.id, bytes.iter().map(Vec::len).sum::<usize>(), encoded, decoded, slowest, slowest_part.0, slowest_part.1, finished, bytes.len(), run.stored());
     }
 }

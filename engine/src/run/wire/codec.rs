@@ -71,9 +71,10 @@ impl Writer {
 /// Nesting deeper than this is refused, so that damaged bytes cannot exhaust the
 /// stack through a recursive type (a metric's lists).
 const MAX_DEPTH: u32 = 32;
-/// A sequence reserves at most this many items up front: a damaged length must
-/// not allocate before the bytes behind it are seen.
-const MAX_RESERVE: usize = 1_024;
+/// A sequence reserves up front at most one item per byte left in the message and
+/// at most this many bytes of items: a damaged length cannot make a large allocation
+/// before the bytes behind it are seen, and a real one is not grown by copies.
+const MAX_RESERVE_BYTES: usize = 16 << 20;
 
 /// Bytes being read.
 pub struct Reader<'a> {
@@ -140,7 +141,8 @@ impl<'a> Reader<'a> {
 
     pub fn seq<T: Wire>(&mut self) -> Result<Vec<T>, WireError> {
         let len = self.length()?;
-        let mut items = Vec::with_capacity(len.min(MAX_RESERVE));
+        let left = self.bytes.len() - self.at;
+        let mut items = Vec::with_capacity(len.min(left).min(MAX_RESERVE_BYTES / size_of::<T>().max(1)));
         for _ in 0..len {
             items.push(T::take(self)?);
         }
@@ -334,18 +336,20 @@ impl<T: Wire> Wire for VecDeque<T> {
     }
 }
 
-impl<T: Wire, const N: usize> Wire for [T; N] {
+/// Arrays are of plain numbers (per-task time buckets, gauge ids): read in place, with
+/// no allocation, since a checkpoint of a many-task run holds thousands of them.
+impl<T: Wire + Copy + Default, const N: usize> Wire for [T; N] {
     fn put(&self, w: &mut Writer) {
         for item in self {
             item.put(w);
         }
     }
     fn take(r: &mut Reader<'_>) -> Result<Self, WireError> {
-        let mut items = Vec::with_capacity(N);
-        for _ in 0..N {
-            items.push(T::take(r)?);
+        let mut items = [T::default(); N];
+        for item in &mut items {
+            *item = T::take(r)?;
         }
-        items.try_into().map_err(|_| r.error("an array of the wrong length"))
+        Ok(items)
     }
 }
 

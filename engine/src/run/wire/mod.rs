@@ -148,9 +148,11 @@ fn part_bytes<T: Wire>(tag: u8, items: &[T]) -> Vec<u8> {
 /// Items per chunk: a chunk of ops, args or effects decodes in about 3 ms natively
 /// (`examples/wire_size.rs`), so under a frame in wasm.
 const CHUNK_ITEMS: usize = 4_096;
-/// Repeat deltas per chunk: each carries per-task changes, so about 8× an op.
+/// Repeat deltas per chunk at most: each carries per-task changes, so about 8× an op
+/// with a few tasks (and fewer per chunk with many, `CHUNK_TASKS`).
 const CHUNK_DELTAS: usize = 512;
-/// Task states per chunk of checkpoints (a checkpoint copies every task).
+/// Task states per chunk of checkpoints (a checkpoint copies every task), and task
+/// changes per chunk of deltas.
 const CHUNK_TASKS: usize = 16_384;
 
 /// The run's header alone: what a caller that wants only the figures needs (the
@@ -279,7 +281,9 @@ pub fn encode(run: &Run) -> Vec<Vec<u8>> {
     for chunk in run.effects.chunks(CHUNK_ITEMS) {
         parts.push(part_bytes(EFFECTS, chunk));
     }
-    for chunk in run.deltas.chunks(CHUNK_DELTAS) {
+    // A delta carries every task's change: fewer of them per message in a many-task run.
+    let deltas_per_chunk = (CHUNK_TASKS / run.layout.tasks.len().max(1)).clamp(1, CHUNK_DELTAS);
+    for chunk in run.deltas.chunks(deltas_per_chunk) {
         parts.push(part_bytes(DELTAS, chunk));
     }
     let checkpoints_per_chunk = (CHUNK_TASKS / run.layout.tasks.len().max(1)).max(1);
