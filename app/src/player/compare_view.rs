@@ -13,6 +13,7 @@ use slowpath_engine::run::format;
 use slowpath_engine::run::narration::Segment;
 use slowpath_engine::{CaseMeta, ParamValues};
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// One side's settings: a variant, parameters, a seed.
@@ -74,14 +75,16 @@ pub fn stages(
     html! {
         <div class="compare-stages" data-testid="compare-stages">
             <div class="compare-side" data-testid="compare-side" data-time-ns={first.view.now_ns.to_string()}>
-                <p class="compare-caption">{ first_label.clone() }</p>
-                <div class="compare-stage">{ draw(first) }</div>
+                <p class="compare-caption" id="compare-stage-1">{ first_label.clone() }</p>
+                <SideIds class="compare-stage" caption="compare-stage-1" suffix="">{ draw(first) }</SideIds>
             </div>
             <div class="compare-side" data-testid="compare-side"
                 data-time-ns={second.as_ref().ok().map(|context| context.view.now_ns.to_string())}>
-                <p class="compare-caption">{ second_label.clone() }</p>
+                <p class="compare-caption" id="compare-stage-2">{ second_label.clone() }</p>
                 { match second {
-                    Ok(context) => html! { <div class="compare-stage">{ draw(context) }</div> },
+                    Ok(context) => html! {
+                        <SideIds class="compare-stage" caption="compare-stage-2" suffix="--2">{ draw(context) }</SideIds>
+                    },
                     Err(waiting) => html! { <p class="muted" role="status">{ waiting.clone() }</p> },
                 } }
             </div>
@@ -101,11 +104,123 @@ pub fn wide(
     };
     html! {
         <div class="compare-wide" data-testid="compare-wide">
-            <div class="compare-side"><p class="compare-caption">{ first_label.clone() }</p>{ (case_ui.wide)(first) }</div>
-            <div class="compare-side"><p class="compare-caption">{ second_label.clone() }</p>{ (case_ui.wide)(second) }</div>
+            <div class="compare-side">
+                <p class="compare-caption" id="compare-wide-1">{ first_label.clone() }</p>
+                <SideIds class="compare-wide-side" caption="compare-wide-1" suffix="">{ (case_ui.wide)(first) }</SideIds>
+            </div>
+            <div class="compare-side">
+                <p class="compare-caption" id="compare-wide-2">{ second_label.clone() }</p>
+                <SideIds class="compare-wide-side" caption="compare-wide-2" suffix="--w2">{ (case_ui.wide)(second) }</SideIds>
+            </div>
         </div>
     }
 }
+
+#[derive(Properties, PartialEq)]
+struct SideIdsProps {
+    class: &'static str,
+    /// The id of the side's caption, which names its landmarks first.
+    caption: &'static str,
+    /// Appended to every id inside (and to every reference to one); "" keeps them.
+    suffix: &'static str,
+    children: Html,
+}
+
+/// One side of a comparison: a case's components draw the same ids and landmark
+/// names on both sides, so after each render the second side's ids (and what refers
+/// to them) get a suffix, and each side's sections are named with its caption first
+/// ("Linux 6.15 (fix) The dump, up close"): ids stay unique and landmarks distinct
+/// without any case knowing it is compared.
+#[function_component(SideIds)]
+fn side_ids(props: &SideIdsProps) -> Html {
+    let node = use_node_ref();
+    {
+        let (node, caption, suffix) = (node.clone(), props.caption, props.suffix);
+        use_effect(move || {
+            if let Some(root) = node.cast::<web_sys::Element>() {
+                relabel(&root, caption, suffix);
+            }
+        });
+    }
+    html! { <div ref={node} class={props.class}>{ props.children.clone() }</div> }
+}
+
+/// Attributes that name other elements by id.
+const ID_REFERENCES: [&str; 4] = ["aria-labelledby", "aria-describedby", "aria-controls", "for"];
+
+fn relabel(root: &web_sys::Element, caption: &str, suffix: &str) {
+    let each = |selector: &str, mut visit: Box<dyn FnMut(&web_sys::Element) + '_>| {
+        let Ok(found) = root.query_selector_all(selector) else { return };
+        for index in 0..found.length() {
+            if let Some(element) = found.item(index).and_then(|node| node.dyn_into::<web_sys::Element>().ok())
+            {
+                visit(&element);
+            }
+        }
+    };
+    if !suffix.is_empty() {
+        each(
+            "[id]",
+            Box::new(|element| {
+                let id = element.id();
+                if !id.ends_with(suffix) {
+                    element.set_id(&format!("{id}{suffix}"));
+                }
+            }),
+        );
+        for attribute in ID_REFERENCES {
+            each(
+                &format!("[{attribute}]"),
+                Box::new(|element| {
+                    let Some(value) = element.get_attribute(attribute) else { return };
+                    let renamed: Vec<String> = value
+                        .split_whitespace()
+                        .map(|id| {
+                            if id == caption || id.ends_with(suffix) {
+                                id.to_string()
+                            } else {
+                                format!("{id}{suffix}")
+                            }
+                        })
+                        .collect();
+                    let renamed = renamed.join(" ");
+                    if renamed != value {
+                        let _ = element.set_attribute(attribute, &renamed);
+                    }
+                }),
+            );
+        }
+    }
+    each(
+        LANDMARKS_LABELLED_BY,
+        Box::new(|element| {
+            let Some(value) = element.get_attribute("aria-labelledby") else { return };
+            if !value.split_whitespace().any(|id| id == caption) {
+                let _ = element.set_attribute("aria-labelledby", &format!("{caption} {value}"));
+            }
+        }),
+    );
+    let caption_text = gloo::utils::document()
+        .get_element_by_id(caption)
+        .and_then(|element| element.text_content())
+        .unwrap_or_default();
+    each(
+        LANDMARKS_LABELLED,
+        Box::new(|element| {
+            let Some(value) = element.get_attribute("aria-label") else { return };
+            if !caption_text.is_empty() && !value.starts_with(&caption_text) {
+                let _ = element.set_attribute("aria-label", &format!("{caption_text}: {value}"));
+            }
+        }),
+    );
+}
+
+/// Landmarks named by another element, and by their own label: what must not repeat.
+const LANDMARKS_LABELLED_BY: &str =
+    "section[aria-labelledby], aside[aria-labelledby], nav[aria-labelledby], [role=region][aria-labelledby]";
+const LANDMARKS_LABELLED: &str =
+    "section[aria-label]:not([aria-labelledby]), aside[aria-label]:not([aria-labelledby]), \
+    nav[aria-label]:not([aria-labelledby]), [role=region][aria-label]:not([aria-labelledby])";
 
 fn plain_text(segments: &[Segment]) -> String {
     segments
