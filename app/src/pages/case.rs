@@ -34,8 +34,10 @@ struct CaseDetailsProps {
 #[function_component(CaseDetails)]
 fn case_details(props: &CaseDetailsProps) -> Html {
     let meta = props.meta.0;
-    // What the case is (below the player) is mounted after the player's first screen.
-    let about_shown = crate::components::use_parts_shown(1) == 1;
+    // What the case is (below the player) is mounted after the player's first screen,
+    // in three parts, one per frame: the variants, the parameter table, the figures
+    // and sources (laid out at once, its text was a long task of its own).
+    let about_shown = crate::components::use_parts_shown(3);
     let route = Route::Case { id: meta.id.to_string(), query: props.query.to_string() };
     if route.embedded() || route.presenting() {
         // An embed or the presenter view: the player alone (it links back to this page itself).
@@ -65,7 +67,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             // Keyed by the link: pasting another link into the address bar reopens the player.
             <PlayerLoader key={props.query.to_string()} meta={meta} query={props.query.clone()} />
 
-            if about_shown {
+            if about_shown >= 1 {
             <section class="about-case" id="about" tabindex="-1" aria-labelledby="about-title">
                 <h2 id="about-title">{ "About this case" }</h2>
                 <p class="lede">{ meta.summary }</p>
@@ -85,12 +87,14 @@ fn case_details(props: &CaseDetailsProps) -> Html {
                     </ul>
                 </section>
 
+                if about_shown >= 2 {
                 <section aria-labelledby="params-title">
                     <h3 id="params-title">{ "Parameters" }</h3>
                     { param_table(meta) }
                 </section>
+                }
 
-                if !meta.reported.is_empty() {
+                if about_shown >= 3 && !meta.reported.is_empty() {
                     <section aria-labelledby="reported-title">
                         <h3 id="reported-title">{ "What the report measured" }</h3>
                         <dl class="figures">
@@ -104,6 +108,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
                     </section>
                 }
 
+                if about_shown >= 3 {
                 <section aria-labelledby="sources-title">
                     <h3 id="sources-title">{ "Sources" }</h3>
                     <ul class="source-list">
@@ -112,6 +117,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
                         }) }
                     </ul>
                 </section>
+                }
             </section>
             }
         </article>
