@@ -146,7 +146,10 @@ self.addEventListener('fetch', (event) => {
 
 /// The engine's Web Worker (`app/src/worker`): a module that loads the same glue
 /// and wasm as the page's start-up script (`boot`), whose `start()` then serves
-/// runs instead of drawing. Named by its content, like the boot script.
+/// runs instead of drawing. The page's first message is its own compiled
+/// `WebAssembly.Module`, so the worker instantiates it instead of compiling the
+/// wasm a second time (a message without one falls back to the file). Named by its
+/// content, like the boot script.
 fn engine_worker(boot: &str) -> Option<(String, String)> {
     let quoted_after = |marker: &str| {
         let start = boot.find(marker)? + marker.len();
@@ -158,7 +161,12 @@ fn engine_worker(boot: &str) -> Option<(String, String)> {
     let wasm = quoted_after("module_or_path: ")?;
     let script = format!(
         "// slowpath's engine worker (app/src/worker): the page's own module, started without the UI.\n\
-         import init from '{glue}';\nawait init({{ module_or_path: '{wasm}' }});\n"
+         import init from '{glue}';\n\
+         // The page sends its compiled module first: instantiate it rather than compile again.\n\
+         const compiled = await new Promise((resolve) => {{\n\
+         \x20 self.onmessage = (event) => resolve(event.data && event.data.module);\n\
+         }});\n\
+         await init({{ module_or_path: compiled instanceof WebAssembly.Module ? compiled : '{wasm}' }});\n"
     );
     let name = format!("engine-worker-{:016x}.js", crate::setup::fnv1a(script.as_bytes()));
     Some((name, script))
@@ -206,7 +214,11 @@ mod tests {
         let (name, script) = engine_worker(boot).expect("found");
         assert!(name.starts_with("engine-worker-") && name.ends_with(".js"));
         assert!(script.contains("import init from './app-1a.js';"), "{script}");
-        assert!(script.contains("await init({ module_or_path: './app-1a_bg.wasm' });"), "{script}");
+        assert!(
+            script.contains("await init({ module_or_path: compiled instanceof WebAssembly.Module ? compiled : './app-1a_bg.wasm' });"),
+            "{script}"
+        );
+        assert!(script.contains("self.onmessage"), "it waits for the page's module: {script}");
         assert_eq!(engine_worker("console.log(1)"), None);
     }
 }

@@ -205,6 +205,11 @@ fn start_worker(client: &mut Client) {
         on_worker_lost("the engine's worker stopped unexpectedly".to_string());
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // The page's compiled module, so that the worker does not compile the wasm again
+    // (the worker script waits for it; see xtask's html.rs).
+    let handoff = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&handoff, &"module".into(), &wasm_bindgen::module());
+    let _ = worker.post_message(&handoff);
     client._listeners = vec![on_message, on_error];
     client.worker = Some(worker);
 }
