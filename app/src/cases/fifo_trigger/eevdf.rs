@@ -57,7 +57,13 @@ pub(super) fn runqueue(run: &Run, view: &View) -> Html {
         queued.iter().filter(|t| gauge(t, G_LAG) >= 0).min_by_key(|t| gauge(t, G_DEADLINE)).map(|t| t.id);
     html! {
         <figure class="fifo-runqueue" data-testid="fifo-runqueue">
-            <figcaption>{ "EEVDF's run queue (6.18): V is the weighted average vruntime. A task is eligible when its lag V − vruntime is not negative; pick_eevdf takes the eligible task with the earliest virtual deadline, but keeps the running one until its slice is used (RUN_TO_PARITY). The figures are as of each task's last scheduler event." }</figcaption>
+            // One line on the stage, the rules one click away: the stage must fit the first screen.
+            <figcaption>
+                <details class="fifo-runqueue-rules">
+                    <summary>{ "EEVDF's run queue (6.18): who is eligible, whose deadline is earliest" }</summary>
+                    { "V is the weighted average vruntime. A task is eligible when its lag V − vruntime is not negative; pick_eevdf takes the eligible task with the earliest virtual deadline, but keeps the running one until its slice is used (RUN_TO_PARITY). The figures are as of each task's last scheduler event." }
+                </details>
+            </figcaption>
             <table class="fifo-good">
                 <thead><tr>
                     <th scope="col">{ "task" }</th><th scope="col">{ "on the run queue" }</th>
