@@ -10,7 +10,6 @@ use super::url::Align;
 use crate::cases::{CaseUi, StageContext};
 use slowpath_engine::case::VariantGroup;
 use slowpath_engine::run::format;
-use slowpath_engine::run::narration::Segment;
 use slowpath_engine::{CaseMeta, ParamValues};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -222,17 +221,6 @@ const LANDMARKS_LABELLED: &str =
     "section[aria-label]:not([aria-labelledby]), aside[aria-label]:not([aria-labelledby]), \
     nav[aria-label]:not([aria-labelledby]), [role=region][aria-label]:not([aria-labelledby])";
 
-fn plain_text(segments: &[Segment]) -> String {
-    segments
-        .iter()
-        .map(|segment| match segment {
-            Segment::Text(text) | Segment::Task(text) | Segment::Lock(text) | Segment::Value(text) => {
-                text.as_str()
-            }
-        })
-        .collect()
-}
-
 /// The second side's narration in one line: where it is and what it just did.
 pub fn second_narration(player: &Player, second: Option<&Result<StageContext, String>>) -> Html {
     let (Some(Ok(context)), Some((_, label))) = (second, labels(player)) else { return html! {} };
@@ -241,7 +229,7 @@ pub fn second_narration(player: &Player, second: Option<&Result<StageContext, St
     } else {
         match &context.view.step {
             Some(step) => {
-                format!("{label}, t = {}: {}", format::duration(step.at_ns), plain_text(&step.narration))
+                format!("{label}, t = {}: {}", format::duration(step.at_ns), slowpath_engine::run::narration::plain(&step.narration))
             }
             None => format!("{label}: at its start"),
         }

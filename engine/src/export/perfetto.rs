@@ -22,7 +22,7 @@
 
 use super::{write_json_str, write_us};
 use crate::run::lock::LockMode;
-use crate::run::narration::Segment;
+use crate::run::narration::{plain, Segment};
 use crate::run::timeline::{LockSpan, LockSpanKind, SpanState};
 use crate::run::trace::Run;
 use crate::run::world::{Bucket, Effect, TaskId, TaskState, BUCKETS};
@@ -463,18 +463,6 @@ impl Writer<'_> {
             write_json_str(&mut self.out, value);
         }
     }
-}
-
-/// Narration as plain text.
-fn plain(segments: &[Segment]) -> String {
-    segments
-        .iter()
-        .map(|segment| match segment {
-            Segment::Text(text) | Segment::Task(text) | Segment::Lock(text) | Segment::Value(text) => {
-                text.as_str()
-            }
-        })
-        .collect()
 }
 
 /// The accounting bucket each key in [`BUCKET_KEYS`] stands for (for readers of the file).
