@@ -229,7 +229,11 @@ pub fn second_narration(player: &Player, second: Option<&Result<StageContext, St
     } else {
         match &context.view.step {
             Some(step) => {
-                format!("{label}, t = {}: {}", format::duration(step.at_ns), slowpath_engine::run::narration::plain(&step.narration))
+                format!(
+                    "{label}, t = {}: {}",
+                    format::duration(step.at_ns),
+                    slowpath_engine::run::narration::plain(&step.narration)
+                )
             }
             None => format!("{label}: at its start"),
         }

@@ -48,6 +48,26 @@ pub struct Chart {
     pub series: Vec<Series>,
 }
 
+/// The marks a scaling plot sets beside its curves: the report's points, and the
+/// points measured on today's kernel when there are any, each a series of dots.
+pub fn reported_and_measured(reported: Vec<(u64, u64)>, measured: &[(u64, u64)]) -> Vec<Series> {
+    let mut series = vec![Series {
+        name: "the report".to_string(),
+        colour: "#c0392b",
+        mark: Mark::Dots,
+        points: reported,
+    }];
+    if !measured.is_empty() {
+        series.push(Series {
+            name: "measured today".to_string(),
+            colour: "#111827",
+            mark: Mark::Dots,
+            points: measured.to_vec(),
+        });
+    }
+    series
+}
+
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 520.0;
 const LEFT: f64 = 90.0;

@@ -93,7 +93,7 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
     };
     // The same points as an SVG chart and a CSV table, for slides and spreadsheets.
     let chart = (!points.is_empty()).then(|| {
-        use slowpath_engine::export::chart::{Chart, Mark, Series, Unit};
+        use slowpath_engine::export::chart::{reported_and_measured, Chart, Mark, Series, Unit};
         let mut series: Vec<Series> = points
             .iter()
             .enumerate()
@@ -104,20 +104,10 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
                 points: pts.clone(),
             })
             .collect();
-        series.push(Series {
-            name: "the report".to_string(),
-            colour: "#c0392b",
-            mark: Mark::Dots,
-            points: REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
-        });
-        if !measured.is_empty() {
-            series.push(Series {
-                name: "measured today".to_string(),
-                colour: "#111827",
-                mark: Mark::Dots,
-                points: measured.to_vec(),
-            });
-        }
+        series.extend(reported_and_measured(
+            REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
+            &measured,
+        ));
         Rc::new(Chart {
             name: "scaling",
             title: "Time to die against the number of threads".to_string(),

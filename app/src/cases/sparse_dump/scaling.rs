@@ -110,7 +110,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     };
     // The same points as an SVG chart and a CSV table, for slides and spreadsheets.
     let chart = {
-        use slowpath_engine::export::chart::{Chart, Mark, Series, Unit};
+        use slowpath_engine::export::chart::{reported_and_measured, Chart, Mark, Series, Unit};
         let mut series: Vec<Series> = data
             .iter()
             .zip(EXPORT_COLOURS.iter().cycle())
@@ -121,20 +121,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                 points: points.clone(),
             })
             .collect();
-        series.push(Series {
-            name: "the report".to_string(),
-            colour: "#c0392b",
-            mark: Mark::Dots,
-            points: vec![REPORTED],
-        });
-        if !measured.is_empty() {
-            series.push(Series {
-                name: "measured today".to_string(),
-                colour: "#111827",
-                mark: Mark::Dots,
-                points: measured.to_vec(),
-            });
-        }
+        series.extend(reported_and_measured(vec![REPORTED], &measured));
         Rc::new(Chart {
             name: "scaling",
             title: "Dump time against mapping size".to_string(),
