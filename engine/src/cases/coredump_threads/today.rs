@@ -8,15 +8,15 @@
 //! wake-ups, and with spinning threads how long the woken `main` waits for a CPU.
 //! The scheduler is not simulated tick by tick (model choice, see `wait_for_cpu`).
 
-use super::machine::{gauge, Doing, MAIN};
+use super::machine::{gauge, Doing, Shape, ShapeNames, MAIN};
 use super::text::{self, at, T};
 use super::Config;
 use crate::run::builder::{text as txt, OpSpec, TraceBuilder};
-use crate::run::lock::{LockKind, LockMode};
+use crate::run::lock::LockMode;
 use crate::run::narration::{Arg, CodeLoc};
 use crate::run::rng::Rng;
 use crate::run::trace::OpKind;
-use crate::run::world::{ChannelId, CounterId, Effect, Layout, LockId, TaskId, TaskState};
+use crate::run::world::{ChannelId, CounterId, Effect, LockId, TaskId, TaskState};
 
 const US: u64 = 1_000;
 
@@ -126,30 +126,16 @@ fn id(task: usize) -> TaskId {
 
 /// Runs the today variant: the trace and what it measured.
 pub fn run(cfg: &Config, seed: u64) -> (TraceBuilder, TodayOutcome) {
-    let mut layout = Layout::new(cfg.cpus as u16);
-    let group = layout.add_group("thread_share_RLIMIT_CPU");
-    layout.add_task("main", group);
-    for k in 0..cfg.threads {
-        layout.add_task(format!("T{k}"), group);
-    }
-    // The same shape as the 2.6.14 machine's, so the stage reads every variant alike;
     // mmap_sem has been mmap_lock since v5.8, and today's kill path does not take it.
-    let siglock = layout.add_lock("sighand->siglock", LockKind::Spinlock);
-    layout.add_lock("mm->mmap_lock", LockKind::RwSem);
-    for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu"] {
-        layout.add_gauge(name);
-    }
-    layout.add_channel("usleep(20000)");
-    let ch_pause = layout.add_channel("pause()");
-    layout.add_channel("system(\"uname -a; date\")");
-    let ch_startup = layout.add_channel("wait_for_completion(&core_state->startup)");
-    let ch_core = layout.add_channel("coredump_task_exit: until coredump_finish");
-    layout.add_counter("group_stop_count");
-    let c_exit = layout.add_counter("SIGNAL_GROUP_EXIT");
-    layout.add_counter("group_stop_loops");
-    layout.add_counter("array_swaps");
-    let c_waiters = layout.add_counter("core_waiters");
-    layout.add_counter("shared_pending");
+    let shape = Shape::new(
+        cfg,
+        &ShapeNames {
+            mmap_lock: "mm->mmap_lock",
+            startup: "wait_for_completion(&core_state->startup)",
+            core: "coredump_task_exit: until coredump_finish",
+        },
+    );
+    let Shape { layout, siglock, ch_pause, ch_startup, ch_core, c_exit, c_waiters, .. } = shape;
     let mut today = Today {
         cfg,
         b: TraceBuilder::new(layout, text::TEMPLATES, text::CODE),

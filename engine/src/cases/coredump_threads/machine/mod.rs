@@ -190,8 +190,41 @@ fn id(task: usize) -> TaskId {
     TaskId(task as u32)
 }
 
-impl<'c> Machine<'c> {
-    pub fn new(cfg: &'c Config) -> Machine<'c> {
+/// The names a kernel gives the parts of the process the stage draws.
+pub(super) struct ShapeNames {
+    pub mmap_lock: &'static str,
+    pub startup: &'static str,
+    pub core: &'static str,
+}
+
+pub(super) const SHAPE_2005: ShapeNames = ShapeNames {
+    mmap_lock: "mm->mmap_sem",
+    startup: "wait_for_completion(startup_done)",
+    core: "wait_for_completion(core_done)",
+};
+
+/// The simulated process: its tasks, locks, gauges, wait channels and counters, in
+/// one order for every variant (2005's machine and today's), so that the stage reads
+/// them all alike.
+pub(super) struct Shape {
+    pub layout: Layout,
+    pub siglock: LockId,
+    pub mmap_sem: LockId,
+    pub ch_usleep: ChannelId,
+    pub ch_pause: ChannelId,
+    pub ch_system: ChannelId,
+    pub ch_startup: ChannelId,
+    pub ch_core: ChannelId,
+    pub c_stop: CounterId,
+    pub c_exit: CounterId,
+    pub c_loops: CounterId,
+    pub c_swaps: CounterId,
+    pub c_waiters: CounterId,
+    pub c_pending: CounterId,
+}
+
+impl Shape {
+    pub fn new(cfg: &Config, names: &ShapeNames) -> Shape {
         let mut layout = Layout::new(cfg.cpus as u16);
         let group = layout.add_group("thread_share_RLIMIT_CPU");
         layout.add_task("main", group);
@@ -199,21 +232,47 @@ impl<'c> Machine<'c> {
             layout.add_task(format!("T{k}"), group);
         }
         let siglock = layout.add_lock("sighand->siglock", LockKind::Spinlock);
-        let mmap_sem = layout.add_lock("mm->mmap_sem", LockKind::RwSem);
+        let mmap_sem = layout.add_lock(names.mmap_lock, LockKind::RwSem);
         for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu"] {
             layout.add_gauge(name);
         }
-        let ch_usleep = layout.add_channel("usleep(20000)");
-        let ch_pause = layout.add_channel("pause()");
-        let ch_system = layout.add_channel("system(\"uname -a; date\")");
-        let ch_startup = layout.add_channel("wait_for_completion(startup_done)");
-        let ch_core = layout.add_channel("wait_for_completion(core_done)");
-        let c_stop = layout.add_counter("group_stop_count");
-        let c_exit = layout.add_counter("SIGNAL_GROUP_EXIT");
-        let c_loops = layout.add_counter("group_stop_loops");
-        let c_swaps = layout.add_counter("array_swaps");
-        let c_waiters = layout.add_counter("core_waiters");
-        let c_pending = layout.add_counter("shared_pending");
+        Shape {
+            siglock,
+            mmap_sem,
+            ch_usleep: layout.add_channel("usleep(20000)"),
+            ch_pause: layout.add_channel("pause()"),
+            ch_system: layout.add_channel("system(\"uname -a; date\")"),
+            ch_startup: layout.add_channel(names.startup),
+            ch_core: layout.add_channel(names.core),
+            c_stop: layout.add_counter("group_stop_count"),
+            c_exit: layout.add_counter("SIGNAL_GROUP_EXIT"),
+            c_loops: layout.add_counter("group_stop_loops"),
+            c_swaps: layout.add_counter("array_swaps"),
+            c_waiters: layout.add_counter("core_waiters"),
+            c_pending: layout.add_counter("shared_pending"),
+            layout,
+        }
+    }
+}
+
+impl<'c> Machine<'c> {
+    pub fn new(cfg: &'c Config) -> Machine<'c> {
+        let Shape {
+            layout,
+            siglock,
+            mmap_sem,
+            ch_usleep,
+            ch_pause,
+            ch_system,
+            ch_startup,
+            ch_core,
+            c_stop,
+            c_exit,
+            c_loops,
+            c_swaps,
+            c_waiters,
+            c_pending,
+        } = Shape::new(cfg, &SHAPE_2005);
         let o1 = O1::v2_6_14(cfg.hz);
         let tasks = (0..=cfg.threads as usize)
             .map(|k| Task {
