@@ -335,16 +335,7 @@ impl Today<'_> {
         // main runs do_coredump on CPU 0.
         self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
         if let Some(spinner) = self.cpu_task[0] {
-            self.leave_cpu(spinner);
-            let e = self.become_(spinner, TaskState::Runnable, Doing::User);
-            self.op(
-                Some(spinner),
-                OpKind::Preempt,
-                at(text::COMPLETE_TODAY, 6),
-                T::T_RUNS,
-                &[Arg::Task(id(MAIN))],
-                &e,
-            );
+            self.preempt(spinner, Doing::User, at(text::COMPLETE_TODAY, 6), T::T_RUNS, MAIN);
         }
         self.cpu_task[0] = Some(MAIN);
         let e = self.become_(MAIN, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
@@ -415,22 +406,20 @@ impl Today<'_> {
         self.advance();
     }
 
+    /// `task` leaves its CPU, runnable and now `doing`; the narration names `named`.
+    fn preempt(&mut self, task: usize, doing: Doing, code: CodeLoc, template: T, named: usize) {
+        self.leave_cpu(task);
+        let e = self.become_(task, TaskState::Runnable, doing);
+        self.op(Some(task), OpKind::Preempt, code, template, &[Arg::Task(id(named))], &e);
+    }
+
     /// signal_wake_up(t, 1) kicks every running spinner into the kernel: the CPUs
     /// are given to the exits that follow, one at a time.
     fn kicked_off_cpus(&mut self) {
         for cpu in 0..self.cpu_task.len() {
             if let Some(task) = self.cpu_task[cpu] {
                 if task != MAIN {
-                    self.leave_cpu(task);
-                    let e = self.become_(task, TaskState::Runnable, Doing::Exiting);
-                    self.op(
-                        Some(task),
-                        OpKind::Preempt,
-                        at(text::EXIT_TODAY, 0),
-                        T::KILL_DEQUEUE,
-                        &[Arg::Task(id(task))],
-                        &e,
-                    );
+                    self.preempt(task, Doing::Exiting, at(text::EXIT_TODAY, 0), T::KILL_DEQUEUE, task);
                 }
             }
         }
