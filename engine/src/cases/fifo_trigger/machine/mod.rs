@@ -301,18 +301,14 @@ impl<'c> Machine<'c> {
                     }
                 }
             }
-            Kernel::Eevdf => {
-                if self.fair_tick(cpu) {
-                    self.flush_spins(sink);
-                    let outcome = TickOutcome::ExpiredToExpired { starving: false };
-                    sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
-                    Some(SwitchWhy::SliceEnd)
+            // Neither has arrays: a tick either ends the slice or does nothing visible.
+            Kernel::Eevdf | Kernel::Goodness => {
+                let slice_over = if self.config.kernel == Kernel::Eevdf {
+                    self.fair_tick(cpu)
                 } else {
-                    None
-                }
-            }
-            Kernel::Goodness => {
-                if self.tasks[task].good.tick() {
+                    self.tasks[task].good.tick()
+                };
+                if slice_over {
                     self.flush_spins(sink);
                     let outcome = TickOutcome::ExpiredToExpired { starving: false };
                     sink.event(Ev::Tick { at: now, cpu, task, outcome, snap: self.snap(task) });
