@@ -5,6 +5,7 @@
 // without it, the helper serves ../dist itself on a free loopback port.
 
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -157,4 +158,21 @@ export async function waitForApp(page) {
 /** Waits only for the page's shell, not for a run (to watch a run being made). */
 export async function waitForShell(page) {
   await page.locator('header.site-header, main.embed, main.present').first().waitFor();
+}
+
+/**
+ * Waits until `locator`'s text matches `pattern`, then returns the text. A key
+ * press is handled in a later task than `keyboard.press` returns, so reading
+ * the text at once races the app on a loaded machine.
+ */
+export async function waitForText(locator, pattern, timeoutMs = TIMEOUT_MS) {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  for (;;) {
+    text = await locator.innerText().catch(() => '');
+    if (pattern.test(text) || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.match(text, pattern);
+  return text;
 }

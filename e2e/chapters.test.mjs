@@ -3,7 +3,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { startSuite, waitForApp, waitForText, withPage } from './browser.mjs';
 
 const T = { timeout: 90_000 };
 
@@ -26,14 +26,14 @@ describe('chapters', () => {
         assert.ok(count >= 2, `${count} chapters`);
         assert.equal(await page.locator('.chapter-mark').count(), count);
         await page.keyboard.press('n');
-        await page.waitForSelector('.chapter[aria-current="step"]');
-        assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), /^1\. /);
+        const current = page.locator('.chapter[aria-current="step"]');
+        await waitForText(current, /^1\. /);
         await page.keyboard.press('n');
-        assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), /^2\. /);
+        await waitForText(current, /^2\. /);
         await page.keyboard.press('p');
-        assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), /^1\. /);
+        await waitForText(current, /^1\. /);
         await chapters.nth(count - 1).click();
-        assert.match(await page.locator('.chapter[aria-current="step"]').innerText(), new RegExp(`^${count}\\. `));
+        await waitForText(current, new RegExp(`^${count}\\. `));
         assert.match(await page.evaluate(() => location.hash), /step=/);
         assert.deepEqual(consoleErrors, []);
         assert.deepEqual(pageErrors, []);

@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { startSuite, waitForApp, withPage, waitForText } from './browser.mjs';
 
 const T = { timeout: 90_000 };
 
@@ -31,7 +31,7 @@ describe('gvisor thread groups', () => {
       assert.match(await page.getByTestId('gv-lock').innerText(), /cpu-clock ticker \(read\)/);
       assert.match(await page.getByTestId('narration').innerText(), /Visit tid 8,192/);
       await page.getByTestId('step-forward').click();
-      assert.match(await page.getByTestId('gv-visited').innerText(), /visited 8,193 of 16,388/);
+      await waitForText(page.getByTestId('gv-visited'), /visited 8,193 of 16,388/);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

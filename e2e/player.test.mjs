@@ -2,7 +2,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { startSuite, waitForApp, withPage, waitForText } from './browser.mjs';
 
 const T = { timeout: 90_000 };
 const CASE = '#/case/rwsem-playground';
@@ -41,7 +41,7 @@ describe('player', () => {
       await page.getByTestId('play').click();
       await page.waitForFunction(() => !document.querySelector('[data-testid="step-index"]').innerText.startsWith('start'));
       await page.getByTestId('play').click();
-      assert.match(await page.getByTestId('play').innerText(), /Play/);
+      await waitForText(page.getByTestId('play'), /Play/);
 
       const before = await readout(page);
       await page.getByTestId('step-forward').click();
@@ -60,15 +60,15 @@ describe('player', () => {
       await openPlayer(page, suite.url(CASE));
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
-      assert.match(await page.getByTestId('step-index').innerText(), /^iteration 2 of/);
+      await waitForText(page.getByTestId('step-index'), /^iteration 2 of/);
       await page.keyboard.press('ArrowLeft');
-      assert.match(await page.getByTestId('step-index').innerText(), /^iteration 1 of/);
+      await waitForText(page.getByTestId('step-index'), /^iteration 1 of/);
       await page.keyboard.press('g');
       assert.equal(await page.getByTestId('step-granularity').inputValue(), 'micro');
       await page.keyboard.press('End');
-      assert.match(await page.getByTestId('narration').innerText(), /run ends/);
+      await waitForText(page.getByTestId('narration'), /run ends/);
       await page.keyboard.press('Home');
-      assert.match(await page.getByTestId('step-index').innerText(), /^start/);
+      await waitForText(page.getByTestId('step-index'), /^start/);
       await page.keyboard.press('?');
       await page.getByTestId('help').waitFor();
       await page.keyboard.press('Escape');
