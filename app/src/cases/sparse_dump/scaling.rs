@@ -2,7 +2,7 @@
 //! mapping size for every variant (each point a run of the engine), and what
 //! the selected fix changes in the loop, line by line.
 
-use slowpath_engine::cases::sparse_dump::AddressSpace;
+use slowpath_engine::cases::sparse_dump::{AddressSpace, REPORTED_DUMP_POINTS};
 use slowpath_engine::run::format;
 use slowpath_engine::run::params::ParamValue;
 use slowpath_engine::run::trace::Metric;
@@ -35,8 +35,6 @@ const SIZES: [u64; 19] = {
 };
 /// The variants' colours in an exported chart (the page's follow its theme's CSS).
 const EXPORT_COLOURS: [&str; 5] = ["#b91c1c", "#2563eb", "#15803d", "#c2410c", "#374151"];
-/// The report: 1 TiB, about 30 s.
-const REPORTED: (u64, u64) = (1 << 40, 30_000_000_000);
 
 fn dump_ns(metrics: &std::collections::BTreeMap<String, Metric>) -> u64 {
     match metrics.get("dump_ns") {
@@ -121,7 +119,10 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                 points: points.clone(),
             })
             .collect();
-        series.extend(reported_and_measured(vec![REPORTED], &measured));
+        series.extend(reported_and_measured(
+            REPORTED_DUMP_POINTS.iter().map(|&(size, ns, _)| (size, ns)).collect(),
+            &measured,
+        ));
         Rc::new(Chart {
             name: "scaling",
             title: "Dump time against mapping size".to_string(),
@@ -141,7 +142,8 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     html! {
         <figure class="panel scaling" data-testid="scaling-plot">
             <figcaption>
-                { "Dump time against mapping size, log–log, every variant run by the engine with this run's other parameters and no SIGKILL. The ◆ is the report: 1 TiB, about 30 s." }
+                { "Dump time against mapping size, log–log, every variant run by the engine with this run's other parameters and no SIGKILL. " }
+                { for REPORTED_DUMP_POINTS.iter().map(|&(_, _, what)| format!("The ◆ is {what}. ")) }
                 if !measured.is_empty() {
                     { " Each × is the seed's program dumped on today's kernel (the median system time; see the Today panel)." }
                 }
@@ -176,7 +178,9 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                         </g>
                     }
                 }) }
-                <text x={x(REPORTED.0).to_string()} y={(y(REPORTED.1) + 5.0).to_string()} class="reported" text-anchor="middle">{ "◆" }</text>
+                { for REPORTED_DUMP_POINTS.iter().map(|&(size, ns, what)| html! {
+                    <text x={x(size).to_string()} y={(y(ns) + 5.0).to_string()} class="reported" text-anchor="middle">{ "◆" }<title>{ what }</title></text>
+                }) }
                 { for measured.iter().map(|&(size, ns)| html! {
                     <text x={x(size).to_string()} y={(y(ns) + 5.0).to_string()} class="measured" text-anchor="middle"
                         data-testid="scaling-measured">

@@ -158,6 +158,12 @@ static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayChec
     },
 };
 
+/// The report's point on the scaling plot: (mapping bytes, dump time, what it is). The
+/// seed gives a 1 TiB mapping with one written page and "about 30 s" at 100 % CPU
+/// (`docs/cases/sparse-dump.md`, "What was reported").
+pub const REPORTED_DUMP_POINTS: &[(u64, u64, &str)] =
+    &[(1 << 40, 30_000_000_000, "the report: 1 TiB, about 30 s")];
+
 /// The measured points of the scaling plot: for each mapping size the seed's
 /// program was dumped at, the median system time of those dumps (both sessions),
 /// as (mapping bytes, ns), from `results` (the text of [`TODAY`]'s file).
