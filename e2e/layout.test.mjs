@@ -1,7 +1,7 @@
 // The stage first (issue 13): at 1280 × 800 and 1920 × 1080 the transport, the
 // case's stage (the part that animates), the narration and the current pseudocode
-// line are all inside the viewport without scrolling, at the opening state and at
-// the case's headline chapter; in the presenter view and an embed the stage is too.
+// line are all inside the viewport without scrolling, at the opening state, at
+// the case's headline chapter and at every notable step; in the presenter view and an embed the stage is too.
 // A phone (390 × 844) gets the transport and the narration on its first screen and
 // the stage right under them, and never scrolls sideways.
 
@@ -100,6 +100,32 @@ describe('stage-first layout', () => {
         );
       });
     }
+
+    test(`${id} at 1280×800: every notable step keeps the stage, the narration and the current line on the first screen`, T, async () => {
+      const viewport = DESKTOPS[0];
+      await withPage(
+        suite.browser,
+        `layout-${id}-steps`,
+        async ({ page, pageErrors }) => {
+          await open(page, suite.url(`#/case/${id}`));
+          // A callout, a growing defer pile, a third row of threads: the stage grows at
+          // some steps; it is scaled to the room left (player/fit.rs), never cut.
+          let previous = '';
+          for (let press = 0; press < 12; press += 1) {
+            await page.keyboard.press('n');
+            await page.waitForTimeout(150);
+            const step = await page.getByTestId('step-index').innerText();
+            if (step === previous) break;
+            previous = step;
+            for (const testid of ['case-stage', 'narration', 'play', 'code-current']) {
+              assertInside(await box(page, testid), viewport, `${testid} at ${step}`);
+            }
+          }
+          assert.deepEqual(pageErrors, []);
+        },
+        { viewport },
+      );
+    });
 
     test(`${id} on a phone: transport and narration first, the stage right under them, no sideways scroll`, T, async () => {
       await withPage(

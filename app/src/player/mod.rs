@@ -7,6 +7,7 @@ pub mod compare;
 mod compare_view;
 mod controls;
 pub mod export;
+mod fit;
 mod jump;
 pub mod loader;
 pub mod model;
@@ -171,6 +172,10 @@ pub fn player_view(props: &PlayerProps) -> Html {
     // What sits below the first screen (figures, charts, timeline, parameters) is
     // mounted after it, one part per frame (`use_parts_shown`): nobody sees it yet.
     let details_shown = crate::components::use_parts_shown(DETAIL_PARTS);
+
+    // The first screen ends above the window's bottom at every step (`fit`).
+    let stage_area = use_node_ref();
+    fit::use_fit_to_window(stage_area.clone(), player.playing);
 
     // Keyboard shortcuts, on the document, ignored while typing in a field.
     {
@@ -422,7 +427,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                 // are beside it. Everything else is below, one click away (the jump buttons).
                 // The words come first in the document: the transport is the first stop for
                 // the keyboard.
-                <div class={stage_area_class} data-testid="stage-area">
+                <div class={stage_area_class} data-testid="stage-area" ref={stage_area}>
                     <div class="player-words">
                         <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
     { progress.clone() }

@@ -142,12 +142,18 @@ impl KindKey for slowpath_engine::run::view::StepView {
 #[hook]
 fn use_current_line_in_view(code: NodeRef, view: Rc<View>) {
     use_effect_with(view, move |_| {
-        let Some(code) = code.cast::<web_sys::HtmlElement>() else { return };
-        let line = code.query_selector(".line.current").ok().flatten();
-        let Some(line) = line.and_then(|line| line.dyn_into::<web_sys::HtmlElement>().ok()) else { return };
-        let top = line.offset_top() - (code.client_height() - line.offset_height()) / 2;
-        code.set_scroll_top(top.max(0));
+        if let Some(code) = code.cast::<web_sys::HtmlElement>() {
+            center_current_line(&code);
+        }
     });
+}
+
+/// Scrolls the code box `code` so that its current line is in its middle.
+pub fn center_current_line(code: &web_sys::HtmlElement) {
+    let line = code.query_selector(".line.current").ok().flatten();
+    let Some(line) = line.and_then(|line| line.dyn_into::<web_sys::HtmlElement>().ok()) else { return };
+    let top = line.offset_top() - (code.client_height() - line.offset_height()) / 2;
+    code.set_scroll_top(top.max(0));
 }
 
 #[function_component(CodePanel)]
