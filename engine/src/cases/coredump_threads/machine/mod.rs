@@ -497,7 +497,9 @@ impl<'c> Machine<'c> {
                 self.out.work_limited_at_ns = Some(self.now);
                 break;
             }
-            self.out.steps += 1;
+            // A step visits every CPU (its tick, its schedule): the work budget counts
+            // each, so that four CPUs cannot do four times the budget's work.
+            self.out.steps += self.cpus.len() as u64;
             if !self.signal_sent && self.now >= self.cfg.signal_at_ns {
                 self.send_signal();
             }

@@ -256,7 +256,7 @@ impl Machine<'_> {
                     self.tasks[task].seq = self.seq;
                     self.out.yield_ns = Some(now);
                     self.slices_counting = true;
-                    let ahead = self.rq(task).arrays().0.len() as u64;
+                    let ahead = self.rq(task).nr_active() as u64;
                     let mut e = vec![Effect::Count { counter: self.c_waiters, delta: 1 }];
                     e.extend(self.gauges(task, Doing::Dumper));
                     let args =

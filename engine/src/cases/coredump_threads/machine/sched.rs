@@ -150,7 +150,7 @@ impl Machine<'_> {
                     if self.rec_on() {
                         self.b.iteration(txt(T::ITER_TICK.id(), &[]));
                         let e = self.gauges(c, doing);
-                        let left = self.cpus[cpu].rq.arrays().0.len() as u64;
+                        let left = self.cpus[cpu].rq.nr_active() as u64;
                         if starving {
                             self.op(
                                 now,
