@@ -25,6 +25,11 @@ impl PartialEq for DeferProps {
     }
 }
 
+/// Locks of a sender's pile drawn one per row, the most recent first; the rest
+/// are counted in one row (and in one entry of the defer stack below), so that a
+/// pile of a dozen thread groups does not push the stage off the first screen.
+const PILE_SHOWN_MAX: usize = 4;
+
 #[function_component(DeferStage)]
 pub fn defer_stage(props: &DeferProps) -> Html {
     let Some(shape) = props.run.extras::<SentryShape>() else { return html! {} };
@@ -70,9 +75,14 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                         <div class={classes!("gv-pile", (state == "blocked").then_some("gv-blocked"))} data-testid="gv-pile">
                             <h4>{ format!("{} ({state})", sender.name) }</h4>
                             <ol class="gv-stack" reversed=true>
-                                { for held.iter().rev().map(|(_, name)| html! {
+                                { for held.iter().rev().take(PILE_SHOWN_MAX).map(|(_, name)| html! {
                                     <li class="gv-held-lock">{ name.clone() }{ if defer { " · defer Unlock" } else { "" } }</li>
                                 }) }
+                                if held.len() > PILE_SHOWN_MAX {
+                                    <li class="gv-held-more" data-testid="gv-held-more">
+                                        { format!("… and {} more, locked earlier", held.len() - PILE_SHOWN_MAX) }
+                                    </li>
+                                }
                             </ol>
                             <p data-testid="gv-held-count">{ format!("locks held: {}", held.len()) }</p>
                             <p class="gv-defers">{ format!("defer stack (runs at return, top first): {}", defer_stack(view, sender.id, &held, defer)) }</p>
@@ -115,7 +125,10 @@ fn defer_stack(
 ) -> String {
     let mut stack: Vec<String> = Vec::new();
     if defer {
-        stack.extend(held.iter().rev().map(|(_, name)| format!("{name}.Unlock()")));
+        stack.extend(held.iter().rev().take(PILE_SHOWN_MAX).map(|(_, name)| format!("{name}.Unlock()")));
+        if held.len() > PILE_SHOWN_MAX {
+            stack.push(format!("{} more Unlock()s", held.len() - PILE_SHOWN_MAX));
+        }
     }
     let reads = view.locks.first().is_some_and(|lock| lock.holders.iter().any(|h| h.task == sender));
     if reads {
