@@ -49,6 +49,37 @@ async function open(page, url) {
   await page.waitForTimeout(250);
 }
 
+/**
+ * Walks the notable steps of the run at `hash` (`n`, up to `pressesMax`) at 1280×800 and
+ * checks at each that the stage, the narration, the play button and the current
+ * line are on the first screen. A callout, a growing defer pile, a third row of
+ * threads: the stage grows at some steps; it is scaled to the room left
+ * (player/fit.rs), never cut.
+ */
+async function walkNotableSteps(suite, hash, name, pressesMax = 12) {
+  const viewport = DESKTOPS[0];
+  await withPage(
+    suite.browser,
+    name,
+    async ({ page, pageErrors }) => {
+      await open(page, suite.url(hash));
+      let previous = '';
+      for (let press = 0; press < pressesMax; press += 1) {
+        await page.keyboard.press('n');
+        await page.waitForTimeout(150);
+        const step = await page.getByTestId('step-index').innerText();
+        if (step === previous) break;
+        previous = step;
+        for (const testid of ['case-stage', 'narration', 'play', 'code-current']) {
+          assertInside(await box(page, testid), viewport, `${testid} at ${step}`);
+        }
+      }
+      assert.deepEqual(pageErrors, []);
+    },
+    { viewport },
+  );
+}
+
 describe('stage-first layout', () => {
   let suite;
   before(async () => {
@@ -102,29 +133,7 @@ describe('stage-first layout', () => {
     }
 
     test(`${id} at 1280×800: every notable step keeps the stage, the narration and the current line on the first screen`, T, async () => {
-      const viewport = DESKTOPS[0];
-      await withPage(
-        suite.browser,
-        `layout-${id}-steps`,
-        async ({ page, pageErrors }) => {
-          await open(page, suite.url(`#/case/${id}`));
-          // A callout, a growing defer pile, a third row of threads: the stage grows at
-          // some steps; it is scaled to the room left (player/fit.rs), never cut.
-          let previous = '';
-          for (let press = 0; press < 12; press += 1) {
-            await page.keyboard.press('n');
-            await page.waitForTimeout(150);
-            const step = await page.getByTestId('step-index').innerText();
-            if (step === previous) break;
-            previous = step;
-            for (const testid of ['case-stage', 'narration', 'play', 'code-current']) {
-              assertInside(await box(page, testid), viewport, `${testid} at ${step}`);
-            }
-          }
-          assert.deepEqual(pageErrors, []);
-        },
-        { viewport },
-      );
+      await walkNotableSteps(suite, `#/case/${id}`, `layout-${id}-steps`);
     });
 
     test(`${id} on a phone: transport and narration first, the stage right under them, no sideways scroll`, T, async () => {
@@ -193,4 +202,8 @@ describe('stage-first layout', () => {
       );
     });
   }
+  // The largest pile of the gVisor demo: sixteen matching thread groups.
+  test('gvisor-threadgroups with 16 matching groups at 1280×800: every notable step on the first screen', T, async () => {
+    await walkNotableSteps(suite, '#/case/gvisor-threadgroups?matching_groups=16', 'layout-gvisor-16-steps', 24);
+  });
 });
