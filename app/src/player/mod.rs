@@ -357,7 +357,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         </div>
                         // The stage first, as on the case page: the transport, the words and the QR
                         // code beside it; the case's charts below.
-                        <div class={stage_area_class.clone()}>
+                        <div class={stage_area_class.clone()} ref={stage_area.clone()}>
                             <div class="player-words present-words">
                                 <Transport player={Rc::new((*player).clone())} on_action={on_action.clone()} />
         { progress.clone() }
