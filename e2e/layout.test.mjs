@@ -56,7 +56,7 @@ async function open(page, url) {
  * threads: the stage grows at some steps; it is scaled to the room left
  * (player/fit.rs), never cut.
  */
-async function walkNotableSteps(suite, hash, name, pressesMax = 12) {
+async function walkNotableSteps(suite, hash, name, pressesMax = 12, testids = ['case-stage', 'narration', 'play', 'code-current']) {
   const viewport = DESKTOPS[0];
   await withPage(
     suite.browser,
@@ -70,7 +70,7 @@ async function walkNotableSteps(suite, hash, name, pressesMax = 12) {
         const step = await page.getByTestId('step-index').innerText();
         if (step === previous) break;
         previous = step;
-        for (const testid of ['case-stage', 'narration', 'play', 'code-current']) {
+        for (const testid of testids) {
           assertInside(await box(page, testid), viewport, `${testid} at ${step}`);
         }
       }
@@ -206,4 +206,10 @@ describe('stage-first layout', () => {
   test('gvisor-threadgroups with 16 matching groups at 1280×800: every notable step on the first screen', T, async () => {
     await walkNotableSteps(suite, '#/case/gvisor-threadgroups?matching_groups=16', 'layout-gvisor-16-steps', 24);
   });
+  // A projector at 1280×800: the presenter view's stage at every notable step of every case.
+  for (const id of ids) {
+    test(`${id} in the presenter view at 1280×800: the stage and the transport at every notable step`, T, async () => {
+      await walkNotableSteps(suite, `#/case/${id}?present`, `layout-${id}-present-steps`, 12, ['case-stage', 'play']);
+    });
+  }
 });
