@@ -127,7 +127,7 @@ fn id(task: usize) -> TaskId {
 /// Runs the today variant: the trace and what it measured.
 pub fn run(cfg: &Config, seed: u64) -> (TraceBuilder, TodayOutcome) {
     // mmap_sem has been mmap_lock since v5.8, and today's kill path does not take it.
-    let shape = Shape::new(
+    let (layout, shape) = Shape::new(
         cfg,
         &ShapeNames {
             mmap_lock: "mm->mmap_lock",
@@ -135,7 +135,7 @@ pub fn run(cfg: &Config, seed: u64) -> (TraceBuilder, TodayOutcome) {
             core: "coredump_task_exit: until coredump_finish",
         },
     );
-    let Shape { layout, siglock, ch_pause, ch_startup, ch_core, c_exit, c_waiters, .. } = shape;
+    let Shape { siglock, ch_pause, ch_startup, ch_core, c_exit, c_waiters, .. } = shape;
     let mut today = Today {
         cfg,
         b: TraceBuilder::new(layout, text::TEMPLATES, text::CODE),

@@ -171,19 +171,8 @@ pub struct Machine<'c> {
     pub b: TraceBuilder,
     recording: bool,
     repeats: u64,
-    siglock: LockId,
-    mmap_sem: LockId,
-    ch_usleep: ChannelId,
-    ch_pause: ChannelId,
-    ch_system: ChannelId,
-    ch_startup: ChannelId,
-    ch_core: ChannelId,
-    c_stop: CounterId,
-    c_exit: CounterId,
-    c_loops: CounterId,
-    c_swaps: CounterId,
-    c_waiters: CounterId,
-    c_pending: CounterId,
+    /// The ids of the process's locks, wait channels and counters in the layout.
+    shape: Shape,
 }
 
 fn id(task: usize) -> TaskId {
@@ -205,9 +194,9 @@ pub(super) const SHAPE_2005: ShapeNames = ShapeNames {
 
 /// The simulated process: its tasks, locks, gauges, wait channels and counters, in
 /// one order for every variant (2005's machine and today's), so that the stage reads
-/// them all alike.
+/// them all alike. `Shape::new` returns the layout and the ids in it.
+#[derive(Clone, Copy)]
 pub(super) struct Shape {
-    pub layout: Layout,
     pub siglock: LockId,
     pub mmap_sem: LockId,
     pub ch_usleep: ChannelId,
@@ -224,7 +213,7 @@ pub(super) struct Shape {
 }
 
 impl Shape {
-    pub fn new(cfg: &Config, names: &ShapeNames) -> Shape {
+    pub fn new(cfg: &Config, names: &ShapeNames) -> (Layout, Shape) {
         let mut layout = Layout::new(cfg.cpus as u16);
         let group = layout.add_group("thread_share_RLIMIT_CPU");
         layout.add_task("main", group);
@@ -236,7 +225,7 @@ impl Shape {
         for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu"] {
             layout.add_gauge(name);
         }
-        Shape {
+        let shape = Shape {
             siglock,
             mmap_sem,
             ch_usleep: layout.add_channel("usleep(20000)"),
@@ -250,29 +239,14 @@ impl Shape {
             c_swaps: layout.add_counter("array_swaps"),
             c_waiters: layout.add_counter("core_waiters"),
             c_pending: layout.add_counter("shared_pending"),
-            layout,
-        }
+        };
+        (layout, shape)
     }
 }
 
 impl<'c> Machine<'c> {
     pub fn new(cfg: &'c Config) -> Machine<'c> {
-        let Shape {
-            layout,
-            siglock,
-            mmap_sem,
-            ch_usleep,
-            ch_pause,
-            ch_system,
-            ch_startup,
-            ch_core,
-            c_stop,
-            c_exit,
-            c_loops,
-            c_swaps,
-            c_waiters,
-            c_pending,
-        } = Shape::new(cfg, &SHAPE_2005);
+        let (layout, shape) = Shape::new(cfg, &SHAPE_2005);
         let o1 = O1::v2_6_14(cfg.hz);
         let tasks = (0..=cfg.threads as usize)
             .map(|k| Task {
@@ -315,19 +289,7 @@ impl<'c> Machine<'c> {
             b,
             recording: true,
             repeats: 0,
-            siglock,
-            mmap_sem,
-            ch_usleep,
-            ch_pause,
-            ch_system,
-            ch_startup,
-            ch_core,
-            c_stop,
-            c_exit,
-            c_loops,
-            c_swaps,
-            c_waiters,
-            c_pending,
+            shape,
         }
     }
 

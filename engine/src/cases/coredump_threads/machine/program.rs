@@ -25,7 +25,7 @@ impl Machine<'_> {
                 self.charge_sys(task, cost);
                 self.tasks[task].act = Act::MainCreate(0);
                 self.exact_wake = Some((self.now + COSTS.system_ns, task));
-                self.sleep(task, self.ch_system);
+                self.sleep(task, self.shape.ch_system);
             }
             Act::MainCreate(k) => {
                 let cost = COSTS.clone_ns;
@@ -102,7 +102,7 @@ impl Machine<'_> {
                     &[],
                 );
                 self.tasks[task].act = Act::MainSignal;
-                self.sleep(task, self.ch_pause);
+                self.sleep(task, self.shape.ch_pause);
             }
             Act::ThreadStart => {
                 self.charge_sys(task, COSTS.thread_start_ns);
@@ -123,7 +123,7 @@ impl Machine<'_> {
                 self.timers.insert((wake, task));
                 self.tasks[task].timer = Some(wake);
                 self.tasks[task].act = if self.cfg.spin { Act::Spin } else { Act::PauseCall };
-                self.sleep(task, self.ch_usleep);
+                self.sleep(task, self.shape.ch_usleep);
                 if task as u32 == self.cfg.threads && !self.signal_sent {
                     // The last thread is asleep in usleep(): from here on, the threads spin.
                     self.phase(T::PHASE_SPIN, &[]);
@@ -143,7 +143,7 @@ impl Machine<'_> {
                     &e,
                 );
                 self.tasks[task].act = Act::PauseCall;
-                self.sleep(task, self.ch_pause);
+                self.sleep(task, self.shape.ch_pause);
             }
             Act::SigEntry => self.sig_entry(task),
             Act::MainSignal => {
@@ -158,9 +158,14 @@ impl Machine<'_> {
                 self.shared_pending = false;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let mut e = vec![
-                    Effect::Acquire { lock: self.siglock, task: tid, mode: LockMode::Write, waited_ns: 0 },
-                    Effect::Release { lock: self.siglock, task: tid },
-                    Effect::Decrease { counter: self.c_pending, delta: 1 },
+                    Effect::Acquire {
+                        lock: self.shape.siglock,
+                        task: tid,
+                        mode: LockMode::Write,
+                        waited_ns: 0,
+                    },
+                    Effect::Release { lock: self.shape.siglock, task: tid },
+                    Effect::Decrease { counter: self.shape.c_pending, delta: 1 },
                 ];
                 e.extend(self.state(task, self.kernel_state(task)));
                 e.extend(self.gauges(task, Doing::Dumper));
@@ -178,8 +183,12 @@ impl Machine<'_> {
             Act::DumpLock => {
                 self.charge_sys(task, COSTS.step_ns);
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-                let e =
-                    [Effect::Acquire { lock: self.mmap_sem, task: tid, mode: LockMode::Write, waited_ns: 0 }];
+                let e = [Effect::Acquire {
+                    lock: self.shape.mmap_sem,
+                    task: tid,
+                    mode: LockMode::Write,
+                    waited_ns: 0,
+                }];
                 self.op(
                     now,
                     Some(task),
@@ -191,11 +200,11 @@ impl Machine<'_> {
                 );
                 if !self.cfg.dumpable {
                     let mut e = vec![
-                        Effect::Release { lock: self.mmap_sem, task: tid },
-                        Effect::Count { counter: self.c_exit, delta: 1 },
+                        Effect::Release { lock: self.shape.mmap_sem, task: tid },
+                        Effect::Count { counter: self.shape.c_exit, delta: 1 },
                     ];
                     if self.group_stop_count > 0 {
-                        e.push(Effect::Decrease { counter: self.c_stop, delta: self.group_stop_count });
+                        e.push(Effect::Decrease { counter: self.shape.c_stop, delta: self.group_stop_count });
                     }
                     self.op(
                         self.now,
@@ -219,8 +228,13 @@ impl Machine<'_> {
                 self.group_exit = true;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let mut e = vec![
-                    Effect::Acquire { lock: self.siglock, task: tid, mode: LockMode::Write, waited_ns: 0 },
-                    Effect::Count { counter: self.c_exit, delta: 1 },
+                    Effect::Acquire {
+                        lock: self.shape.siglock,
+                        task: tid,
+                        mode: LockMode::Write,
+                        waited_ns: 0,
+                    },
+                    Effect::Count { counter: self.shape.c_exit, delta: 1 },
                 ];
                 let template = match self.cfg.variant {
                     Variant::V2_6_18 => T::SET_GROUP_EXIT_ZAP,
@@ -228,10 +242,10 @@ impl Machine<'_> {
                     _ => T::SET_GROUP_EXIT,
                 };
                 if self.cfg.variant.resets() && self.group_stop_count > 0 {
-                    e.push(Effect::Decrease { counter: self.c_stop, delta: self.group_stop_count });
+                    e.push(Effect::Decrease { counter: self.shape.c_stop, delta: self.group_stop_count });
                     self.group_stop_count = 0;
                 }
-                e.push(Effect::Release { lock: self.siglock, task: tid });
+                e.push(Effect::Release { lock: self.shape.siglock, task: tid });
                 self.op(
                     now,
                     Some(task),
@@ -257,7 +271,7 @@ impl Machine<'_> {
                     self.out.yield_ns = Some(now);
                     self.slices_counting = true;
                     let ahead = self.rq(task).nr_active() as u64;
-                    let mut e = vec![Effect::Count { counter: self.c_waiters, delta: 1 }];
+                    let mut e = vec![Effect::Count { counter: self.shape.c_waiters, delta: 1 }];
                     e.extend(self.gauges(task, Doing::Dumper));
                     let args =
                         [Arg::Task(tid), Arg::Signed(i64::from(self.tasks[task].o1.prio)), Arg::Count(ahead)];
@@ -265,7 +279,7 @@ impl Machine<'_> {
                     self.phase(T::PHASE_STALL, &[]);
                     self.resched(task);
                 } else {
-                    let e = [Effect::Count { counter: self.c_waiters, delta: 1 }];
+                    let e = [Effect::Count { counter: self.shape.c_waiters, delta: 1 }];
                     self.op(now, Some(task), OpKind::Compute, at(text::CDWAIT, 0), T::NO_YIELD, &[], &e);
                 }
                 self.tasks[task].act = Act::Zap;
@@ -283,9 +297,9 @@ impl Machine<'_> {
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 // --core_waiters: main's own count.
                 self.core_waiters -= 1;
-                let mut e = vec![Effect::Count { counter: self.c_waiters, delta: others }];
-                e.push(Effect::Decrease { counter: self.c_waiters, delta: 1 });
-                e.push(Effect::Release { lock: self.mmap_sem, task: tid });
+                let mut e = vec![Effect::Count { counter: self.shape.c_waiters, delta: others }];
+                e.push(Effect::Decrease { counter: self.shape.c_waiters, delta: 1 });
+                e.push(Effect::Release { lock: self.shape.mmap_sem, task: tid });
                 let template = if self.cfg.variant == Variant::V2_6_18 { T::ZAP_18 } else { T::ZAP };
                 self.op(
                     self.now,
@@ -298,7 +312,7 @@ impl Machine<'_> {
                 );
                 self.tasks[task].act = Act::DumpResume;
                 if self.core_waiters > 0 {
-                    self.sleep(task, self.ch_startup);
+                    self.sleep(task, self.shape.ch_startup);
                 }
             }
             Act::DumpResume => {
@@ -306,7 +320,7 @@ impl Machine<'_> {
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let mut e = Vec::new();
                 if self.group_stop_count > 0 {
-                    e.push(Effect::Decrease { counter: self.c_stop, delta: self.group_stop_count });
+                    e.push(Effect::Decrease { counter: self.shape.c_stop, delta: self.group_stop_count });
                     self.group_stop_count = 0;
                 }
                 let limit = if self.cfg.core_unlimited { "unlimited" } else { "0" };
@@ -358,8 +372,13 @@ impl Machine<'_> {
                 self.out.siglock_acquisitions += 1;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let mut e = vec![
-                    Effect::Acquire { lock: self.siglock, task: tid, mode: LockMode::Write, waited_ns: 0 },
-                    Effect::Release { lock: self.siglock, task: tid },
+                    Effect::Acquire {
+                        lock: self.shape.siglock,
+                        task: tid,
+                        mode: LockMode::Write,
+                        waited_ns: 0,
+                    },
+                    Effect::Release { lock: self.shape.siglock, task: tid },
                 ];
                 e.extend(self.state(task, self.kernel_state(task)));
                 self.tasks[task].act = Act::Exiting;
@@ -375,7 +394,7 @@ impl Machine<'_> {
                 );
                 if task != MAIN && self.core_waiters > 0 {
                     self.core_waiters -= 1;
-                    let e = [Effect::Decrease { counter: self.c_waiters, delta: 1 }];
+                    let e = [Effect::Decrease { counter: self.shape.c_waiters, delta: 1 }];
                     if self.core_waiters == 0 {
                         self.op(
                             self.now,
@@ -398,7 +417,7 @@ impl Machine<'_> {
                             &e,
                         );
                     }
-                    self.sleep(task, self.ch_core);
+                    self.sleep(task, self.shape.ch_core);
                 }
             }
             Act::Exiting => {
@@ -411,8 +430,8 @@ impl Machine<'_> {
                 self.cpus[cpu].need_resched = true;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
                 let mut e: Vec<Effect> = Vec::new();
-                if self.b.world().locks[self.siglock.0 as usize].holds(tid) {
-                    e.push(Effect::Release { lock: self.siglock, task: tid });
+                if self.b.world().locks[self.shape.siglock.0 as usize].holds(tid) {
+                    e.push(Effect::Release { lock: self.shape.siglock, task: tid });
                 }
                 e.extend(self.gauges(task, Doing::Dead));
                 e.extend(self.state(task, TaskState::Dead));

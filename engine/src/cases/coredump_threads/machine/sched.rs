@@ -262,7 +262,7 @@ impl Machine<'_> {
             self.op(now, Some(p), OpKind::Schedule, at(text::SCHEDULE, 1), T::CHARGE, &args, &e);
         }
         if swapped {
-            let e = [Effect::Count { counter: self.c_swaps, delta: 1 }];
+            let e = [Effect::Count { counter: self.shape.c_swaps, delta: 1 }];
             self.op(now, None, OpKind::Milestone, at(text::SCHEDULE, 2), T::SWAP, &[], &e);
             let all: Vec<usize> =
                 (0..self.tasks.len()).filter(|&t| self.cpus[cpu].rq.find(id(t)).is_some()).collect();

@@ -19,7 +19,7 @@ impl Machine<'_> {
             self.tasks[task].stopped = true;
             self.tasks[task].act = Act::SigEntry;
             self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-            let e = [Effect::Decrease { counter: self.c_stop, delta: 1 }];
+            let e = [Effect::Decrease { counter: self.shape.c_stop, delta: 1 }];
             self.op(
                 self.now,
                 Some(task),
@@ -99,13 +99,13 @@ impl Machine<'_> {
         self.iter(T::ITER_SIGNAL, &[]);
         self.out.siglock_acquisitions += 1;
         let mut e = vec![
-            Effect::Acquire { lock: self.siglock, task: id(MAIN), mode: LockMode::Write, waited_ns: 0 },
-            Effect::Release { lock: self.siglock, task: id(MAIN) },
+            Effect::Acquire { lock: self.shape.siglock, task: id(MAIN), mode: LockMode::Write, waited_ns: 0 },
+            Effect::Release { lock: self.shape.siglock, task: id(MAIN) },
         ];
         let target = MAIN;
         if self.cfg.coredump_sig {
             self.shared_pending = true;
-            e.push(Effect::Count { counter: self.c_pending, delta: 1 });
+            e.push(Effect::Count { counter: self.shape.c_pending, delta: 1 });
         }
         self.op(
             now,
@@ -120,7 +120,7 @@ impl Machine<'_> {
             let live = (0..self.tasks.len()).filter(|&t| self.live(t)).count() as u64;
             self.group_stop_count = live;
             self.group_exit_task = Some(target);
-            let e = [Effect::Count { counter: self.c_stop, delta: live }];
+            let e = [Effect::Count { counter: self.shape.c_stop, delta: live }];
             self.op(
                 now,
                 None,
@@ -164,7 +164,7 @@ impl Machine<'_> {
             }
         } else {
             self.group_exit = true;
-            let e = [Effect::Count { counter: self.c_exit, delta: 1 }];
+            let e = [Effect::Count { counter: self.shape.c_exit, delta: 1 }];
             self.op(
                 now,
                 None,

@@ -256,12 +256,12 @@ impl Machine<'_> {
 
     fn loop_effects(&self, tasks: &[usize], op: &(u64, LoopOp, u64, u64)) -> Vec<Effect> {
         let task = id(tasks[op.2 as usize]);
-        let lock = self.siglock;
+        let lock = self.shape.siglock;
         match op.1 {
             LoopOp::Enqueue => vec![Effect::Enqueue { lock, task, mode: LockMode::Write }],
             LoopOp::Acquire => vec![Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: op.3 }],
             LoopOp::Release => vec![Effect::Release { lock, task }],
-            LoopOp::Recheck => vec![Effect::Count { counter: self.c_loops, delta: 1 }],
+            LoopOp::Recheck => vec![Effect::Count { counter: self.shape.c_loops, delta: 1 }],
             LoopOp::Punt | LoopOp::Nothing => Vec::new(),
         }
     }

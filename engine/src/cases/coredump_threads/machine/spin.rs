@@ -118,10 +118,14 @@ impl Machine<'_> {
                 &e,
             );
             let tid = id(task);
-            let acquire =
-                [Effect::Acquire { lock: self.siglock, task: tid, mode: LockMode::Write, waited_ns: 0 }];
-            let release = [Effect::Release { lock: self.siglock, task: tid }];
-            let count = [Effect::Count { counter: self.c_loops, delta: 1 }];
+            let acquire = [Effect::Acquire {
+                lock: self.shape.siglock,
+                task: tid,
+                mode: LockMode::Write,
+                waited_ns: 0,
+            }];
+            let release = [Effect::Release { lock: self.shape.siglock, task: tid }];
+            let count = [Effect::Count { counter: self.shape.c_loops, delta: 1 }];
             let template = [
                 OpSpec {
                     at_ns: 0,
