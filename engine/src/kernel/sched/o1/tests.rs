@@ -1,6 +1,7 @@
 //! The O(1) rules, one by one, from hand-computed cases.
 
 use super::*;
+use crate::run::world::TaskId;
 
 const MS: u64 = 1_000_000;
 

@@ -1,0 +1,257 @@
+//! One CPU's O(1) run queue (kernel/sched.c's `struct runqueue`): the active and
+//! expired priority arrays with their bitmaps, and `scheduler_tick`, `schedule()`'s
+//! pick and `sched_yield` on them. The rules they apply are the parent module's.
+
+use super::{O1Task, Rules, MAX_PRIO, O1};
+use crate::run::world::TaskId;
+use std::collections::VecDeque;
+
+/// Which array a task is queued in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Array {
+    Active,
+    Expired,
+}
+
+/// Tasks of one priority array with their priorities, best first.
+pub type ArrayView = Vec<(i32, TaskId)>;
+
+/// What `scheduler_tick` decided for the running task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TickOutcome {
+    /// A jiffy of its slice is gone; nothing else.
+    Continue,
+    /// Slice over; interactive and nobody starving: back into the active array, new slice.
+    ExpiredToActive,
+    /// Slice over; into the expired array.
+    ExpiredToExpired { starving: bool },
+    /// Interactive task at a TIMESLICE_GRANULARITY boundary: to the tail of its priority list.
+    Requeued,
+    /// Already in the expired array but still running (leaving a system call): reschedule, nothing else.
+    NotYetOff,
+}
+
+/// One CPU's run queue: two arrays of 140 FIFO lists. As in the kernel, the
+/// running task stays queued in its array, each array keeps a bitmap of its
+/// non-empty lists (`sched_find_first_bit` finds the best), and swapping the
+/// arrays swaps two pointers: `active_slot` names which of the two stores is the
+/// active array. A pick and a swap are O(1) in the number of tasks, as in 2.6
+/// (a run of 4,096 threads swaps often).
+#[derive(Clone, Debug)]
+pub struct RunQueue {
+    /// The two priority arrays; `arrays[active_slot]` is the active one.
+    arrays: [Vec<VecDeque<TaskId>>; 2],
+    /// One bit per non-empty list of each array (priority p is bit p % 64 of word p / 64).
+    bitmaps: [[u64; BITMAP_WORDS]; 2],
+    active_slot: usize,
+    /// `rq->expired_timestamp`: the jiffy of the first slice expiry since the last swap.
+    expired_since_ns: Option<u64>,
+    pub swaps: u64,
+    /// Where each queued task is, indexed by task id: the kernel keeps `p->array`
+    /// and `p->prio`; so do we, so that finding a task does not scan 280 lists.
+    /// (slot of its array, priority).
+    queued: Vec<Option<(usize, i32)>>,
+    nr_running: usize,
+    nr_active: usize,
+}
+
+/// Words of a priority bitmap: 140 priorities.
+const BITMAP_WORDS: usize = (MAX_PRIO as usize).div_ceil(64);
+
+impl Default for RunQueue {
+    fn default() -> Self {
+        RunQueue::new()
+    }
+}
+
+impl RunQueue {
+    pub fn new() -> RunQueue {
+        RunQueue {
+            arrays: [vec![VecDeque::new(); MAX_PRIO as usize], vec![VecDeque::new(); MAX_PRIO as usize]],
+            bitmaps: [[0; BITMAP_WORDS]; 2],
+            active_slot: 0,
+            expired_since_ns: None,
+            swaps: 0,
+            queued: Vec::new(),
+            nr_running: 0,
+            nr_active: 0,
+        }
+    }
+
+    fn slot(&self, array: Array) -> usize {
+        match array {
+            Array::Active => self.active_slot,
+            Array::Expired => 1 - self.active_slot,
+        }
+    }
+
+    fn array_of(&self, slot: usize) -> Array {
+        if slot == self.active_slot {
+            Array::Active
+        } else {
+            Array::Expired
+        }
+    }
+
+    pub fn enqueue(&mut self, array: Array, task: TaskId, prio: i32) {
+        assert!(self.find(task).is_none(), "task {} queued twice", task.0);
+        assert!((0..MAX_PRIO).contains(&prio), "priority {prio} out of range");
+        let slot = self.slot(array);
+        self.arrays[slot][prio as usize].push_back(task);
+        self.bitmaps[slot][prio as usize / 64] |= 1 << (prio as usize % 64);
+        let index = task.0 as usize;
+        if self.queued.len() <= index {
+            self.queued.resize(index + 1, None);
+        }
+        self.queued[index] = Some((slot, prio));
+        self.nr_running += 1;
+        if array == Array::Active {
+            self.nr_active += 1;
+        }
+    }
+
+    /// Where a task is queued: its array and priority.
+    pub fn find(&self, task: TaskId) -> Option<(Array, i32)> {
+        let (slot, prio) = self.queued.get(task.0 as usize).copied().flatten()?;
+        Some((self.array_of(slot), prio))
+    }
+
+    pub fn remove(&mut self, task: TaskId) {
+        let Some((slot, prio)) = self.queued.get(task.0 as usize).copied().flatten() else { return };
+        self.queued[task.0 as usize] = None;
+        self.nr_running -= 1;
+        if slot == self.active_slot {
+            self.nr_active -= 1;
+        }
+        let list = &mut self.arrays[slot][prio as usize];
+        // The running task is usually at the head of its list.
+        if list.front() == Some(&task) {
+            list.pop_front();
+        } else {
+            let at = list.iter().position(|&t| t == task).expect("a queued task is in its list");
+            list.remove(at);
+        }
+        if list.is_empty() {
+            self.bitmaps[slot][prio as usize / 64] &= !(1 << (prio as usize % 64));
+        }
+    }
+
+    /// `rq->active->nr_active`: the tasks in the active array.
+    pub fn nr_active(&self) -> usize {
+        self.nr_active
+    }
+
+    /// `rq->nr_running`: every queued task (the running one included).
+    pub fn nr_running(&self) -> usize {
+        self.nr_running
+    }
+
+    /// `rq->expired_timestamp`, if a slice expired since the last swap.
+    pub fn expired_since_ns(&self) -> Option<u64> {
+        self.expired_since_ns
+    }
+
+    /// `EXPIRED_STARVING`: the first expiry was ≥ STARVATION_LIMIT × nr_running + 1 jiffy ago.
+    pub fn expired_starving(&self, o1: &O1, now_ns: u64) -> bool {
+        self.expired_since_ns.is_some_and(|since| {
+            now_ns - since >= o1.starvation_limit_ns() * self.nr_running() as u64 + o1.tick_ns()
+        })
+    }
+
+    /// `scheduler_tick` for the running `task` (queued in the active array).
+    pub fn tick(
+        &mut self,
+        o1: &O1,
+        current: TaskId,
+        task: &mut O1Task,
+        now_ns: u64,
+        cpus: u64,
+    ) -> TickOutcome {
+        // "Task might have expired already, but not scheduled off yet": the slice is left alone.
+        if !matches!(self.find(current), Some((Array::Active, _))) {
+            return TickOutcome::NotYetOff;
+        }
+        assert!(task.time_slice > 0, "a running task has slice left");
+        task.time_slice -= 1;
+        if task.time_slice == 0 {
+            // dequeue_task leaves rq->nr_running alone: the starvation test still counts this task.
+            let starving = {
+                self.expired_since_ns.get_or_insert(now_ns);
+                self.expired_starving(o1, now_ns)
+            };
+            self.remove(current);
+            task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+            task.time_slice = o1.timeslice(task.static_prio);
+            if task.interactive() && !starving {
+                self.enqueue(Array::Active, current, task.prio);
+                TickOutcome::ExpiredToActive
+            } else {
+                self.enqueue(Array::Expired, current, task.prio);
+                TickOutcome::ExpiredToExpired { starving }
+            }
+        } else {
+            if task.requeue_due(o1, task.time_slice, cpus) {
+                self.remove(current);
+                // 2.6.1 recomputes the priority; 2.6.8+'s requeue_task keeps it.
+                if o1.rules == Rules::V2_6_1 {
+                    task.prio = o1.effective_prio(task.static_prio, task.sleep_avg_ns);
+                }
+                self.enqueue(Array::Active, current, task.prio);
+                TickOutcome::Requeued
+            } else {
+                TickOutcome::Continue
+            }
+        }
+    }
+
+    /// `sys_sched_yield` for a SCHED_OTHER task: out of whichever array it is in,
+    /// into the expired one at the same priority, so that every task in the active
+    /// array runs before it again.
+    pub fn sched_yield(&mut self, task: TaskId) {
+        let (_, prio) = self.find(task).expect("a yielding task is queued");
+        self.remove(task);
+        self.enqueue(Array::Expired, task, prio);
+    }
+
+    /// Whether `pick` would swap the arrays first.
+    pub fn active_empty(&self) -> bool {
+        self.nr_active == 0
+    }
+
+    /// `schedule()`'s pick: the first task of the best non-empty priority in the
+    /// active array (it stays queued); if the active array is empty, swap first.
+    pub fn pick(&mut self) -> Option<TaskId> {
+        if self.active_empty() {
+            if self.nr_running == 0 {
+                self.expired_since_ns = None;
+                return None;
+            }
+            self.active_slot = 1 - self.active_slot;
+            self.nr_active = self.nr_running;
+            self.expired_since_ns = None;
+            self.swaps += 1;
+        }
+        let bitmap = &self.bitmaps[self.active_slot];
+        let word = bitmap.iter().position(|&word| word != 0)?;
+        let prio = word * 64 + bitmap[word].trailing_zeros() as usize;
+        let first = self.arrays[self.active_slot][prio].front().copied();
+        assert!(first.is_some(), "the bitmap marks priority {prio} non-empty");
+        first
+    }
+
+    /// Tasks in the active and expired arrays with their priorities, best first (for the view).
+    pub fn arrays(&self) -> (ArrayView, ArrayView) {
+        let flatten = |arrays: &Vec<VecDeque<TaskId>>| {
+            arrays
+                .iter()
+                .enumerate()
+                .flat_map(|(prio, list)| list.iter().map(move |&t| (prio as i32, t)))
+                .collect()
+        };
+        let (active, expired): (ArrayView, ArrayView) =
+            (flatten(&self.arrays[self.active_slot]), flatten(&self.arrays[1 - self.active_slot]));
+        assert_eq!(active.len(), self.nr_active, "nr_active counts the active array");
+        assert_eq!(active.len() + expired.len(), self.nr_running, "nr_running counts both arrays");
+        (active, expired)
+    }
+}
