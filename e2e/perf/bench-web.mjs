@@ -119,15 +119,15 @@ async function worstSettings() {
     });
 }
 
+/** Cold loads per page for the longest-task figure. */
+const LONG_TASK_LOADS = 5;
+
 /**
  * The longest main-thread task (Long Tasks API) from navigation until the player
  * is interactive: the page must never freeze, so this is the figure to watch. One
  * load varies by tens of ms on a shared machine: five cold loads, their median
  * and their worst.
  */
-/** Cold loads per page for the longest-task figure. */
-const LONG_TASK_LOADS = 5;
-
 async function longestTask(label, hash) {
   const longest = [];
   for (let k = 0; k < LONG_TASK_LOADS; k += 1) {

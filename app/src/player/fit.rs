@@ -25,16 +25,18 @@ const ZOOM_SHRINK_MIN: f64 = 0.01;
 const FIT_ROUNDS_MAX: usize = 4;
 
 /// Fits the stage area (`area`, the `.player-stage-area`) to the window after
-/// every render, again on the next frame (a canvas sizes itself then), and on
-/// resize.
+/// every render, on resize, and, paused, again on the next frame (a canvas sizes
+/// itself then; while playing, the next render comes anyway).
 #[hook]
 pub fn use_fit_to_window(area: NodeRef, playing: bool) {
-    let zoom = use_mut_ref(|| Rc::new(Cell::new(1.0f64))).borrow().clone();
+    // The stage's zoom in force.
+    let zoom: Rc<Cell<f64>> = use_memo((), |_| Cell::new(1.0));
     {
         let (area, zoom) = (area.clone(), zoom.clone());
         use_effect(move || {
             fit(&area, &zoom, playing);
-            let frame = gloo::render::request_animation_frame(move |_| fit(&area, &zoom, playing));
+            let frame =
+                (!playing).then(|| gloo::render::request_animation_frame(move |_| fit(&area, &zoom, false)));
             move || drop(frame)
         });
     }
