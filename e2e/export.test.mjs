@@ -96,7 +96,9 @@ describe('exports', () => {
       assert.match(svg.text, /signal to the last thread gone \(log scale\)/);
       const csv = await save(page, 'plot-export-csv', scaling);
       assert.match(csv.text, /^series,x,x_unit,y,y_unit\n/);
-      assert.match(csv.text, /\nmeasured today,20,count,\d+,ns\n/);
+      assert.match(csv.text, /\nmeasured on 6\.[^,]+,20,count,\d+,ns\n/);
+      // The page shows the same drawing: the engine's chart, axis words and all.
+      assert.match(await scaling.getByTestId('cdt-scaling-chart').textContent(), /signal to the last thread gone \(log scale\)/);
 
       // A fresh document per case: a hash change would keep the last page's plot runs queued.
       await page.goto(suite.url('#/case/sparse-dump'));

@@ -35,8 +35,9 @@ describe('today panel', () => {
         assert.match(await page.getByTestId('today-provenance').innerText(), /kernel .*6\.\d+/);
         if (id === 'sparse-dump') {
           // The scaling plot draws the measured dumps (1 GiB … 1 TiB) beside the model's curves.
-          await page.getByTestId('scaling-measured').first().waitFor({ timeout: 60_000 });
-          assert.equal(await page.getByTestId('scaling-measured').count(), 6);
+          const measured = page.getByTestId('scaling-chart').locator('g.series.measured circle');
+          await measured.first().waitFor({ timeout: 60_000 });
+          assert.equal(await measured.count(), 6);
         }
         await page.getByTestId('today-open').click();
         await page.waitForFunction(() => location.hash.includes('v=today'));

@@ -120,10 +120,22 @@ fn case_charts_draw_every_series_with_text_labels_and_bounded_marks() {
                 text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && text.ends_with("</svg>\n")
             );
             assert_eq!(text.matches("<text").count(), text.matches("</text>").count());
-            assert_eq!(text.matches("<g>").count(), text.matches("</g>").count());
+            let groups = text.matches("<g>").count() + text.matches("<g ").count();
+            assert_eq!(groups, text.matches("</g>").count(), "{}: groups closed", meta.id);
             for series in &chart.series {
                 assert!(!series.points.is_empty(), "{}: {} has points", meta.id, series.name);
                 assert!(text.contains(&format!("<title>{}</title>", series.name.replace('&', "&amp;"))));
+                assert_eq!(
+                    series.low.len(),
+                    if matches!(series.mark, chart::Mark::Band | chart::Mark::Range) {
+                        series.points.len()
+                    } else {
+                        0
+                    },
+                    "{}: {} has a low end per point exactly when it draws spans",
+                    meta.id,
+                    series.name
+                );
             }
             // Dots on one pixel are drawn once: at most one per pixel of the 900 × 520 picture.
             assert!(text.matches("<circle").count() <= 900 * 520, "{}: bounded", meta.id);
@@ -162,18 +174,8 @@ fn a_log_time_chart_has_a_gridline_per_decade_and_its_points_as_csv() {
         y_label: "time",
         y_unit: Unit::Ns,
         series: vec![
-            Series {
-                name: "2005".into(),
-                colour: "#d9534f",
-                mark: Mark::Line,
-                points: vec![(20, 8_860_000_000), (100, 63_300_000_000)],
-            },
-            Series {
-                name: "today".into(),
-                colour: "#17a2b8",
-                mark: Mark::Line,
-                points: vec![(20, 20_500_000), (100, 89_800_000)],
-            },
+            Series::new("2005", "#d9534f", Mark::Line, vec![(20, 8_860_000_000), (100, 63_300_000_000)]),
+            Series::new("today", "#17a2b8", Mark::Line, vec![(20, 20_500_000), (100, 89_800_000)]),
         ],
     };
     let svg = chart::chart_svg(&chart);

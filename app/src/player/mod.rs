@@ -3,6 +3,7 @@
 //! Generic: it knows no case; a case's own stage comes from `crate::cases`.
 
 pub mod canvas;
+pub mod chart;
 pub mod compare;
 mod compare_view;
 mod controls;

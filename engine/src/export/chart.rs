@@ -1,6 +1,10 @@
-//! A case's plot as an SVG chart for slides: axes with labelled ticks, each series as
-//! a line or dots, a legend, every word as `<text>`. The points come from the run
-//! (`Case::charts`), the same numbers as the page's canvas chart and the CSV.
+//! A case's plot as an SVG chart: axes with labelled ticks, each series as a line,
+//! dots, a band or ranges, a legend, every word as `<text>`. The page draws its plots
+//! made of few marks (the scaling plots) from this same SVG, so that a saved file is
+//! what the page shows; its stylesheet recolours the frame for the theme through the
+//! classes (`chart`, `bg`, `axis`, `grid`, `s<k>`, a series' own class). Dense plots
+//! redrawn at every step (the FIFO's dt chart, the timeline) stay on canvas and save
+//! their points here.
 //!
 //! Bound: dots that fall on the same pixel are drawn once, so a chart holds at most
 //! one mark per pixel of its plot area whatever the number of points.
@@ -17,19 +21,46 @@ pub enum Unit {
     Bytes,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mark {
+    #[default]
     Line,
     Dashed,
     Dots,
+    /// The area between `low` and the points (a model's spread over cache regimes).
+    Band,
+    /// A vertical bar from `low` to each point, a dot at either end (a measured spread).
+    Range,
+    /// A ring around each point (where this run sits on a plot of many runs).
+    Ring,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Series {
     pub name: String,
     pub colour: &'static str,
     pub mark: Mark,
     pub points: Vec<(u64, u64)>,
+    /// For `Band` and `Range`: the low end at each point, in the points' order.
+    pub low: Vec<u64>,
+    /// A class for the page's stylesheet and tests (`reported`, `measured`).
+    pub class: &'static str,
+    /// Drawn thicker: the variant of the run on the page.
+    pub emphasis: bool,
+}
+
+impl Series {
+    pub fn new(name: impl Into<String>, colour: &'static str, mark: Mark, points: Vec<(u64, u64)>) -> Series {
+        Series { name: name.into(), colour, mark, points, ..Series::default() }
+    }
+
+    /// Each point with its low end (the point itself when `low` is short).
+    fn spans(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        self.points
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| (x, self.low.get(i).copied().unwrap_or(y).min(y), y))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -49,34 +80,60 @@ pub struct Chart {
 }
 
 /// The marks a scaling plot sets beside its curves: the report's points, and the
-/// points measured on today's kernel when there are any, each a series of dots.
-pub fn reported_and_measured(reported: Vec<(u64, u64)>, measured: &[(u64, u64)]) -> Vec<Series> {
-    let mut series = vec![Series {
-        name: "the report".to_string(),
-        colour: "#c0392b",
-        mark: Mark::Dots,
-        points: reported,
-    }];
+/// points measured on today's kernel (named by its release, `measured_on`) when there
+/// are any, each a series of dots.
+pub fn reported_and_measured(
+    reported: Vec<(u64, u64)>,
+    measured: &[(u64, u64)],
+    measured_on: &str,
+) -> Vec<Series> {
+    let mut series =
+        vec![Series { class: "reported", ..Series::new("the report", "#c0392b", Mark::Dots, reported) }];
     if !measured.is_empty() {
+        let name = if measured_on.is_empty() {
+            "measured today".to_string()
+        } else {
+            format!("measured on {measured_on}")
+        };
         series.push(Series {
-            name: "measured today".to_string(),
-            colour: "#111827",
-            mark: Mark::Dots,
-            points: measured.to_vec(),
+            class: "measured",
+            ..Series::new(name, "#111827", Mark::Dots, measured.to_vec())
         });
     }
     series
 }
 
+/// Where this run sits on a plot of many runs: a ring around its point.
+pub fn this_run(name: &str, points: Vec<(u64, u64)>) -> Series {
+    Series { class: "here", ..Series::new(name, "#111827", Mark::Ring, points) }
+}
+
 const WIDTH: f64 = 900.0;
-const HEIGHT: f64 = 520.0;
+const HEIGHT: f64 = 540.0;
 const LEFT: f64 = 90.0;
-const RIGHT: f64 = 20.0;
+const RIGHT: f64 = 44.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 110.0;
 const TICKS: u64 = 5;
+/// Large enough to read on a slide, and on the page where the chart is scaled to fit.
+const FONT: f64 = 15.0;
+const TITLE_FONT: f64 = 17.0;
+
+/// A round step for a linear axis up to `max`: 1, 2 or 5 times a power of ten, about
+/// `TICKS` steps in all, so that the ticks read as a person writes them.
+fn round_step(max: u64) -> u64 {
+    let rough = (max / TICKS).max(1);
+    let mut power = 1u64;
+    while power <= rough / 10 {
+        power *= 10;
+    }
+    [1, 2, 5, 10].into_iter().map(|k| k * power).find(|&step| step >= rough).unwrap_or(10 * power)
+}
 
 fn label(unit: Unit, value: u64) -> String {
+    if value == 0 {
+        return "0".to_string();
+    }
     match unit {
         Unit::Count => group_digits(value),
         Unit::Ns => format::duration(value),
@@ -86,14 +143,28 @@ fn label(unit: Unit, value: u64) -> String {
 
 /// The chart as an SVG document.
 pub fn chart_svg(chart: &Chart) -> String {
-    let points = chart.series.iter().flat_map(|series| series.points.iter());
+    let points = chart.series.iter().flat_map(|series| series.spans());
     let (mut x_max, mut y_max, mut x_min) = (1u64, 1u64, u64::MAX);
-    for &(x, y) in points {
+    let mut y_min_positive = u64::MAX;
+    for (x, low, y) in points {
         x_max = x_max.max(x);
         y_max = y_max.max(y);
         x_min = x_min.min(x);
+        for value in [low, y] {
+            if value > 0 {
+                y_min_positive = y_min_positive.min(value);
+            }
+        }
     }
     let x_min = if chart.log_x { x_min.clamp(1, x_max) } else { 0 };
+    // A linear axis ends at a round tick at or above its largest value.
+    let (x_step, y_step) = (round_step(x_max), round_step(y_max));
+    if !chart.log_x {
+        x_max = x_max.div_ceil(x_step).saturating_mul(x_step);
+    }
+    if !chart.log_y {
+        y_max = y_max.div_ceil(y_step).saturating_mul(y_step);
+    }
     let plot_w = WIDTH - LEFT - RIGHT;
     let plot_h = HEIGHT - TOP - BOTTOM;
     let scale_x = |x: u64| -> f64 {
@@ -110,9 +181,8 @@ pub fn chart_svg(chart: &Chart) -> String {
         LEFT + fraction * plot_w
     };
     // On a log y axis, from the smallest value's decade to the largest's.
-    let y_min_positive =
-        chart.series.iter().flat_map(|series| series.points.iter()).map(|&(_, y)| y).filter(|&y| y > 0).min();
-    let decade_low = y_min_positive.map_or(0, |y| (y as f64).log10().floor() as u32).min(19);
+    let decade_low =
+        if y_min_positive == u64::MAX { 0 } else { ((y_min_positive as f64).log10().floor() as u32).min(19) };
     let decade_high = ((y_max.max(10) as f64).log10().ceil() as u32).clamp(decade_low + 1, 19);
     let scale_y = |y: u64| -> f64 {
         let fraction = if chart.log_y {
@@ -122,31 +192,46 @@ pub fn chart_svg(chart: &Chart) -> String {
         };
         TOP + plot_h - fraction.max(0.0) * plot_h
     };
+    // The legend in rows below the axis label, a new row when one is full; the
+    // picture grows by a row for each row past the first.
+    let mut legend = Vec::with_capacity(chart.series.len());
+    let (mut legend_x, mut legend_row) = (LEFT, 0u32);
+    for series in &chart.series {
+        let item_w = 22.0 + series.name.chars().count() as f64 * FONT * 0.55 + 18.0;
+        if legend_x > LEFT && legend_x + item_w > WIDTH - RIGHT {
+            legend_x = LEFT;
+            legend_row += 1;
+        }
+        legend.push((legend_x, HEIGHT - 40.0 + f64::from(legend_row) * (FONT + 6.0)));
+        legend_x += item_w;
+    }
+    let height = HEIGHT + f64::from(legend_row) * (FONT + 6.0);
     let mut out = String::with_capacity(32 * 1024);
     let _ = write!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" \
-         font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"{WIDTH}\" height=\"{HEIGHT}\" fill=\"#ffffff\"/>\n\
-         <text x=\"{LEFT}\" y=\"22\" font-weight=\"bold\" font-size=\"14\">{}</text>\n",
-        escape(&chart.title)
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"{WIDTH}\" height=\"{height}\" \
+         viewBox=\"0 0 {WIDTH} {height}\" font-family=\"sans-serif\" font-size=\"{FONT}\" role=\"img\" aria-label=\"{title}\">\n\
+         <rect class=\"bg\" width=\"{WIDTH}\" height=\"{height}\" fill=\"#ffffff\"/>\n\
+         <text class=\"title\" x=\"{LEFT}\" y=\"24\" font-weight=\"bold\" font-size=\"{TITLE_FONT}\">{title}</text>\n",
+        title = escape(&chart.title)
     );
     // Axes, with ticks at even fractions of the range (powers of two on a log axis).
     let bottom = TOP + plot_h;
     let _ = writeln!(
         out,
-        "<path d=\"M{LEFT} {TOP}V{bottom}H{}\" fill=\"none\" stroke=\"#374151\"/>",
+        "<path class=\"axis\" d=\"M{LEFT} {TOP}V{bottom}H{}\" fill=\"none\" stroke=\"#374151\"/>",
         LEFT + plot_w
     );
     let y_ticks: Vec<u64> = if chart.log_y {
         (decade_low..=decade_high).map(|decade| 10u64.pow(decade)).collect()
     } else {
-        (0..=TICKS).map(|step| y_max / TICKS * step).collect()
+        (0..=y_max / y_step).map(|k| k * y_step).collect()
     };
     for y_value in y_ticks {
         let y = scale_y(y_value);
         let _ = writeln!(
             out,
-            "<line x1=\"{}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\" stroke=\"#e5e7eb\"/>\
+            "<line class=\"grid\" x1=\"{}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\" stroke=\"#e5e7eb\"/>\
              <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
             LEFT,
             LEFT + plot_w,
@@ -168,73 +253,127 @@ pub fn chart_svg(chart: &Chart) -> String {
         }
         ticks
     } else {
-        (0..=TICKS).map(|step| x_max / TICKS * step).collect()
+        (0..=x_max / x_step).map(|k| k * x_step).collect()
     };
     for x_value in x_ticks {
         let x = scale_x(x_value);
         let _ = writeln!(
             out,
-            "<line x1=\"{x:.1}\" y1=\"{bottom}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#374151\"/>\
+            "<line class=\"axis\" x1=\"{x:.1}\" y1=\"{bottom}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#374151\"/>\
              <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             bottom + 5.0,
-            bottom + 18.0,
+            bottom + 20.0,
             escape(&label(chart.x_unit, x_value))
         );
     }
     let _ = writeln!(
         out,
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}{}</text>\
-         <text transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+         <text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
         LEFT + plot_w / 2.0,
-        bottom + 38.0,
+        bottom + 42.0,
         escape(chart.x_label),
         if chart.log_x { " (log scale)" } else { "" },
         TOP + plot_h / 2.0,
         escape(&format!("{}{}", chart.y_label, if chart.log_y { " (log scale)" } else { "" }))
     );
-    for series in &chart.series {
-        let _ = write!(out, "<g><title>{}</title>", escape(&series.name));
+    let point_title = |series: &Series, x: u64, low: u64, y: u64| {
+        let y_text = if low < y {
+            format!("{} – {}", label(chart.y_unit, low), label(chart.y_unit, y))
+        } else {
+            label(chart.y_unit, y)
+        };
+        escape(&format!("{}: {}, {y_text}", series.name, label(chart.x_unit, x)))
+    };
+    for (k, series) in chart.series.iter().enumerate() {
+        let class = [series.class, if series.emphasis { "emphasis" } else { "" }].join(" ");
+        let _ =
+            write!(out, "<g class=\"series s{k} {}\"><title>{}</title>", class.trim(), escape(&series.name));
+        let colour = series.colour;
+        let width = if series.emphasis { 4 } else { 2 };
         match series.mark {
             Mark::Line | Mark::Dashed => {
                 let dash = if series.mark == Mark::Dashed { " stroke-dasharray=\"6 4\"" } else { "" };
-                out.push_str("<polyline fill=\"none\" stroke-width=\"2\" points=\"");
+                out.push_str("<polyline fill=\"none\" points=\"");
                 for &(x, y) in &series.points {
                     let _ = write!(out, "{:.1},{:.1} ", scale_x(x), scale_y(y));
                 }
-                let _ = write!(out, "\" stroke=\"{}\"{dash}/>", series.colour);
+                let _ = write!(out, "\" stroke=\"{colour}\" stroke-width=\"{width}\"{dash}/>");
             }
-            Mark::Dots => {
-                let drawn: std::collections::BTreeSet<(i64, i64)> = series
-                    .points
-                    .iter()
-                    .map(|&(x, y)| (scale_x(x).round() as i64, scale_y(y).round() as i64))
-                    .collect();
-                for (x, y) in drawn {
-                    let _ =
-                        write!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"2.5\" fill=\"{}\"/>", series.colour);
+            Mark::Band => {
+                out.push_str("<polygon points=\"");
+                for (x, _, y) in series.spans() {
+                    let _ = write!(out, "{:.1},{:.1} ", scale_x(x), scale_y(y));
+                }
+                let lows: Vec<(u64, u64, u64)> = series.spans().collect();
+                for &(x, low, _) in lows.iter().rev() {
+                    let _ = write!(out, "{:.1},{:.1} ", scale_x(x), scale_y(low));
+                }
+                let _ = write!(out, "\" fill=\"{colour}\" fill-opacity=\"0.2\" stroke=\"none\"/>");
+            }
+            Mark::Range => {
+                for (x, low, y) in series.spans() {
+                    let (px, y_low, y_high) = (scale_x(x), scale_y(low), scale_y(y));
+                    let _ = write!(
+                        out,
+                        "<g><title>{}</title><path d=\"M{px:.1} {y_low:.1}V{y_high:.1}\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
+                         <circle cx=\"{px:.1}\" cy=\"{y_low:.1}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
+                         <circle cx=\"{px:.1}\" cy=\"{y_high:.1}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/></g>",
+                        point_title(series, x, low, y)
+                    );
+                }
+            }
+            Mark::Dots | Mark::Ring => {
+                // One mark per pixel: a dense series costs what its picture shows.
+                let mut drawn = std::collections::BTreeSet::new();
+                for &(x, y) in &series.points {
+                    let (px, py) = (scale_x(x).round() as i64, scale_y(y).round() as i64);
+                    if !drawn.insert((px, py)) {
+                        continue;
+                    }
+                    let look = if series.mark == Mark::Ring {
+                        format!("r=\"7\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\"")
+                    } else {
+                        format!(
+                            "r=\"{}\" fill=\"{colour}\"",
+                            if series.class.is_empty() { "2.5" } else { "4" }
+                        )
+                    };
+                    let _ = write!(
+                        out,
+                        "<circle cx=\"{px}\" cy=\"{py}\" {look}><title>{}</title></circle>",
+                        point_title(series, x, y, y)
+                    );
                 }
             }
         }
         out.push_str("</g>\n");
     }
-    // The legend in rows below the axis label, a new row when one is full.
-    let mut x = LEFT;
-    let mut legend_y = HEIGHT - 46.0;
-    for series in &chart.series {
-        let item_w = 18.0 + series.name.chars().count() as f64 * 7.0 + 16.0;
-        if x > LEFT && x + item_w > WIDTH - RIGHT {
-            x = LEFT;
-            legend_y += 18.0;
-        }
+    for (series, &(x, legend_y)) in chart.series.iter().zip(&legend) {
+        let key_y = legend_y - FONT / 3.0;
+        let colour = series.colour;
+        let key = match series.mark {
+            Mark::Line => format!("<path d=\"M{x} {key_y}h16\" stroke=\"{colour}\" stroke-width=\"3\"/>"),
+            Mark::Dashed => format!(
+                "<path d=\"M{x} {key_y}h16\" stroke=\"{colour}\" stroke-width=\"3\" stroke-dasharray=\"5 3\"/>"
+            ),
+            Mark::Band => format!(
+                "<rect x=\"{x}\" y=\"{}\" width=\"16\" height=\"10\" fill=\"{colour}\" fill-opacity=\"0.3\"/>",
+                key_y - 5.0
+            ),
+            Mark::Dots => format!("<circle cx=\"{}\" cy=\"{key_y}\" r=\"4\" fill=\"{colour}\"/>", x + 8.0),
+            Mark::Range | Mark::Ring => format!(
+                "<circle cx=\"{}\" cy=\"{key_y}\" r=\"5\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
+                x + 8.0
+            ),
+        };
         let _ = writeln!(
             out,
-            "<rect x=\"{x}\" y=\"{}\" width=\"14\" height=\"4\" fill=\"{}\"/><text x=\"{}\" y=\"{legend_y}\">{}</text>",
-            legend_y - 6.0,
-            series.colour,
-            x + 18.0,
+            "<g class=\"legend {}\">{key}<text x=\"{}\" y=\"{legend_y}\">{}</text></g>",
+            series.class,
+            x + 22.0,
             escape(&series.name)
         );
-        x += item_w;
     }
     out.push_str("</svg>\n");
     out
@@ -265,4 +404,51 @@ pub fn series_table(chart: &Chart) -> crate::export::csv::Table {
 
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_linear_axis_steps_by_one_two_or_five_times_a_power_of_ten() {
+        assert_eq!(round_step(100), 20);
+        assert_eq!(round_step(7), 1);
+        assert_eq!(round_step(26_000_000_000), 10_000_000_000);
+        assert_eq!(round_step(14_000_000_000), 5_000_000_000);
+        assert_eq!(round_step(0), 1);
+        assert_eq!(round_step(u64::MAX), 5_000_000_000_000_000_000);
+    }
+
+    #[test]
+    fn a_band_a_range_and_a_ring_each_draw_their_own_shape_with_its_values_in_words() {
+        let band = Series {
+            low: vec![1_000, 2_000],
+            ..Series::new("band", "#f59e0b", Mark::Band, vec![(1, 3_000), (2, 5_000)])
+        };
+        let range = Series {
+            low: vec![4_000_000],
+            class: "reported",
+            ..Series::new("range", "#dc2626", Mark::Range, vec![(2, 9_000_000)])
+        };
+        let chart = Chart {
+            name: "t",
+            title: "t".into(),
+            x_label: "x",
+            x_unit: Unit::Count,
+            log_x: false,
+            log_y: false,
+            y_label: "y",
+            y_unit: Unit::Ns,
+            series: vec![band, range, this_run("here", vec![(1, 3_000)])],
+        };
+        let svg = chart_svg(&chart);
+        assert_eq!(svg.matches("<polygon").count(), 1, "the band is one polygon");
+        assert!(svg.contains("<title>range: 2, 4 ms – 9 ms</title>"), "a range says both ends");
+        assert!(svg.contains("class=\"series s1 reported\""));
+        assert!(svg.contains("class=\"series s2 here\""));
+        assert!(svg.contains("<title>here: 1, 3 µs</title>"));
+        // The y axis ends at a round tick above 9 ms: 0, 2 ms, …, 10 ms.
+        assert!(svg.contains(">10 ms<") && svg.contains(">0<") && !svg.contains(">9 ms<"));
+    }
 }

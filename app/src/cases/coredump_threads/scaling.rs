@@ -91,23 +91,45 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             })
             .collect()
     };
-    // The same points as an SVG chart and a CSV table, for slides and spreadsheets.
+    let kernel = match &*results {
+        // "uname -r = 6.18.44-fc-v857 (…)": the release alone.
+        Some(Ok(text)) => {
+            let kernel = slowpath_engine::run::measured::TodayCheck::provenance(text).kernel;
+            let release = kernel.trim_start_matches("uname -r = ");
+            release.split_whitespace().next().unwrap_or(release).to_string()
+        }
+        _ => String::new(),
+    };
+    // What the page draws is the chart the SVG export saves (the engine's drawing):
+    // a log time axis, so that 2005's seconds and today's milliseconds fit on one plot.
+    let on_axis = |n: u64| n <= NS[NS.len() - 1];
     let chart = (!points.is_empty()).then(|| {
-        use slowpath_engine::export::chart::{reported_and_measured, Chart, Mark, Series, Unit};
+        use slowpath_engine::export::chart::{reported_and_measured, this_run, Chart, Mark, Series, Unit};
+        let this_n = params.unsigned("threads");
         let mut series: Vec<Series> = points
             .iter()
             .enumerate()
             .map(|(k, (variant, pts))| Series {
-                name: meta.variant(variant).map_or(*variant, |v| v.label).to_string(),
-                colour: SERIES_COLOURS[k % SERIES_COLOURS.len()],
-                mark: Mark::Line,
-                points: pts.clone(),
+                emphasis: *variant == props.run.variant,
+                ..Series::new(
+                    meta.variant(variant).map_or(*variant, |v| v.label),
+                    SERIES_COLOURS[k % SERIES_COLOURS.len()],
+                    Mark::Line,
+                    pts.clone(),
+                )
             })
             .collect();
+        let on_plot: Vec<(u64, u64)> = measured.iter().copied().filter(|&(n, _)| on_axis(n)).collect();
         series.extend(reported_and_measured(
             REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
-            &measured,
+            &on_plot,
+            &kernel,
         ));
+        let here = points.iter().find(|(variant, _)| *variant == props.run.variant);
+        if let Some((_, pts)) = here.filter(|_| NS.contains(&this_n)) {
+            let at = pts.iter().copied().filter(|&(n, _)| n == this_n).collect();
+            series.push(this_run("this run's variant and N", at));
+        }
         Rc::new(Chart {
             name: "scaling",
             title: "Time to die against the number of threads".to_string(),
@@ -120,80 +142,18 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             series,
         })
     });
-    let on_axis = |n: u64| n <= NS[NS.len() - 1];
-    // A log scale: 2005's seconds and today's milliseconds on one plot, a decade per
-    // gridline, from the smallest value's decade to the largest's.
-    let values = points
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|&(_, l)| l))
-        .chain(measured.iter().filter(|&&(n, _)| on_axis(n)).map(|&(_, l)| l))
-        .chain(REPORTED_EXIT_POINTS.iter().map(|&(_, l, _)| l))
-        .filter(|&l| l > 0);
-    let (low, high) = values.fold((u64::MAX, 1), |(low, high), l| (low.min(l), high.max(l)));
-    let decade_low = (low.max(1) as f64).log10().floor();
-    let decade_high = (high.max(10) as f64).log10().ceil().max(decade_low + 1.0);
-    let (w, h, left, bottom, right) = (560.0, 260.0, 60.0, 30.0, 20.0);
-    let x = |n: u64| left + (n as f64 / 100.0) * (w - left - right);
-    let y = |l: u64| {
-        let share = ((l.max(1) as f64).log10() - decade_low) / (decade_high - decade_low);
-        (h - bottom) - share * (h - bottom - 10.0)
-    };
-    let decades: Vec<u64> = (decade_low as u32..=decade_high as u32).map(|d| 10u64.pow(d)).collect();
-    let kernel = match &*results {
-        // "uname -r = 6.18.44-fc-v857 (…)": the release alone.
-        Some(Ok(text)) => {
-            let kernel = slowpath_engine::run::measured::TodayCheck::provenance(text).kernel;
-            let release = kernel.trim_start_matches("uname -r = ");
-            release.split_whitespace().next().unwrap_or(release).to_string()
-        }
-        _ => String::new(),
-    };
     html! {
         <section class="panel cdt-scaling" data-testid="cdt-scaling">
             <h2>{ "Time to die against the number of threads" }</h2>
             <p>{ "Each point is a run of this model with these settings and N threads: from the signal to the last thread gone. \
                   The time axis is logarithmic (each line is ten times the one below), so that 2005's seconds and today's \
-                  milliseconds fit on one plot. The red crosses are the report; the black ones were measured on today's \
-                  kernel with the seed's program and the same settings, where they were measured." }</p>
+                  milliseconds fit on one plot. The red dots are the report; the black ones were measured on today's \
+                  kernel with the seed's program and the same settings, where they were measured. Point at a dot for its value." }</p>
             <button type="button" onclick={compute} data-testid="cdt-scaling-run">{ format!("Compute the curves ({} runs)", meta.variants.len() * NS.len()) }</button>
-            if !points.is_empty() {
-                <svg viewBox={format!("0 0 {w} {h}")} role="img" aria-label="time to die against threads, logarithmic time axis">
-                    <line x1={left.to_string()} y1={(h - bottom).to_string()} x2={(w - right).to_string()} y2={(h - bottom).to_string()} class="axis" />
-                    <line x1={left.to_string()} y1="10" x2={left.to_string()} y2={(h - bottom).to_string()} class="axis" />
-                    { NS.iter().map(|&n| html! { <text x={x(n).to_string()} y={(h - 10.0).to_string()} class="tick">{ n }</text> }).collect::<Html>() }
-                    { decades.iter().map(|&d| html! {
-                        <>
-                            <line x1={left.to_string()} y1={y(d).to_string()} x2={(w - right).to_string()} y2={y(d).to_string()} class="grid" />
-                            <text x="4" y={(y(d) + 3.0).to_string()} class="tick">{ format_duration(d) }</text>
-                        </>
-                    }).collect::<Html>() }
-                    { points.iter().enumerate().map(|(k, (variant, pts))| {
-                        let path: Vec<String> = pts.iter().map(|&(n, l)| format!("{:.1},{:.1}", x(n), y(l))).collect();
-                        html! { <polyline points={path.join(" ")} class={format!("series s{k}")}><title>{ *variant }</title></polyline> }
-                    }).collect::<Html>() }
-                    { for REPORTED_EXIT_POINTS.iter().map(|&(n, l, what)| html! {
-                        <text x={x(n).to_string()} y={(y(l) + 5.0).to_string()} class="reported" text-anchor="middle">{ "×" }<title>{ what }</title></text>
-                    }) }
-                    { for measured.iter().filter(|&&(n, _)| on_axis(n)).map(|&(n, l)| html! {
-                        <text x={x(n).to_string()} y={(y(l) + 5.0).to_string()} class="measured" text-anchor="middle"
-                            data-testid="cdt-scaling-measured">
-                            { "×" }<title>{ format!("measured on {kernel}: {n} threads, {} (median)", format_duration(l)) }</title>
-                        </text>
-                    }) }
-                </svg>
-                if let Some(chart) = chart {
-                    <crate::player::export::PlotExport run={props.run.clone()}
-                        table={Rc::new(slowpath_engine::export::chart::series_table(&chart))} chart={Some(chart)} />
-                }
-                <ul class="cdt-scaling-legend" data-testid="cdt-scaling-legend">
-                    { for meta.variants.iter().enumerate().map(|(k, variant)| html! {
-                        <li><span class={format!("key s{k}")}></span>{ variant.label }</li>
-                    }) }
-                    <li><span class="key-mark reported">{ "×" }</span>{ "the report" }</li>
-                    if !measured.is_empty() {
-                        <li><span class="key-mark measured">{ "×" }</span>{ format!("measured on {kernel}") }</li>
-                    }
-                </ul>
+            if let Some(chart) = chart {
+                <crate::player::chart::ChartView chart={chart.clone()} testid="cdt-scaling-chart" />
+                <crate::player::export::PlotExport run={props.run.clone()}
+                    table={Rc::new(slowpath_engine::export::chart::series_table(&chart))} chart={Some(chart)} />
                 <table class="cdt-scaling-table">
                     <thead><tr><th>{ "variant" }</th>{ NS.iter().map(|n| html! { <th>{ format!("N = {n}") }</th> }).collect::<Html>() }</tr></thead>
                     <tbody>

@@ -33,8 +33,8 @@ const SIZES: [u64; 19] = {
     }
     sizes
 };
-/// The variants' colours in an exported chart (the page's follow its theme's CSS).
-const EXPORT_COLOURS: [&str; 5] = ["#b91c1c", "#2563eb", "#15803d", "#c2410c", "#374151"];
+/// The variants' colours, on the page and in the saved chart alike.
+const EXPORT_COLOURS: [&str; 5] = ["#b91c1c", "#2563eb", "#15803d", "#c2410c", "#0891b2"];
 
 fn dump_ns(metrics: &std::collections::BTreeMap<String, Metric>) -> u64 {
     match metrics.get("dump_ns") {
@@ -98,31 +98,37 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     if props.run.extras::<AddressSpace>().is_none() {
         return html! {};
     }
-    let (width, height, left, bottom) = (560.0, 300.0, 62.0, 36.0);
-    let (x_min, x_max) = (12.0f64, 47.0f64); // log2 bytes
-    let (y_min, y_max) = (3.0f64, 12.5f64); // log10 ns
-    let x = |size: u64| left + ((size as f64).log2() - x_min) / (x_max - x_min) * (width - left - 40.0);
-    let y = |ns: u64| {
-        let value = (ns.max(1) as f64).log10().clamp(y_min, y_max);
-        (height - bottom) - (value - y_min) / (y_max - y_min) * (height - bottom - 10.0)
-    };
-    // The same points as an SVG chart and a CSV table, for slides and spreadsheets.
+    let current_size = props.run.params.unsigned("size");
+    let current_variant = props.run.variant;
+    // What the page draws is the chart the SVG export saves (the engine's drawing).
     let chart = {
-        use slowpath_engine::export::chart::{reported_and_measured, Chart, Mark, Series, Unit};
+        use slowpath_engine::export::chart::{reported_and_measured, this_run, Chart, Mark, Series, Unit};
         let mut series: Vec<Series> = data
             .iter()
             .zip(EXPORT_COLOURS.iter().cycle())
             .map(|((variant, points), colour)| Series {
-                name: meta.variant(variant).map_or(*variant, |v| v.label).to_string(),
-                colour,
-                mark: Mark::Line,
-                points: points.clone(),
+                emphasis: *variant == current_variant,
+                ..Series::new(
+                    meta.variant(variant).map_or(*variant, |v| v.label),
+                    colour,
+                    Mark::Line,
+                    points.clone(),
+                )
             })
             .collect();
         series.extend(reported_and_measured(
             REPORTED_DUMP_POINTS.iter().map(|&(size, ns, _)| (size, ns)).collect(),
             &measured,
+            "",
         ));
+        let here: Vec<(u64, u64)> = data
+            .iter()
+            .filter(|(variant, _)| *variant == current_variant)
+            .flat_map(|(_, points)| points.iter().copied().filter(|&(size, _)| size == current_size))
+            .collect();
+        if !here.is_empty() {
+            series.push(this_run("this run's variant and size", here));
+        }
         Rc::new(Chart {
             name: "scaling",
             title: "Dump time against mapping size".to_string(),
@@ -135,66 +141,27 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
             series,
         })
     };
-    let current_size = props.run.params.unsigned("size");
-    let current_variant = props.run.variant;
-    // One colour per variant (five today: the 6.13 report, its two fixes, the ideal, today).
-    let colours = ["var(--write)", "var(--accent)", "var(--read)", "var(--warm)", "var(--text)"];
+    let done = points.iter().filter(|p| p.is_some()).count();
     html! {
         <figure class="panel scaling" data-testid="scaling-plot">
             <figcaption>
                 { "Dump time against mapping size, log–log, every variant run by the engine with this run's other parameters and no SIGKILL. " }
-                { for REPORTED_DUMP_POINTS.iter().map(|&(_, _, what)| format!("The ◆ is {what}. ")) }
+                { for REPORTED_DUMP_POINTS.iter().map(|&(_, _, what)| format!("The red dot is {what}. ")) }
                 if !measured.is_empty() {
-                    { " Each × is the seed's program dumped on today's kernel (the median system time; see the Today panel)." }
+                    { " Each black dot is the seed's program dumped on today's kernel (the median system time; see the Today panel)." }
                 }
-                if points.iter().filter(|p| p.is_some()).count() < total {
-                    { format!(" Computing: {} of {} runs.", points.iter().filter(|p| p.is_some()).count(), total) }
+                { " Point at a dot for its value." }
+                if done < total {
+                    { format!(" Computing: {done} of {total} runs.") }
                 }
             </figcaption>
-            <svg viewBox={format!("0 0 {width} {height}")} role="img"
-                aria-label="Dump time against mapping size for each kernel variant, on log scales">
-                { for [1u64 << 12, 1 << 20, 1 << 30, 1 << 40, 1 << 47].iter().map(|&size| html! {
-                    <g>
-                        <line x1={x(size).to_string()} x2={x(size).to_string()} y1="10" y2={(height - bottom).to_string()} class="grid" />
-                        <text x={x(size).to_string()} y={(height - bottom + 16.0).to_string()} class="tick" text-anchor="middle">{ format::size(size) }</text>
-                    </g>
-                }) }
-                { for [1_000u64, 1_000_000, 1_000_000_000, 100_000_000_000].iter().map(|&ns| html! {
-                    <g>
-                        <line x1={left.to_string()} x2={(width - 10.0).to_string()} y1={y(ns).to_string()} y2={y(ns).to_string()} class="grid" />
-                        <text x={(left - 6.0).to_string()} y={(y(ns) + 4.0).to_string()} class="tick" text-anchor="end">{ format::duration(ns) }</text>
-                    </g>
-                }) }
-                { for data.iter().zip(colours.iter().cycle()).map(|((variant, points), colour)| {
-                    let path: String = points.iter().enumerate()
-                        .map(|(i, &(size, ns))| format!("{}{:.1},{:.1}", if i == 0 { "M" } else { " L" }, x(size), y(ns)))
-                        .collect();
-                    html! {
-                        <g class={classes!("series", (*variant == current_variant).then_some("current"))}>
-                            <path d={path} style={format!("stroke: {colour}")} fill="none" />
-                            { for points.iter().filter(|(size, _)| *variant == current_variant && *size == current_size).map(|&(size, ns)| html! {
-                                <circle cx={x(size).to_string()} cy={y(ns).to_string()} r="6" style={format!("fill: {colour}")} class="here" />
-                            }) }
-                        </g>
-                    }
-                }) }
-                { for REPORTED_DUMP_POINTS.iter().map(|&(size, ns, what)| html! {
-                    <text x={x(size).to_string()} y={(y(ns) + 5.0).to_string()} class="reported" text-anchor="middle">{ "◆" }<title>{ what }</title></text>
-                }) }
-                { for measured.iter().map(|&(size, ns)| html! {
-                    <text x={x(size).to_string()} y={(y(ns) + 5.0).to_string()} class="measured" text-anchor="middle"
-                        data-testid="scaling-measured">
-                        <title>{ format!("measured on today's kernel: {} for {}", format::duration(ns), format::size(size)) }</title>
-                        { "×" }
-                    </text>
-                }) }
-            </svg>
+            <crate::player::chart::ChartView chart={chart.clone()} testid="scaling-chart" />
             <crate::player::export::PlotExport run={props.run.clone()}
                 table={Rc::new(slowpath_engine::export::chart::series_table(&chart))} chart={Some(chart)} />
             <ul class="scaling-legend" role="list">
-                { for data.iter().zip(colours.iter().cycle()).map(|((variant, points), colour)| {
+                { for data.iter().map(|(variant, points)| {
                     let at_tib = points.iter().find(|(size, _)| *size == 1 << 40).map(|&(_, ns)| format::duration(ns)).unwrap_or_default();
-                    html! { <li><span class="swatch" style={format!("background: {colour}")}></span>{ format!("{variant}: {at_tib} at 1TiB") }</li> }
+                    html! { <li>{ format!("{variant}: {at_tib} at 1 TiB") }</li> }
                 }) }
             </ul>
         </figure>

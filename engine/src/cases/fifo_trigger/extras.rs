@@ -105,13 +105,13 @@ impl FifoCase {
             y_label: "dt printed",
             y_unit: Unit::Ns,
             series: vec![
-                Series { name: "fast writes".into(), colour: "#2563eb", mark: Mark::Dots, points: fast },
-                Series {
-                    name: format!("slow writes (≥ {})", crate::run::format::duration(self.slow_ns)),
-                    colour: "#dc2626",
-                    mark: Mark::Dots,
-                    points: slow,
-                },
+                Series::new("fast writes", "#2563eb", Mark::Dots, fast),
+                Series::new(
+                    format!("slow writes (≥ {})", crate::run::format::duration(self.slow_ns)),
+                    "#dc2626",
+                    Mark::Dots,
+                    slow,
+                ),
             ],
         }
     }

@@ -143,25 +143,28 @@ impl SentryShape {
     }
 
     /// The scaling plot: CPU time in ThreadGroupsAppend against threads, before and
-    /// after the fix, the band over cache regimes, and the seed's measured points.
+    /// after the fix, the band over cache regimes (all visits hot to all cold), and the
+    /// seed's measured points with their spread. The page draws this same chart.
     pub fn scaling_chart(&self) -> crate::export::chart::Chart {
         use crate::export::chart::{Chart, Mark, Series, Unit};
-        let curve = |name: &str, colour, mark, value: fn(&ScalingPoint) -> u64| Series {
-            name: name.into(),
-            colour,
-            mark,
-            points: self.scaling.iter().map(|point| (point.threads, value(point))).collect(),
+        let curve = |name: &str, colour, value: fn(&ScalingPoint) -> u64| {
+            let points = self.scaling.iter().map(|point| (point.threads, value(point))).collect();
+            Series::new(name, colour, Mark::Line, points)
         };
+        let band = Series {
+            low: self.scaling.iter().map(|point| point.before_hot_ns).collect(),
+            ..curve("before, all visits hot – all cold", "#f59e0b", |point| point.before_cold_ns)
+        };
+        let band = Series { mark: Mark::Band, ..band };
         let reported = |name: &str, colour, points: &[(u64, u64, u64)]| Series {
-            name: name.into(),
-            colour,
-            mark: Mark::Dots,
-            points: points
-                .iter()
-                .flat_map(|&(threads, low_ms, high_ms)| {
-                    [(threads, low_ms * 1_000_000), (threads, high_ms * 1_000_000)]
-                })
-                .collect(),
+            low: points.iter().map(|&(_, low_ms, _)| low_ms * 1_000_000).collect(),
+            class: "reported",
+            ..Series::new(
+                name,
+                colour,
+                Mark::Range,
+                points.iter().map(|&(threads, _, high_ms)| (threads, high_ms * 1_000_000)).collect(),
+            )
         };
         Chart {
             name: "scaling",
@@ -173,12 +176,11 @@ impl SentryShape {
             y_label: "CPU time",
             y_unit: Unit::Ns,
             series: vec![
-                curve("before the fix", "#dc2626", Mark::Line, |point| point.before_ns),
-                curve("all visits hot", "#f59e0b", Mark::Dashed, |point| point.before_hot_ns),
-                curve("all visits cold", "#7c3aed", Mark::Dashed, |point| point.before_cold_ns),
-                curve("after (tgids)", "#16a34a", Mark::Line, |point| point.tgids_ns),
-                reported("reported before (low, high)", "#111827", self.reported_before),
-                reported("reported after", "#0f766e", self.reported_after),
+                band,
+                curve("before the fix (model)", "#dc2626", |point| point.before_ns),
+                curve("after, tgids (model)", "#2563eb", |point| point.tgids_ns),
+                reported("reported before (low – high)", "#dc2626", self.reported_before),
+                reported("reported after", "#2563eb", self.reported_after),
             ],
         }
     }

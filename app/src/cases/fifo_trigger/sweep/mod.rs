@@ -536,13 +536,8 @@ fn sweep_chart(
         y_label: "writes",
         y_unit: Unit::Count,
         series: vec![
-            Series {
-                name: "fast writes between bursts".into(),
-                colour: "#2563eb",
-                mark: Mark::Line,
-                points: fast,
-            },
-            Series { name: "writes over 1 ms".into(), colour: "#b91c1c", mark: Mark::Line, points: slow },
+            Series::new("fast writes between bursts", "#2563eb", Mark::Line, fast),
+            Series::new("writes over 1 ms", "#b91c1c", Mark::Line, slow),
         ],
     }))
 }
