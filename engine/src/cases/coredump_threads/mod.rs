@@ -288,7 +288,7 @@ pub fn config(params: &ParamValues, variant: &str) -> Config {
         nice: params.signed("nice") as i32,
         preempt: params.switch("preempt"),
         hz: params.word("hz").parse().unwrap_or(250),
-        cpus: params.unsigned("cpus").clamp(1, 4) as u32,
+        cpus: params.unsigned("cpus").clamp(1, machine::CPUS_MAX as u64) as u32,
     }
 }
 

@@ -36,6 +36,8 @@ pub const MAX_CHECKPOINT_TASKS: u64 = 1_000_000;
 pub const MAX_SIM_NS: u64 = 400 * 3_600 * 1_000_000_000;
 
 pub const MAIN: usize = 0;
+/// The most CPUs a machine has (the `cpus` parameter's maximum).
+pub const CPUS_MAX: usize = 4;
 
 pub mod gauge {
     pub const SLEEP_AVG: u8 = 0;
@@ -246,6 +248,7 @@ impl Shape {
 
 impl<'c> Machine<'c> {
     pub fn new(cfg: &'c Config) -> Machine<'c> {
+        assert!((1..=CPUS_MAX).contains(&(cfg.cpus as usize)), "1 to {CPUS_MAX} CPUs");
         let (layout, shape) = Shape::new(cfg, &SHAPE_2005);
         let o1 = O1::v2_6_14(cfg.hz);
         let tasks = (0..=cfg.threads as usize)
@@ -487,17 +490,24 @@ impl<'c> Machine<'c> {
             }
             // Kernel steps run one at a time, lowest CPU first; then every CPU
             // that spins or loops runs on to the next event together.
-            let running: Vec<usize> = self.cpus.iter().filter_map(|c| c.current).collect();
+            // On the stack: this runs once per step, millions of times in a long run.
+            let mut on_cpus = [0usize; CPUS_MAX];
+            let mut n_running = 0;
+            for task in self.cpus.iter().filter_map(|c| c.current) {
+                on_cpus[n_running] = task;
+                n_running += 1;
+            }
+            let running = &on_cpus[..n_running];
             if let Some(&task) =
                 running.iter().find(|&&t| !matches!(self.tasks[t].act, Act::Spin | Act::Loop))
             {
                 let act = self.tasks[task].act;
                 self.step(task, act);
             } else {
-                match running.as_slice() {
+                match running {
                     [] => self.idle(),
                     [task] => self.run_task(*task),
-                    _ => self.stretch(&running),
+                    _ => self.stretch(running),
                 }
             }
         }

@@ -264,9 +264,11 @@ impl Machine<'_> {
         if swapped {
             let e = [Effect::Count { counter: self.shape.c_swaps, delta: 1 }];
             self.op(now, None, OpKind::Milestone, at(text::SCHEDULE, 2), T::SWAP, &[], &e);
-            let all: Vec<usize> =
-                (0..self.tasks.len()).filter(|&t| self.cpus[cpu].rq.find(id(t)).is_some()).collect();
-            if all.len() <= 64 {
+            // A run queue of up to 64 tasks redraws their gauges; a larger one is not
+            // listed (scanning every thread at each swap would be O(threads) a swap).
+            if self.cpus[cpu].rq.nr_running() <= 64 {
+                let all: Vec<usize> =
+                    (0..self.tasks.len()).filter(|&t| self.cpus[cpu].rq.find(id(t)).is_some()).collect();
                 let mut e = Vec::new();
                 for t in all {
                     e.extend(self.gauges(t, self.doing(t)));

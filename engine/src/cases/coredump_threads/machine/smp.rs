@@ -92,9 +92,12 @@ impl Machine<'_> {
             self.tasks[t].pos_ns = (p + d) % period;
         }
         if self.rec_on() {
-            let cpu_of: Vec<u16> = (0..self.tasks.len()).map(|t| self.tasks[t].cpu as u16).collect();
-            let user = |t: usize| TaskState::RunningUser { cpu: cpu_of[t] };
-            let kernel = |t: usize| TaskState::RunningKernel { cpu: cpu_of[t] };
+            // Only the spinners' CPUs (one per CPU): copying every task's would be
+            // O(threads) a stretch.
+            let cpus: Vec<(usize, u16)> = tasks.iter().map(|&t| (t, self.tasks[t].cpu as u16)).collect();
+            let cpu_of = |t: usize| cpus.iter().find(|&&(task, _)| task == t).map_or(0, |&(_, cpu)| cpu);
+            let user = |t: usize| TaskState::RunningUser { cpu: cpu_of(t) };
+            let kernel = |t: usize| TaskState::RunningKernel { cpu: cpu_of(t) };
             let n = tasks.len() as u64;
             self.b
                 .iteration(txt(T::ITER_SPIN_SMP.id(), &[Arg::Count(n), Arg::Count(self.cpus.len() as u64)]));
