@@ -206,7 +206,17 @@ fn signal_state(view: &View, case: &CoredumpCase) -> Html {
 }
 
 fn run_queue(view: &View, case: &CoredumpCase) -> Html {
-    (0..case.cpus.max(1)).map(|cpu| cpu_queue(view, case, cpu)).collect()
+    if case.cpus <= 1 {
+        return cpu_queue(view, case, 0);
+    }
+    // Several CPUs: one box, a row per CPU, so that four run queues take four rows
+    // of the first screen, not four boxes.
+    html! {
+        <div class="cdt-rq cdt-rq-multi">
+            <h3>{ "The O(1) run queues, one per CPU (by priority, best first)" }</h3>
+            { for (0..case.cpus).map(|cpu| cpu_queue(view, case, cpu)) }
+        </div>
+    }
 }
 
 /// One CPU's run queue: the tasks whose `cpu` gauge names it.
@@ -251,11 +261,11 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
     };
     let parked = expired.iter().any(|t| t.id.0 == 0) && case.yield_ns.is_some();
     html! {
-        <div class="cdt-rq" data-testid={format!("cdt-runqueue{suffix}")}>
+        <div class={if case.cpus == 1 { "cdt-rq" } else { "cdt-cpu-row" }} data-testid={format!("cdt-runqueue{suffix}")}>
             if case.cpus == 1 {
                 <h3>{ "The O(1) run queue (by priority, best first)" }</h3>
             } else {
-                <h3>{ format!("CPU {cpu}: its O(1) run queue (by priority, best first)") }</h3>
+                <span class="cdt-cpu-label">{ format!("CPU {cpu}") }</span>
             }
             <div class="cdt-arrays">
                 { array("active", &active, &format!("rq-active{suffix}")) }
