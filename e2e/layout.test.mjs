@@ -209,7 +209,7 @@ describe('stage-first layout', () => {
   // A projector at 1280×800: the presenter view's stage at every notable step of every case.
   for (const id of ids) {
     test(`${id} in the presenter view at 1280×800: the stage and the transport at every notable step`, T, async () => {
-      await walkNotableSteps(suite, `#/case/${id}?present`, `layout-${id}-present-steps`, 12, ['case-stage', 'play']);
+      await walkNotableSteps(suite, `#/case/${id}?present`, `layout-${id}-present-steps`, 12, ['case-stage', 'play', 'qr']);
     });
   }
 });
