@@ -52,8 +52,13 @@ pub fn context_2d(
     height_css: f64,
 ) -> Option<(web_sys::CanvasRenderingContext2d, f64)> {
     let width = f64::from(canvas.client_width().max(1));
-    let screen = web_sys::window().map_or(1.0, |window| window.device_pixel_ratio()).max(1.0);
-    let dpr = screen.max(EXPORT_SCALE.with(Cell::get));
+    // An export's ratio, exactly (the same PNG on any screen); else the screen's.
+    let export = EXPORT_SCALE.with(Cell::get);
+    let dpr = if export > 0.0 {
+        export
+    } else {
+        web_sys::window().map_or(1.0, |window| window.device_pixel_ratio()).max(1.0)
+    };
     canvas.set_width((width * dpr).round() as u32);
     canvas.set_height((height_css * dpr).round() as u32);
     let pen = canvas.get_context("2d").ok()??.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()?;

@@ -123,6 +123,8 @@ pub fn export_panel(props: &ExportProps) -> Html {
     html! {
         <div class="export" data-testid="export">
             <h2>{ "Export this run" }</h2>
+            <p class="export-hint">{ "Every file is this run at this moment: the same link gives the same file. \
+                The Perfetto trace opens at ui.perfetto.dev (\"Open trace file\"); each task is a thread, each lock a track." }</p>
             <div class="export-buttons">
                 <button type="button" data-testid="export-perfetto" onclick={save(Kind::Perfetto)}>
                     { "Open in Perfetto (JSON trace)" }</button>

@@ -130,6 +130,34 @@ fn round_step(max: u64) -> u64 {
     [1, 2, 5, 10].into_iter().map(|k| k * power).find(|&step| step >= rough).unwrap_or(10 * power)
 }
 
+/// Ticks for a log axis of counts or times, as a person writes them: 1, 2, 5 times
+/// each power of ten, or the powers of ten alone when that would be more than eight.
+fn decimal_log_ticks(min: u64, max: u64) -> Vec<u64> {
+    let mut nice = Vec::new();
+    let mut decades = Vec::new();
+    let mut power = 1u64;
+    loop {
+        for k in [1, 2, 5] {
+            let value = power.saturating_mul(k);
+            if (min..=max).contains(&value) {
+                nice.push(value);
+                if k == 1 {
+                    decades.push(value);
+                }
+            }
+        }
+        match power.checked_mul(10) {
+            Some(next) if next <= max => power = next,
+            _ => break,
+        }
+    }
+    if nice.len() <= 8 {
+        nice
+    } else {
+        decades
+    }
+}
+
 fn label(unit: Unit, value: u64) -> String {
     if value == 0 {
         return "0".to_string();
@@ -240,7 +268,12 @@ pub fn chart_svg(chart: &Chart) -> String {
             escape(&label(chart.y_unit, y_value))
         );
     }
-    let x_ticks: Vec<u64> = if chart.log_x {
+    // Sizes tick at powers of two (KiB, MiB, …); counts and times at 1, 2, 5.
+    let decimal =
+        if chart.log_x && chart.x_unit != Unit::Bytes { decimal_log_ticks(x_min, x_max) } else { Vec::new() };
+    let x_ticks: Vec<u64> = if !decimal.is_empty() {
+        decimal
+    } else if chart.log_x {
         let mut ticks = Vec::new();
         let mut value = x_min.next_power_of_two();
         let stride = (((x_max as f64).log2() - (x_min as f64).log2()) / TICKS as f64).ceil().max(1.0) as u32;
@@ -418,6 +451,14 @@ mod tests {
         assert_eq!(round_step(14_000_000_000), 5_000_000_000);
         assert_eq!(round_step(0), 1);
         assert_eq!(round_step(u64::MAX), 5_000_000_000_000_000_000);
+    }
+
+    #[test]
+    fn a_log_axis_of_counts_ticks_at_one_two_five_or_at_decades() {
+        assert_eq!(decimal_log_ticks(5, 1_000), [5, 10, 20, 50, 100, 200, 500, 1_000]);
+        assert_eq!(decimal_log_ticks(1, 16_384), [1, 10, 100, 1_000, 10_000]);
+        assert_eq!(decimal_log_ticks(3, 4), Vec::<u64>::new());
+        assert_eq!(decimal_log_ticks(1, u64::MAX).len(), 20);
     }
 
     #[test]
