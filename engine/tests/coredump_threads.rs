@@ -307,3 +307,25 @@ mod properties {
         }
     }
 }
+
+/// With the report's 1.3 s and many threads, the signal comes before main has created
+/// them all: the run says so at the signal, and says how many exist.
+#[test]
+fn a_signal_before_the_last_thread_exists_is_named_at_the_signal() {
+    let case = slowpath_engine::find("coredump-threads").expect("registered");
+    let said = |threads: &str| {
+        let params = slowpath_engine::run::params::ParamValues::from_pairs_exact(
+            case.meta().params,
+            [("threads", threads)],
+        )
+        .expect("valid");
+        let run = slowpath_engine::run_checked(case, &params, "2.6.14-rc2", 1).expect("runs");
+        // A signal's ops are notable: the search stays among a few hundred ops.
+        let text =
+            |index: &u64| slowpath_engine::run::narration::plain(&run.narrate(&run.op(*index).expect("op")));
+        run.notable_ops().iter().map(text).find(|text| text.contains("has created only"))
+    };
+    let text = said("1000").expect("named at the signal");
+    assert!(text.contains("only 944 of its 1,000 threads"), "{text}");
+    assert_eq!(said("500"), None, "500 threads all exist by 1.3 s");
+}

@@ -116,6 +116,14 @@ impl Machine<'_> {
             &[Arg::Word(self.cfg.signal), Arg::Task(id(target))],
             &e,
         );
+        // Said at once: with many threads and the report's 1.3 s the signal can come
+        // before main has created them all, and that changes what the run times.
+        let created = (1..self.tasks.len()).filter(|&t| self.tasks[t].created).count() as u64;
+        let wanted = u64::from(self.cfg.threads);
+        if created < wanted {
+            let args = [Arg::Count(created), Arg::Count(wanted), Arg::Count(wanted - created)];
+            self.op(now, None, OpKind::Signal, at(text::COMPLETE, 0), T::STILL_CREATING, &args, &[]);
+        }
         if self.cfg.coredump_sig {
             let live = (0..self.tasks.len()).filter(|&t| self.live(t)).count() as u64;
             self.group_stop_count = live;
