@@ -101,6 +101,19 @@ pub fn today_panel(props: &TodayProps) -> Html {
 /// A results file as read: not yet (None), its text, or why not.
 pub type ResultsText = std::rc::Rc<Option<Result<String, String>>>;
 
+/// The kernel release a results file was measured on ("6.18.44-fc-v857", from its
+/// "uname -r = 6.18.44-fc-v857 (…)" header), or "" before the file is read.
+pub fn measured_release(results: &ResultsText) -> String {
+    match &**results {
+        Some(Ok(text)) => {
+            let kernel = slowpath_engine::run::measured::TodayCheck::provenance(text).kernel;
+            let release = kernel.trim_start_matches("uname -r = ");
+            release.split_whitespace().next().unwrap_or(release).to_string()
+        }
+        _ => String::new(),
+    }
+}
+
 thread_local! {
     /// Results files already read, by URL: the Today panel and a scaling plot read
     /// the same file, and a page reads it once.

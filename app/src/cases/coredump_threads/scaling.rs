@@ -94,15 +94,7 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             })
             .collect()
     };
-    let kernel = match &*results {
-        // "uname -r = 6.18.44-fc-v857 (…)": the release alone.
-        Some(Ok(text)) => {
-            let kernel = slowpath_engine::run::measured::TodayCheck::provenance(text).kernel;
-            let release = kernel.trim_start_matches("uname -r = ");
-            release.split_whitespace().next().unwrap_or(release).to_string()
-        }
-        _ => String::new(),
-    };
+    let kernel = crate::player::today::measured_release(&results);
     // What the page draws is the chart the SVG export saves (the engine's drawing):
     // a log time axis, so that 2005's seconds and today's milliseconds fit on one plot.
     let on_axis = |n: u64| n <= NS[NS.len() - 1];

@@ -83,6 +83,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     let today = slowpath_engine::case::find(meta.id).and_then(|case| case.today());
     let results = crate::player::today::use_results_file(today.map(|check| check.url()));
     // Parsed once per file, not on every render while the plot's runs arrive.
+    let kernel = crate::player::today::measured_release(&results);
     let measured = use_memo(results, |results| match &**results {
         Some(Ok(text)) => slowpath_engine::cases::sparse_dump::measured_dump_points(text),
         _ => Vec::new(),
@@ -119,7 +120,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
         series.extend(reported_and_measured(
             REPORTED_DUMP_POINTS.iter().map(|&(size, ns, _)| (size, ns)).collect(),
             &measured,
-            "",
+            &kernel,
         ));
         let here: Vec<(u64, u64)> = data
             .iter()
