@@ -139,9 +139,13 @@ pub fn transport(props: &PlayerProps) -> Html {
                 <input type="range" data-testid="scrub" aria-label="Position in the run" min="0" max={total.to_string()}
                     step="1" value={player.position.to_string()} oninput={on_scrub} />
                 <ScrubMarkers run={player.run.clone()} />
-                // The chapters as labelled marks at their place in the run.
-                { for run.chapters.iter().enumerate().map(|(index, chapter)| {
-                    let left = chapter.position as f64 / total.max(1) as f64 * 100.0;
+                // The chapters as labelled marks at their place in the run; a mark that
+                // would sit on the one before moves just right of it (a badge is ~3 % wide).
+                { for run.chapters.iter().enumerate().scan(f64::NEG_INFINITY, |shown, (index, chapter)| {
+                    let at = chapter.position as f64 / total.max(1) as f64 * 100.0;
+                    *shown = at.max(*shown + CHAPTER_MARK_GAP_PERCENT).min(100.0);
+                    Some((index, chapter, *shown))
+                }).map(|(index, chapter, left)| {
                     html! {
                         <span class="chapter-mark" style={format!("left: {left:.3}%")} aria-hidden="true"
                             title={format!("{}. {}", index + 1, chapter.title)}>{ index + 1 }</span>
@@ -205,6 +209,9 @@ fn scrub_markers(props: &MarkersProps) -> Html {
             role="img" aria-label={format!("{count} notable events along the run")}></canvas>
     }
 }
+
+/// The least distance between two chapter marks on the scrub bar, in % of its width.
+const CHAPTER_MARK_GAP_PERCENT: f64 = 3.2;
 
 fn draw_markers(canvas: &NodeRef, run: &slowpath_engine::Run) {
     let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() else { return };

@@ -103,6 +103,27 @@ pub fn reported_and_measured(
     series
 }
 
+/// A line that lies exactly on one drawn before it (a fix that changes nothing at
+/// these settings) is dashed, each at its own phase, and says whose line it is the
+/// same as, so that the legend never names a line nobody can see.
+pub fn mark_coincident(series: &mut [Series]) {
+    for k in 1..series.len() {
+        if series[k].mark != Mark::Line || series[k].points.is_empty() {
+            continue;
+        }
+        let under = series[..k]
+            .iter()
+            .find(|earlier| {
+                matches!(earlier.mark, Mark::Line | Mark::Dashed) && earlier.points == series[k].points
+            })
+            .map(|earlier| earlier.name.split(" (same as ").next().unwrap_or(&earlier.name).to_string());
+        if let Some(under) = under {
+            series[k].mark = Mark::Dashed;
+            series[k].name = format!("{} (same as {under})", series[k].name);
+        }
+    }
+}
+
 /// Where this run sits on a plot of many runs: a ring around its point.
 pub fn this_run(name: &str, points: Vec<(u64, u64)>) -> Series {
     Series { class: "here", ..Series::new(name, "#111827", Mark::Ring, points) }
@@ -326,7 +347,12 @@ pub fn chart_svg(chart: &Chart) -> String {
         let width = if series.emphasis { 4 } else { 2 };
         match series.mark {
             Mark::Line | Mark::Dashed => {
-                let dash = if series.mark == Mark::Dashed { " stroke-dasharray=\"6 4\"" } else { "" };
+                // Dashed lines on one path interleave: each starts at its own phase.
+                let dash = if series.mark == Mark::Dashed {
+                    format!(" stroke-dasharray=\"6 4\" stroke-dashoffset=\"{}\"", (k * 5) % 10)
+                } else {
+                    String::new()
+                };
                 out.push_str("<polyline fill=\"none\" points=\"");
                 for &(x, y) in &series.points {
                     let _ = write!(out, "{:.1},{:.1} ", scale_x(x), scale_y(y));
@@ -364,13 +390,15 @@ pub fn chart_svg(chart: &Chart) -> String {
                     if !drawn.insert((px, py)) {
                         continue;
                     }
-                    let look = if series.mark == Mark::Ring {
-                        format!("r=\"7\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\"")
-                    } else {
-                        format!(
-                            "r=\"{}\" fill=\"{colour}\"",
-                            if series.class.is_empty() { "2.5" } else { "4" }
-                        )
+                    // The report's dots are the largest and a measurement's sit inside them,
+                    // so that both show where they coincide; the ring goes round both.
+                    let look = match (series.mark, series.class) {
+                        (Mark::Ring, _) => {
+                            format!("r=\"9\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2.5\"")
+                        }
+                        (_, "reported") => format!("r=\"6.5\" fill=\"{colour}\""),
+                        (_, "measured") => format!("r=\"3.5\" fill=\"{colour}\""),
+                        _ => format!("r=\"2.5\" fill=\"{colour}\""),
                     };
                     let _ = write!(
                         out,
@@ -459,6 +487,21 @@ mod tests {
         assert_eq!(decimal_log_ticks(1, 16_384), [1, 10, 100, 1_000, 10_000]);
         assert_eq!(decimal_log_ticks(3, 4), Vec::<u64>::new());
         assert_eq!(decimal_log_ticks(1, u64::MAX).len(), 20);
+    }
+
+    #[test]
+    fn a_line_on_top_of_another_is_dashed_and_says_whose() {
+        let mut series = vec![
+            Series::new("2.6.18", "#000", Mark::Line, vec![(5, 1), (10, 2)]),
+            Series::new("fix a", "#111", Mark::Line, vec![(5, 1), (10, 2)]),
+            Series::new("fix b", "#222", Mark::Line, vec![(5, 1), (10, 3)]),
+            Series::new("fix a and b", "#333", Mark::Line, vec![(5, 1), (10, 2)]),
+        ];
+        mark_coincident(&mut series);
+        assert_eq!(series[0].mark, Mark::Line);
+        assert_eq!((series[1].mark, series[1].name.as_str()), (Mark::Dashed, "fix a (same as 2.6.18)"));
+        assert_eq!(series[2].mark, Mark::Line);
+        assert_eq!(series[3].name, "fix a and b (same as 2.6.18)");
     }
 
     #[test]

@@ -99,7 +99,9 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
     // a log time axis, so that 2005's seconds and today's milliseconds fit on one plot.
     let on_axis = |n: u64| n <= NS[NS.len() - 1];
     let chart = (!points.is_empty()).then(|| {
-        use slowpath_engine::export::chart::{reported_and_measured, this_run, Chart, Mark, Series, Unit};
+        use slowpath_engine::export::chart::{
+            mark_coincident, reported_and_measured, this_run, Chart, Mark, Series, Unit,
+        };
         let this_n = params.unsigned("threads");
         let mut series: Vec<Series> = points
             .iter()
@@ -114,6 +116,7 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
                 )
             })
             .collect();
+        mark_coincident(&mut series);
         let on_plot: Vec<(u64, u64)> = measured.iter().copied().filter(|&(n, _)| on_axis(n)).collect();
         series.extend(reported_and_measured(
             REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
@@ -143,8 +146,9 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             <p>{ "Each point is a run of this model with these settings and N threads: from the signal to the last thread gone. \
                   Both axes are logarithmic (each time line is ten times the one below), so that 2005's seconds and today's \
                   milliseconds, 5 and 500 threads, fit on one plot. It stops at 500: with the signal at the report's 1.3 s, \
-                  main has not finished creating 1,000 threads (the first ones starve it), which would be another experiment. The red dots are the report; the black ones were measured on today's \
-                  kernel with the seed's program and the same settings, where they were measured. Point at a dot for its value." }</p>
+                  main has not finished creating 1,000 threads (the first ones starve it), which would be another experiment. The red dots are the report; the small dots in the text's colour were measured on today's \
+                  kernel with the seed's program and the same settings, where they were measured. A dashed line lies on another \
+                  (a fix that changes nothing here). Point at a dot for its value." }</p>
             <button type="button" onclick={compute} data-testid="cdt-scaling-run">{ format!("Compute the curves ({} runs)", meta.variants.len() * NS.len()) }</button>
             if let Some(chart) = chart {
                 <crate::player::chart::ChartView chart={chart.clone()} testid="cdt-scaling-chart" />

@@ -103,7 +103,9 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     let current_variant = props.run.variant;
     // What the page draws is the chart the SVG export saves (the engine's drawing).
     let chart = {
-        use slowpath_engine::export::chart::{reported_and_measured, this_run, Chart, Mark, Series, Unit};
+        use slowpath_engine::export::chart::{
+            mark_coincident, reported_and_measured, this_run, Chart, Mark, Series, Unit,
+        };
         let mut series: Vec<Series> = data
             .iter()
             .zip(EXPORT_COLOURS.iter().cycle())
@@ -117,6 +119,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                 )
             })
             .collect();
+        mark_coincident(&mut series);
         series.extend(reported_and_measured(
             REPORTED_DUMP_POINTS.iter().map(|&(size, ns, _)| (size, ns)).collect(),
             &measured,
@@ -149,7 +152,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                 { "Dump time against mapping size, log–log, every variant run by the engine with this run's other parameters and no SIGKILL. " }
                 { for REPORTED_DUMP_POINTS.iter().map(|&(_, _, what)| format!("The red dot is {what}. ")) }
                 if !measured.is_empty() {
-                    { " Each black dot is the seed's program dumped on today's kernel (the median system time; see the Today panel)." }
+                    { " Each small dot in the text's colour is the seed's program dumped on today's kernel (the median system time; see the Today panel)." }
                 }
                 { " Point at a dot for its value." }
                 if done < total {
