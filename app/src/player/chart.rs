@@ -19,7 +19,11 @@ pub fn chart_view(props: &ChartViewProps) -> Html {
     // Written once per chart, not on every render of the panel around it.
     let svg = use_memo(props.chart.clone(), |chart| AttrValue::from(chart_svg(chart)));
     html! {
-        <div class="chart-view" data-testid={props.testid.clone()}>
+        // A focusable region named by the chart's title: where the plot is wider than
+        // its place (compare mode) it scrolls sideways, and a keyboard must be able to
+        // scroll it too (compare mode names each side's regions apart).
+        <div class="chart-view" data-testid={props.testid.clone()} tabindex="0" role="region"
+            aria-label={props.chart.title.clone()}>
             { Html::from_html_unchecked((*svg).clone()) }
         </div>
     }
