@@ -381,6 +381,15 @@ impl<'c> Machine<'c> {
         TaskState::RunningKernel { cpu: self.tasks[task].cpu as u16 }
     }
 
+    /// `spin_lock_irq(siglock)` … `spin_unlock_irq` by `task` with nobody waiting:
+    /// the two effects of an uncontended siglock section.
+    fn siglock_section(&self, task: TaskId) -> [Effect; 2] {
+        [
+            Effect::Acquire { lock: self.shape.siglock, task, mode: LockMode::Write, waited_ns: 0 },
+            Effect::Release { lock: self.shape.siglock, task },
+        ]
+    }
+
     /// The effect that shows `task` in `state`, unless it already is.
     fn state(&self, task: usize, state: TaskState) -> Option<Effect> {
         let shown = self.b.world().tasks[task].state;

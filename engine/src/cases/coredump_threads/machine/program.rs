@@ -157,16 +157,8 @@ impl Machine<'_> {
                 self.group_exit_task = None;
                 self.shared_pending = false;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-                let mut e = vec![
-                    Effect::Acquire {
-                        lock: self.shape.siglock,
-                        task: tid,
-                        mode: LockMode::Write,
-                        waited_ns: 0,
-                    },
-                    Effect::Release { lock: self.shape.siglock, task: tid },
-                    Effect::Decrease { counter: self.shape.c_pending, delta: 1 },
-                ];
+                let mut e = self.siglock_section(tid).to_vec();
+                e.push(Effect::Decrease { counter: self.shape.c_pending, delta: 1 });
                 e.extend(self.state(task, self.kernel_state(task)));
                 e.extend(self.gauges(task, Doing::Dumper));
                 self.op(
@@ -371,15 +363,7 @@ impl Machine<'_> {
                 self.charge_sys(task, COSTS.step_ns);
                 self.out.siglock_acquisitions += 1;
                 self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-                let mut e = vec![
-                    Effect::Acquire {
-                        lock: self.shape.siglock,
-                        task: tid,
-                        mode: LockMode::Write,
-                        waited_ns: 0,
-                    },
-                    Effect::Release { lock: self.shape.siglock, task: tid },
-                ];
+                let mut e = self.siglock_section(tid).to_vec();
                 e.extend(self.state(task, self.kernel_state(task)));
                 self.tasks[task].act = Act::Exiting;
                 e.extend(self.gauges(task, Doing::Exiting));

@@ -98,10 +98,7 @@ impl Machine<'_> {
         self.phase(T::PHASE_SIGNAL, &[Arg::Word(self.cfg.signal)]);
         self.iter(T::ITER_SIGNAL, &[]);
         self.out.siglock_acquisitions += 1;
-        let mut e = vec![
-            Effect::Acquire { lock: self.shape.siglock, task: id(MAIN), mode: LockMode::Write, waited_ns: 0 },
-            Effect::Release { lock: self.shape.siglock, task: id(MAIN) },
-        ];
+        let mut e = self.siglock_section(id(MAIN)).to_vec();
         let target = MAIN;
         if self.cfg.coredump_sig {
             self.shared_pending = true;
