@@ -79,10 +79,34 @@ pub struct Chart {
     pub series: Vec<Series>,
 }
 
-/// The marks a scaling plot sets beside its curves: the report's points, and the
-/// points measured on today's kernel (named by its release, `measured_on`) when there
-/// are any, each a series of dots.
-pub fn reported_and_measured(
+/// What a scaling plot's points are beside its curves.
+pub struct Marks<'a> {
+    /// The report's points.
+    pub reported: Vec<(u64, u64)>,
+    /// The points measured on today's kernel, if any, and its release ("6.18.44-…").
+    pub measured: &'a [(u64, u64)],
+    pub measured_on: &'a str,
+    /// This run's point on its variant's curve (empty when it is not on the plot).
+    pub here: Vec<(u64, u64)>,
+    /// How the ring around it is named ("this run's variant and N").
+    pub here_name: &'a str,
+}
+
+/// Every series of a plot made of many runs, in drawing order: the variants' `lines`
+/// (a line lying on another dashed), the report's dots, the measured ones inside
+/// them, and a ring round this run's point.
+pub fn scaling_series(mut lines: Vec<Series>, marks: Marks<'_>) -> Vec<Series> {
+    mark_coincident(&mut lines);
+    lines.extend(reported_and_measured(marks.reported, marks.measured, marks.measured_on));
+    if !marks.here.is_empty() {
+        lines.push(this_run(marks.here_name, marks.here));
+    }
+    lines
+}
+
+/// The report's points, and the points measured on today's kernel (named by its
+/// release, `measured_on`) when there are any, each a series of dots.
+fn reported_and_measured(
     reported: Vec<(u64, u64)>,
     measured: &[(u64, u64)],
     measured_on: &str,
@@ -106,7 +130,7 @@ pub fn reported_and_measured(
 /// A line that lies exactly on one drawn before it (a fix that changes nothing at
 /// these settings) is dashed, each at its own phase, and says whose line it is the
 /// same as, so that the legend never names a line nobody can see.
-pub fn mark_coincident(series: &mut [Series]) {
+fn mark_coincident(series: &mut [Series]) {
     for k in 1..series.len() {
         if series[k].mark != Mark::Line || series[k].points.is_empty() {
             continue;
@@ -125,7 +149,7 @@ pub fn mark_coincident(series: &mut [Series]) {
 }
 
 /// Where this run sits on a plot of many runs: a ring around its point.
-pub fn this_run(name: &str, points: Vec<(u64, u64)>) -> Series {
+fn this_run(name: &str, points: Vec<(u64, u64)>) -> Series {
     Series { class: "here", ..Series::new(name, "#111827", Mark::Ring, points) }
 }
 

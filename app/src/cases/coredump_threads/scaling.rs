@@ -13,7 +13,7 @@ use yew::prelude::*;
 /// the report's 1.3 s the model's main has created only 944 threads (the first ones
 /// starve it), so a point there would time another experiment.
 const NS: &[u64] = &[5, 10, 20, 40, 100, 200, 500];
-/// The variants' colours, as `static/coredump.css` draws `.s0` … `.s5`.
+/// The variants' colours, on the page and in the saved chart alike.
 const SERIES_COLOURS: &[&str] = &["#d9534f", "#5cb85c", "#2a7ae2", "#9b59b6", "#f0ad4e", "#17a2b8"];
 
 #[derive(Properties, Clone)]
@@ -96,14 +96,12 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
     };
     let kernel = crate::player::today::measured_release(&results);
     // What the page draws is the chart the SVG export saves (the engine's drawing):
-    // a log time axis, so that 2005's seconds and today's milliseconds fit on one plot.
+    // log axes, so that 2005's seconds and today's milliseconds fit on one plot.
     let on_axis = |n: u64| n <= NS[NS.len() - 1];
     let chart = (!points.is_empty()).then(|| {
-        use slowpath_engine::export::chart::{
-            mark_coincident, reported_and_measured, this_run, Chart, Mark, Series, Unit,
-        };
+        use slowpath_engine::export::chart::{scaling_series, Chart, Mark, Marks, Series, Unit};
         let this_n = params.unsigned("threads");
-        let mut series: Vec<Series> = points
+        let lines: Vec<Series> = points
             .iter()
             .enumerate()
             .map(|(k, (variant, pts))| Series {
@@ -116,18 +114,22 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
                 )
             })
             .collect();
-        mark_coincident(&mut series);
         let on_plot: Vec<(u64, u64)> = measured.iter().copied().filter(|&(n, _)| on_axis(n)).collect();
-        series.extend(reported_and_measured(
-            REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
-            &on_plot,
-            &kernel,
-        ));
-        let here = points.iter().find(|(variant, _)| *variant == props.run.variant);
-        if let Some((_, pts)) = here.filter(|_| NS.contains(&this_n)) {
-            let at = pts.iter().copied().filter(|&(n, _)| n == this_n).collect();
-            series.push(this_run("this run's variant and N", at));
-        }
+        let here = points
+            .iter()
+            .filter(|(variant, _)| *variant == props.run.variant)
+            .flat_map(|(_, pts)| pts.iter().copied().filter(|&(n, _)| n == this_n))
+            .collect();
+        let series = scaling_series(
+            lines,
+            Marks {
+                reported: REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
+                measured: &on_plot,
+                measured_on: &kernel,
+                here,
+                here_name: "this run's variant and N",
+            },
+        );
         Rc::new(Chart {
             name: "scaling",
             title: "Time to die against the number of threads".to_string(),

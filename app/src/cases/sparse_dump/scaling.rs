@@ -34,7 +34,7 @@ const SIZES: [u64; 19] = {
     sizes
 };
 /// The variants' colours, on the page and in the saved chart alike.
-const EXPORT_COLOURS: [&str; 5] = ["#b91c1c", "#2563eb", "#15803d", "#c2410c", "#0891b2"];
+const SERIES_COLOURS: [&str; 5] = ["#b91c1c", "#2563eb", "#15803d", "#c2410c", "#0891b2"];
 
 fn dump_ns(metrics: &std::collections::BTreeMap<String, Metric>) -> u64 {
     match metrics.get("dump_ns") {
@@ -103,12 +103,10 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     let current_variant = props.run.variant;
     // What the page draws is the chart the SVG export saves (the engine's drawing).
     let chart = {
-        use slowpath_engine::export::chart::{
-            mark_coincident, reported_and_measured, this_run, Chart, Mark, Series, Unit,
-        };
-        let mut series: Vec<Series> = data
+        use slowpath_engine::export::chart::{scaling_series, Chart, Mark, Marks, Series, Unit};
+        let lines: Vec<Series> = data
             .iter()
-            .zip(EXPORT_COLOURS.iter().cycle())
+            .zip(SERIES_COLOURS.iter().cycle())
             .map(|((variant, points), colour)| Series {
                 emphasis: *variant == current_variant,
                 ..Series::new(
@@ -119,20 +117,21 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                 )
             })
             .collect();
-        mark_coincident(&mut series);
-        series.extend(reported_and_measured(
-            REPORTED_DUMP_POINTS.iter().map(|&(size, ns, _)| (size, ns)).collect(),
-            &measured,
-            &kernel,
-        ));
-        let here: Vec<(u64, u64)> = data
+        let here = data
             .iter()
             .filter(|(variant, _)| *variant == current_variant)
             .flat_map(|(_, points)| points.iter().copied().filter(|&(size, _)| size == current_size))
             .collect();
-        if !here.is_empty() {
-            series.push(this_run("this run's variant and size", here));
-        }
+        let series = scaling_series(
+            lines,
+            Marks {
+                reported: REPORTED_DUMP_POINTS.iter().map(|&(size, ns, _)| (size, ns)).collect(),
+                measured: &measured,
+                measured_on: &kernel,
+                here,
+                here_name: "this run's variant and size",
+            },
+        );
         Rc::new(Chart {
             name: "scaling",
             title: "Dump time against mapping size".to_string(),
