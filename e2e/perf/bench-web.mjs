@@ -74,7 +74,11 @@ async function runTimes() {
   await page.goto(new URL('#/', base).href);
   // Every card computes its headline from a run, after the first paint: wait for all of them.
   await page.waitForFunction(
-    () => document.querySelectorAll('[data-testid="headline"]').length === document.querySelectorAll('[data-testid="case-card"]').length,
+    () => {
+      // Before the first paint there are no cards, and 0 === 0: wait for the cards too.
+      const cards = document.querySelectorAll('[data-testid="case-card"]').length;
+      return cards > 0 && document.querySelectorAll('[data-testid="headline"]').length === cards;
+    },
     null,
     { timeout: 60_000 },
   );

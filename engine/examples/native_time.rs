@@ -1,7 +1,7 @@
 //! The native half of `cargo xtask bench`'s wasm/native ratio: times one run given
 //! as the browser benchmark's query (`run=<case>&v=<variant>&<param>=<value>…`),
-//! ten times, and prints `first_ms median_ms` (median of the nine after the first),
-//! as the page `#/__perf` does in wasm.
+//! ten times as the page `#/__perf` does in wasm (`run::timing`), and prints
+//! `first_ms median_ms` (median of the nine after the first).
 //! `cargo run --profile bench -p slowpath-engine --example native_time -- 'run=fifo-trigger&duration=60s'`
 use slowpath_engine::case::{find, run_checked};
 use std::time::Instant;
@@ -35,15 +35,20 @@ fn main() {
             }
         }
     }
-    let mut times_ms = Vec::new();
-    for _ in 0..10 {
-        let start = Instant::now();
-        let run = run_checked(case, &params, variant, 1);
-        times_ms.push(start.elapsed().as_secs_f64() * 1000.0);
-        if let Err(error) = run {
-            eprintln!("native_time: {error:?}");
-            std::process::exit(1);
-        }
+    let clock = Instant::now();
+    let mut failure = None;
+    let times_ms = slowpath_engine::run::timing::sample_runs_ms(
+        || clock.elapsed().as_secs_f64() * 1000.0,
+        || {
+            if let Err(error) = run_checked(case, &params, variant, 1) {
+                failure.get_or_insert(error);
+            }
+        },
+        10,
+    );
+    if let Some(error) = failure {
+        eprintln!("native_time: {error:?}");
+        std::process::exit(1);
     }
     let first_ms = times_ms[0];
     let mut later = times_ms[1..].to_vec();

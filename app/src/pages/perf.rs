@@ -72,8 +72,9 @@ struct RunTimesProps {
     overrides: Vec<(String, String)>,
 }
 
-/// Runs a case's defaults ten times and shows (and exposes) each time: the
-/// first includes compiling the wasm code it touches, the rest are warm.
+/// Times a case's run ten times and shows (and exposes) each time: the first
+/// includes compiling the wasm code it touches; the rest are warm, each the mean
+/// of a batch of at least 20 ms (`run::timing`).
 #[function_component(RunTimes)]
 fn run_times(props: &RunTimesProps) -> Html {
     const RUNS: usize = 10;
@@ -93,16 +94,15 @@ fn run_times(props: &RunTimesProps) -> Html {
                 params.0.insert(spec.name.to_string(), spec.parse_clamped(text).0);
             }
         }
-        (0..RUNS)
-            .map(|run| {
-                let started = crate::perf::now_ms();
-                let result = slowpath_engine::run_checked(case, &params, variant, 1);
-                let ms = crate::perf::now_ms() - started;
-                drop(result);
-                crate::perf::record("__slowpathRunRepeatMs", &run.to_string(), ms);
-                ms
-            })
-            .collect::<Vec<f64>>()
+        let samples_ms = slowpath_engine::run::timing::sample_runs_ms(
+            crate::perf::now_ms,
+            || drop(slowpath_engine::run_checked(case, &params, variant, 1)),
+            RUNS,
+        );
+        for (run, &ms) in samples_ms.iter().enumerate() {
+            crate::perf::record("__slowpathRunRepeatMs", &run.to_string(), ms);
+        }
+        samples_ms
     });
     html! {
         <article class="case" data-testid="run-times">

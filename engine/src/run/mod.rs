@@ -15,6 +15,7 @@ pub mod progress;
 pub mod rng;
 pub mod synthetic;
 pub mod timeline;
+pub mod timing;
 pub mod trace;
 pub mod view;
 pub mod wire;

@@ -214,9 +214,8 @@ fn scaling_point(cfg: &sim::Config, threads: u64) -> ScalingPoint {
             (last_tick - 1) / (period / c.tick_ns) + 1
         }
     };
-    let cpu = |c: &sim::Config, per_visit: &dyn Fn(u64) -> u64| {
-        let sum: u64 = c.visits().map(per_visit).sum();
-        let scan_cpu = sim::RLOCK_NS + sum + sim::RUNLOCK_NS;
+    let cpu = |c: &sim::Config, visits_ns: u64| {
+        let scan_cpu = sim::RLOCK_NS + visits_ns + sim::RUNLOCK_NS;
         scans(c, scan_cpu) * scan_cpu
     };
     let mut before = at.clone();
@@ -226,10 +225,10 @@ fn scaling_point(cfg: &sim::Config, threads: u64) -> ScalingPoint {
     let (hot, cold) = (at.hot_ns(), at.cold_ns());
     ScalingPoint {
         threads,
-        before_ns: cpu(&before, &|i| before.visit_cost(i)),
-        tgids_ns: cpu(&after, &|i| after.visit_cost(i)),
-        before_hot_ns: cpu(&before, &|_| hot),
-        before_cold_ns: cpu(&before, &|_| cold),
+        before_ns: cpu(&before, before.scan_visits_ns()),
+        tgids_ns: cpu(&after, after.scan_visits_ns()),
+        before_hot_ns: cpu(&before, before.visits_per_scan() * hot),
+        before_cold_ns: cpu(&before, before.visits_per_scan() * cold),
     }
 }
 
@@ -272,7 +271,7 @@ impl Case for GvisorThreadgroups {
         put("task_cap_applied", Metric::Count(u64::from(capped)));
         put("scans", Metric::Count(totals.scans));
         put("tasks_visited", Metric::Count(totals.tasks_visited));
-        put("visits_per_scan", Metric::Count(cfg.visits().count() as u64));
+        put("visits_per_scan", Metric::Count(cfg.visits_per_scan()));
         put("scan_ns", Metric::Ns(totals.scan_ns));
         put("scan_cpu_ns", Metric::Ns(totals.scan_cpu_ns));
         put("ticker_cpu_ns", Metric::Ns(ticker_sys));
@@ -310,7 +309,7 @@ impl Case for GvisorThreadgroups {
             processes: cfg.processes,
             sidecars: cfg.sidecars,
             total_tasks: cfg.total_tasks(),
-            visits_per_scan: cfg.visits().count() as u64,
+            visits_per_scan: cfg.visits_per_scan(),
             tick_ns: cfg.tick_ns,
             duration_ns: cfg.duration_ns,
             seed,
@@ -356,5 +355,22 @@ impl Case for GvisorThreadgroups {
         ];
         run.set_chapters(&moments);
         run
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scaling plot sums a scan's visits in closed form; it must equal the sum
+    /// the run's own scan expands visit by visit.
+    #[test]
+    fn a_scans_closed_form_sum_is_the_sum_of_its_visits() {
+        for (variant, seed) in [("before", 1), ("before", 7), ("tgids", 3)] {
+            let (cfg, _) = config(&META.default_params(), variant, seed);
+            let expanded_ns: u64 = cfg.visits().map(|i| cfg.visit_cost(i)).sum();
+            assert_eq!(cfg.scan_visits_ns(), expanded_ns, "{variant} seed {seed}");
+            assert_eq!(cfg.visits_per_scan(), cfg.visits().count() as u64);
+        }
     }
 }

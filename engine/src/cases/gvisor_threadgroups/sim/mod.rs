@@ -84,13 +84,33 @@ impl Config {
     /// (nothing else runs to change which task structs stay cached), drawn by a
     /// counter-based hash so that any visit expands without the others.
     pub fn cold(&self, i: u64) -> bool {
-        counter_hash(self.seed, i) % 1_000_000 < self.cold_ppm()
+        Self::cold_at(self.seed, self.cold_ppm(), i)
+    }
+    fn cold_at(seed: u64, cold_ppm: u64, i: u64) -> bool {
+        counter_hash(seed, i) % 1_000_000 < cold_ppm
     }
     pub fn visit_cost(&self, i: u64) -> u64 {
         if self.cold(i) {
             self.cold_ns()
         } else {
             self.hot_ns()
+        }
+    }
+    /// Σ `visit_cost` over one scan's visits, with the run's cold share and the two
+    /// costs read once (the scaling plot sums 16,384 visits per point).
+    pub fn scan_visits_ns(&self) -> u64 {
+        let (seed, cold_ppm, hot_ns, cold_ns) = (self.seed, self.cold_ppm(), self.hot_ns(), self.cold_ns());
+        let cost = |i: u64| if Self::cold_at(seed, cold_ppm, i) { cold_ns } else { hot_ns };
+        match self.variant {
+            Variant::Before => (0..self.total_tasks()).map(cost).sum(),
+            Variant::Tgids => (0..self.groups()).map(|g| cost(self.leader(g))).sum(),
+        }
+    }
+    /// How many visits one scan makes (as many as `visits()` yields).
+    pub fn visits_per_scan(&self) -> u64 {
+        match self.variant {
+            Variant::Before => self.total_tasks(),
+            Variant::Tgids => self.groups(),
         }
     }
     /// Task index → tid: tids from 1 in creation order.
