@@ -222,7 +222,7 @@ pub struct Space {
 }
 
 /// Builds the address space. `vmas` is the total VMA count (at least the base
-/// program's); extra small mappings are added below the big one, alternating
+/// program's); extra small mappings are added top-down in free gaps, alternating
 /// file-backed read-only and anonymous, as a program's later mmaps would be.
 ///
 /// `thp_pmd`: the PMD size when transparent huge pages are "always": 6.13 then
@@ -523,23 +523,33 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
     // Extra small mappings below the big one, adjacent as top-down allocation packs them.
     mapped.insert(big_start, big_end);
     let base_count = list.len() as u64;
-    // Top-down mmap puts each below the lowest mapping under mmap_base: the big one
-    // when it went there, else libc's neighbourhood. None goes below 64 KiB
-    // (mmap_min_addr); past that, no more are added.
-    let mut below =
-        if big_end == page_align(0x7fff_f7d8_5000) { big_start } else { page_align(0x7fff_f7d8_5000) };
-    for extra in 0..vmas.saturating_sub(base_count) {
+    // Top-down mmap puts each in the highest free gap under mmap_base (just below
+    // libc) that fits it: below the big one when the big one sits right under libc;
+    // first in the gap above it when THP alignment moved it down by up to a PMD.
+    // None goes below 64 KiB (mmap_min_addr); past that, no more are added.
+    let mut below = page_align(0x7fff_f7d8_5000);
+    'extras: for extra in 0..vmas.saturating_sub(base_count) {
         let length = (1 + extra % 4) * 16 * page;
-        if below < length + (64 << 10) {
-            break;
-        }
-        let start = below - length;
+        // Step down past each mapping in the way: `below` only falls, so every
+        // mapping is stepped over at most once in the whole loop.
+        let start = loop {
+            if below < length + (64 << 10) {
+                break 'extras;
+            }
+            let start = below - length;
+            match mapped.range(..below).next_back() {
+                Some((&other_start, &other_end)) if other_end > start => below = other_start,
+                _ => break start,
+            }
+        };
         let (name, backing, present_pages) = if extra % 2 == 0 {
             ("locale file", Backing::FileClean { elf_header: false }, 0)
         } else {
             ("anon (malloc arena)", Backing::Anon, 4)
         };
+        let before_count = list.len();
         add(&mut list, &mut mapped, page, start, below, name, backing, present_pages, false);
+        debug_assert_eq!(list.len(), before_count + 1, "an extra mapping is placed in a free gap");
         below = start;
     }
     // The tree is built in the order the mappings appear: exec maps the program,
@@ -582,4 +592,32 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
     }
     let big = list.iter().position(|vma| vma.big).expect("the big mapping exists");
     Space { vmas: list, big, tree, huge }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KIB: u64 = 1 << 10;
+    const TIB: u64 = 1 << 40;
+
+    /// THP moves the big mapping down to a PMD boundary, leaving a gap under libc:
+    /// the extras fill that gap first, then continue below the big one; none is lost.
+    #[test]
+    fn every_extra_mapping_finds_a_gap_with_and_without_thp() {
+        for (page, thp_pmd) in [(4 * KIB, None), (4 * KIB, Some(2 << 20)), (64 * KIB, Some(512 << 20))] {
+            let space = build(TIB, 100, Pattern::Spread, page, 5_000, thp_pmd);
+            // The process's 5,000 and the gate VMA, which the snapshot lists too.
+            assert_eq!(space.vmas.len(), 5_001, "page {page}, pmd {thp_pmd:?}");
+            let mut starts: Vec<(u64, u64)> = space.vmas.iter().map(|vma| (vma.start, vma.end)).collect();
+            starts.sort_unstable();
+            assert!(starts.windows(2).all(|pair| pair[0].1 <= pair[1].0), "mappings overlap");
+            let big = &space.vmas[space.big];
+            let above_big =
+                space.vmas.iter().filter(|vma| vma.start >= big.end && vma.end <= 0x7fff_f7d8_5000).count();
+            // Without THP the big one ends right under libc; with it, 1 TiB's start
+            // (0x7eff_f7d8_5000) is off a PMD boundary, so aligning leaves a gap above.
+            assert_eq!(above_big > 0, thp_pmd.is_some(), "page {page}, pmd {thp_pmd:?}");
+        }
+    }
 }
