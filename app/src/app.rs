@@ -1,5 +1,5 @@
-use crate::components::{SiteFooter, SiteHeader};
-use crate::pages::{AboutPage, CasePage, CrashPage, LandingPage, NotFoundPage, PerfPage, TourPage};
+use crate::components::{site_footer, site_header};
+use crate::pages::{about_page, case_page, crash_page, landing_page, not_found_page, tour_page, PerfPage};
 use crate::route::Route;
 use gloo::events::EventListener;
 use yew::prelude::*;
@@ -73,15 +73,13 @@ pub fn app() -> Html {
     };
 
     let page = match &*route {
-        Route::Landing => html! { <LandingPage /> },
-        Route::About => html! { <AboutPage /> },
-        Route::Case { id, query } => html! { <CasePage id={id.clone()} query={query.clone()} /> },
-        Route::Tour { id, stop, query } => {
-            html! { <TourPage id={id.clone()} stop={stop.clone()} query={query.clone()} /> }
-        }
+        Route::Landing => landing_page(),
+        Route::About => about_page(),
+        Route::Case { id, query } => case_page(id, query),
+        Route::Tour { id, stop, query } => tour_page(id, stop, query),
         Route::Perf { query } => html! { <PerfPage query={query.clone()} /> },
-        Route::Crash => html! { <CrashPage /> },
-        Route::NotFound { path } => html! { <NotFoundPage path={path.clone()} /> },
+        Route::Crash => crash_page(),
+        Route::NotFound { path } => not_found_page(path),
     };
 
     // Framed in another page, or on a projector: the case alone.
@@ -97,11 +95,11 @@ pub fn app() -> Html {
     html! {
         <>
             <button type="button" class="skip-link" onclick={skip_to_content}>{ "Skip to content" }</button>
-            <SiteHeader route={(*route).clone()} />
+            { site_header(&route) }
             <main id="main" class="wrap site-main" tabindex="-1" ref={main_ref}>
                 { page }
             </main>
-            <SiteFooter />
+            { site_footer() }
         </>
     }
 }

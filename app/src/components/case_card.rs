@@ -50,7 +50,6 @@ pub fn case_card(props: &CaseCardProps) -> Html {
 }
 
 /// Every registered case, as cards, in registry order.
-#[function_component(CaseList)]
 pub fn case_list() -> Html {
     html! {
         <ul class="case-grid" role="list">

@@ -2,7 +2,6 @@ use crate::route::Route;
 use yew::prelude::*;
 
 /// The footer on every page: licence and a reminder of what the numbers are.
-#[function_component(SiteFooter)]
 pub fn site_footer() -> Html {
     html! {
         <footer class="site-footer">

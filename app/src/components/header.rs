@@ -1,22 +1,16 @@
 use crate::route::Route;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct SiteHeaderProps {
-    /// The current route, to mark the current section in the navigation.
-    pub route: Route,
-}
-
-/// The banner on every page: the name (a link home) and the main navigation.
-#[function_component(SiteHeader)]
-pub fn site_header(props: &SiteHeaderProps) -> Html {
+/// The banner on every page: the name (a link home) and the main navigation, with
+/// the section of `route` (the current page) marked.
+pub fn site_header(route: &Route) -> Html {
     // "page" when the link is this very page, "true" when it is the section we are in.
-    let cases_current = match props.route {
+    let cases_current = match route {
         Route::Landing => Some("page"),
         Route::Case { .. } => Some("true"),
         _ => None,
     };
-    let about_current = matches!(props.route, Route::About).then_some("page");
+    let about_current = matches!(route, Route::About).then_some("page");
     html! {
         <header class="site-header">
             <div class="wrap site-header-inner">

@@ -5,9 +5,9 @@ mod footer;
 mod header;
 mod later;
 
-pub use case_card::CaseList;
-pub use footer::SiteFooter;
-pub use header::SiteHeader;
+pub use case_card::case_list;
+pub use footer::site_footer;
+pub use header::site_header;
 pub use later::use_parts_shown;
 
 use slowpath_engine::CaseMeta;

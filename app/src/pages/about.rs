@@ -63,7 +63,6 @@ const REPORTS: &[Report] = &[
 ];
 
 /// `#/about`: what slowpath is, where the cases come from, the licence.
-#[function_component(AboutPage)]
 pub fn about_page() -> Html {
     html! {
         <article class="prose" data-testid="about-page" aria-labelledby="about-title">

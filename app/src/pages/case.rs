@@ -1,27 +1,18 @@
-use super::not_found::NoSuchCase;
+use super::not_found::no_such_case;
 use crate::components::MetaRef;
 use crate::player::loader::PlayerLoader;
 use crate::route::Route;
 use slowpath_engine::{CaseMeta, ParamSpec};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct CasePageProps {
-    pub id: AttrValue,
-    /// The query part of the hash: the player's state.
-    #[prop_or_default]
-    pub query: AttrValue,
-}
-
-/// `#/case/<id>`: the player (the stage first), then what the case is: variants,
-/// parameters, sources.
-#[function_component(CasePage)]
-pub fn case_page(props: &CasePageProps) -> Html {
-    match slowpath_engine::find(&props.id) {
+/// `#/case/<id>?<query>`: the player (the stage first), then what the case is:
+/// variants, parameters, sources. The query is the player's state.
+pub fn case_page(id: &str, query: &str) -> Html {
+    match slowpath_engine::find(id) {
         Some(case) => {
-            html! { <CaseDetails meta={MetaRef(case.meta())} query={props.query.clone()} /> }
+            html! { <CaseDetails meta={MetaRef(case.meta())} query={AttrValue::from(query.to_string())} /> }
         }
-        None => html! { <NoSuchCase id={props.id.clone()} /> },
+        None => no_such_case(id),
     }
 }
 

@@ -4,7 +4,6 @@ use yew::prelude::*;
 pub const CRASH_MESSAGE: &str = "deliberate crash for testing (the #/__crash route)";
 
 /// `#/__crash`: panics on purpose, so the browser tests can check the panic overlay.
-#[function_component(CrashPage)]
 pub fn crash_page() -> Html {
     panic!("{CRASH_MESSAGE}");
 }

@@ -1,8 +1,7 @@
-use crate::components::CaseList;
+use crate::components::case_list;
 use yew::prelude::*;
 
 /// `#/`: what slowpath is, and the cases.
-#[function_component(LandingPage)]
 pub fn landing_page() -> Html {
     html! {
         <>
@@ -24,7 +23,7 @@ pub fn landing_page() -> Html {
             </section>
             <section class="cases" aria-labelledby="cases-title">
                 <h2 id="cases-title">{ "Cases" }</h2>
-                <CaseList />
+                { case_list() }
             </section>
         </>
     }

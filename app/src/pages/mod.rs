@@ -8,10 +8,10 @@ mod not_found;
 mod perf;
 mod tour;
 
-pub use about::AboutPage;
-pub use case::CasePage;
-pub use crash::CrashPage;
-pub use landing::LandingPage;
-pub use not_found::NotFoundPage;
+pub use about::about_page;
+pub use case::case_page;
+pub use crash::crash_page;
+pub use landing::landing_page;
+pub use not_found::not_found_page;
 pub use perf::PerfPage;
-pub use tour::TourPage;
+pub use tour::tour_page;

@@ -8,7 +8,7 @@
 //! on the window before the player's own keys, so that a presentation clicker drives
 //! the tour, and Shift + →/← still step the run.
 
-use super::not_found::NoSuchCase;
+use super::not_found::no_such_case;
 use crate::components::MetaRef;
 use crate::player::url::{PlayerQuery, DEFAULT_GRANULARITY};
 use crate::player::PlayerView;
@@ -21,23 +21,16 @@ use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct TourPageProps {
-    pub id: AttrValue,
-    /// The stop as written in the link (1-based; clamped here).
-    pub stop: AttrValue,
-    pub query: AttrValue,
-}
-
-#[function_component(TourPage)]
-pub fn tour_page(props: &TourPageProps) -> Html {
-    match slowpath_engine::find(&props.id) {
+/// `#/tour/<id>/<stop>?<query>`; the stop as written in the link (1-based,
+/// clamped by the tour).
+pub fn tour_page(id: &str, stop: &str, query: &str) -> Html {
+    match slowpath_engine::find(id) {
         // Keyed by case: the answers given live as long as one case's tour is open.
         Some(case) => html! {
-            <TourOf key={props.id.to_string()} meta={MetaRef(case.meta())} stop={props.stop.clone()}
-                query={props.query.clone()} />
+            <TourOf key={id.to_string()} meta={MetaRef(case.meta())} stop={AttrValue::from(stop.to_string())}
+                query={AttrValue::from(query.to_string())} />
         },
-        None => html! { <NoSuchCase id={props.id.clone()} /> },
+        None => no_such_case(id),
     }
 }
 
