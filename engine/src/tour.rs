@@ -254,7 +254,7 @@ pub fn pose(meta: &CaseMeta, run: &Run, position: u64, question: &Question) -> R
                 let scaled = if power < 0 { value / scale } else { value.saturating_mul(scale) };
                 values.push((scaled, false));
             }
-            values.sort_by_key(|(value, _)| *value);
+            crate::run::sort::sort_by_key(&mut values, |(value, _)| *value);
             let correct = values.iter().position(|(_, right)| *right).unwrap_or(0);
             let choices: Vec<String> = values.iter().map(|(value, _)| shown(*value, duration)).collect();
             if choices.windows(2).any(|pair| pair[0] == pair[1]) {

@@ -260,7 +260,7 @@ impl Writer<'_> {
                         _ => None,
                     })
                     .collect();
-                changing.sort();
+                crate::run::sort::sort_by(&mut changing, |a, b| a.cmp(b));
                 changing.dedup();
                 let block_end = block.start_ns + block.count * block.period_ns;
                 let first = if changing.is_empty() {

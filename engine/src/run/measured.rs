@@ -66,7 +66,7 @@ impl TodayCheck {
         if values.is_empty() {
             return None;
         }
-        values.sort_by(f64::total_cmp);
+        crate::run::sort::sort_by(&mut values, f64::total_cmp);
         let middle = values.len() / 2;
         let median_ms =
             if values.len() % 2 == 1 { values[middle] } else { (values[middle - 1] + values[middle]) / 2.0 };
@@ -103,7 +103,7 @@ pub fn median(mut values: Vec<f64>) -> Option<f64> {
     if values.is_empty() {
         return None;
     }
-    values.sort_by(f64::total_cmp);
+    crate::run::sort::sort_by(&mut values, f64::total_cmp);
     let middle = values.len() / 2;
     Some(if values.len() % 2 == 1 { values[middle] } else { (values[middle - 1] + values[middle]) / 2.0 })
 }

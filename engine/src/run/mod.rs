@@ -13,6 +13,7 @@ pub mod outcome;
 pub mod params;
 pub mod progress;
 pub mod rng;
+pub mod sort;
 pub mod synthetic;
 pub mod timeline;
 pub mod timing;

@@ -214,7 +214,7 @@ impl Run {
         for (lock, task, start_ns, kind) in open {
             spans.push(LockSpan { lock, task, start_ns, end_ns: self.end_ns, kind, repeats: 1 });
         }
-        spans.sort_by_key(|span| (span.start_ns, span.lock, span.task));
+        crate::run::sort::sort_by_key(&mut spans, |span| (span.start_ns, span.lock, span.task));
         Timeline { end_ns: self.end_ns, tracks, lock_spans: spans }
     }
 

@@ -509,7 +509,7 @@ impl Run {
             .filter_map(|&(index, title)| Some(Chapter { position: index? + 1, title }))
             .filter(|chapter| chapter.position <= self.total_ops())
             .collect();
-        chapters.sort_by_key(|chapter| chapter.position);
+        crate::run::sort::sort_by_key(&mut chapters, |chapter| chapter.position);
         chapters.dedup_by_key(|chapter| chapter.position);
         self.chapters = chapters;
     }

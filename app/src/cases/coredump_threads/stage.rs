@@ -229,8 +229,8 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
     // CPU 0 keeps the plain test ids; the others are suffixed.
     let suffix = if cpu == 0 { String::new() } else { format!("-cpu{cpu}") };
     let order = |t: &&TaskView| (g(t, gauge::PRIO), g(t, gauge::SEQ));
-    active.sort_by_key(order);
-    expired.sort_by_key(order);
+    slowpath_engine::run::sort::sort_by_key(&mut active, order);
+    slowpath_engine::run::sort::sort_by_key(&mut expired, order);
     let array = |title: &str, tasks: &[&TaskView], testid: &str| {
         let mut rows: Vec<(i64, Vec<&TaskView>)> = Vec::new();
         for t in tasks {

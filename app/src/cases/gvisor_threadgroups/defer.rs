@@ -64,7 +64,7 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                         .filter(|l| l.kind == LockKind::GoMutex)
                         .filter_map(|l| l.holders.iter().find(|h| h.task == sender.id).map(|h| (h.since_ns, l.name.clone())))
                         .collect();
-                    held.sort();
+                    slowpath_engine::run::sort::sort_by(&mut held, |a, b| a.cmp(b));
                     let waits = view.locks.iter().find(|l| l.waiters.iter().any(|w| w.task == sender.id));
                     let state = match sender.state {
                         TaskState::BlockedOnLock { .. } => "blocked",

@@ -281,7 +281,7 @@ fn costs(space: &AddressSpace, run: &Run) -> Html {
             }
         })
         .collect();
-    simulated.sort_by_key(|(key, _)| rank(key));
+    slowpath_engine::run::sort::sort_by_key(&mut simulated, |(key, _)| rank(key));
     let class = |name: &str| {
         format!("cost c-{}", name.split_whitespace().next().unwrap_or("x").replace(['(', ')', '_'], "-"))
     };

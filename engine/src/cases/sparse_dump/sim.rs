@@ -304,7 +304,9 @@ impl Sim<'_> {
         let mut order: Vec<usize> =
             (0..self.space.vmas.len()).filter(|&i| self.space.vmas[i].dump_size(page) > 0).collect();
         if matches!(self.config.variant, Variant::V613 | Variant::Interruptible) {
-            order.sort_by_key(|&i| (self.space.vmas[i].dump_size(page), self.space.vmas[i].start));
+            crate::run::sort::sort_by_key(&mut order, |&i| {
+                (self.space.vmas[i].dump_size(page), self.space.vmas[i].start)
+            });
         }
         order
     }

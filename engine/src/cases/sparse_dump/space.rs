@@ -555,7 +555,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
     // The tree is built in the order the mappings appear: exec maps the program,
     // stack, vdso and ld.so; ld.so maps libc; the program maps the rest.
     let mut order: Vec<usize> = (0..list.len()).collect();
-    order.sort_by_key(|&i| {
+    crate::run::sort::sort_by_key(&mut order, |&i| {
         let vma = &list[i];
         let stage = match vma.name {
             n if n.starts_with("a.out") || n == "[heap]" || n == "[stack]" => 0,
@@ -580,7 +580,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
     });
     let mut tree = MapleTree::build(&ranges);
     // The tree stores insertion indices; map them back to address-order indices.
-    list.sort_by_key(|vma| vma.start);
+    crate::run::sort::sort_by_key(&mut list, |vma| vma.start);
     let by_start: Vec<u64> = list.iter().map(|vma| vma.start).collect();
     for node in &mut tree.nodes {
         for slot in &mut node.slots {

@@ -301,7 +301,7 @@ impl Sim<'_> {
             },
         ));
         // Stable sort: by time, then releases before grants, then the order pushed.
-        ops.sort_by_key(|(at_ns, order, _)| (*at_ns, *order));
+        crate::run::sort::sort_by_key(&mut ops, |(at_ns, order, _)| (*at_ns, *order));
         let label_args = [Arg::Count(window_tick.unwrap_or(0))];
         let label = match window_tick {
             Some(_) => say(T::ITER_TICK_WRITER.id(), &label_args),
