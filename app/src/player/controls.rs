@@ -232,24 +232,17 @@ fn draw_markers(canvas: &NodeRef, run: &slowpath_engine::Run) {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct NoticesProps {
-    pub notices: Vec<Notice>,
-    pub on_dismiss: Callback<MouseEvent>,
-}
-
 /// What a link or an input asked for that could not be honoured, and what was done instead.
-#[function_component(Notices)]
-pub fn notices(props: &NoticesProps) -> Html {
-    if props.notices.is_empty() {
+pub fn notices(notices: &[Notice], on_dismiss: Callback<MouseEvent>) -> Html {
+    if notices.is_empty() {
         return html! {};
     }
     html! {
         <div class="notices" role="status" data-testid="notices">
             <ul role="list">
-                { for props.notices.iter().map(|notice| html! { <li>{ &notice.message }</li> }) }
+                { for notices.iter().map(|notice| html! { <li>{ &notice.message }</li> }) }
             </ul>
-            <button type="button" onclick={props.on_dismiss.clone()} aria-label="Dismiss these notices">{ "Dismiss" }</button>
+            <button type="button" onclick={on_dismiss} aria-label="Dismiss these notices">{ "Dismiss" }</button>
         </div>
     }
 }
@@ -422,13 +415,8 @@ pub fn share_link(props: &ShareProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct HelpProps {
-    pub on_close: Callback<MouseEvent>,
-}
-
-#[function_component(HelpOverlay)]
-pub fn help_overlay(props: &HelpProps) -> Html {
+/// The keys and the glossary, over the page; `on_close` hears Close.
+pub fn help_overlay(on_close: Callback<MouseEvent>) -> Html {
     html! {
         <div class="help-overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
             <div class="help-card">
@@ -440,7 +428,7 @@ pub fn help_overlay(props: &HelpProps) -> Html {
                 <dl class="glossary">
                     { for super::GLOSSARY.iter().map(|(word, what)| html! { <><dt>{ *word }</dt><dd>{ *what }</dd></> }) }
                 </dl>
-                <button type="button" onclick={props.on_close.clone()} autofocus=true>{ "Close" }</button>
+                <button type="button" onclick={on_close} autofocus=true>{ "Close" }</button>
             </div>
         </div>
     }

@@ -3,18 +3,10 @@
 
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct JumpNavProps {
-    pub has_case_ui: bool,
-    /// The case's guided tour (every case ships one), when not already in it.
-    #[prop_or_default]
-    pub tour_hash: Option<AttrValue>,
-}
-
 /// Buttons to the parts below the first screen (the ids are set by the player,
 /// and `about` by the case page). Buttons, not `#id` links: the hash is the route.
-#[function_component(JumpNav)]
-pub fn jump_nav(props: &JumpNavProps) -> Html {
+/// `tour_hash`: the case's guided tour (every case ships one), when not already in it.
+pub fn jump_nav(has_case_ui: bool, tour_hash: Option<String>) -> Html {
     let jump = |id: &'static str| {
         Callback::from(move |_: MouseEvent| {
             if let Some(target) = gloo::utils::document().get_element_by_id(id) {
@@ -26,7 +18,7 @@ pub fn jump_nav(props: &JumpNavProps) -> Html {
         })
     };
     let mut parts = vec![("details-figures", "Figures")];
-    if props.has_case_ui {
+    if has_case_ui {
         parts.push(("details-case", "Charts"));
     }
     parts.extend([("details-timeline", "Timeline"), ("details-params", "Parameters"), ("about", "About")]);
@@ -38,7 +30,7 @@ pub fn jump_nav(props: &JumpNavProps) -> Html {
                 { for parts.into_iter().map(|(id, label)| html! {
                     <li key={id}><button type="button" onclick={jump(id)}>{ label }</button></li>
                 }) }
-                if let Some(hash) = &props.tour_hash {
+                if let Some(hash) = &tour_hash {
                     <li><a class="case-tour-link" href={hash.clone()} data-testid="tour-link" title="The guided tour of this case">{ "Tour →" }</a></li>
                 }
             </ul>

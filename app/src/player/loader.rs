@@ -30,27 +30,19 @@ fn target_ns(key: &RunKey) -> Option<u64> {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ProgressProps {
-    pub making: Making,
-    /// The simulated time the run is asked to cover, when a parameter says.
-    pub target_ns: Option<u64>,
-    pub on_cancel: Callback<()>,
-}
-
-/// The progress of a run being made, with Cancel.
-#[function_component(RunProgress)]
-pub fn run_progress(props: &ProgressProps) -> Html {
-    let Making::Running(reached) = &props.making else { return html! {} };
+/// The progress of a run being made, with Cancel; `target_ns` is the simulated
+/// time the run is asked to cover, when a parameter says.
+pub fn run_progress(making: &Making, target_ns: Option<u64>, on_cancel: &Callback<()>) -> Html {
+    let Making::Running(reached) = making else { return html! {} };
     let words = match reached {
         Some(ns) => format!("Simulating… {} of simulated time so far", format::duration(*ns)),
         None => "Simulating…".to_string(),
     };
-    let fraction = match (reached, props.target_ns) {
+    let fraction = match (reached, target_ns) {
         (Some(ns), Some(target)) => Some((*ns as f64 / target as f64).clamp(0.0, 1.0)),
         _ => None,
     };
-    let cancel = props.on_cancel.reform(|_| ());
+    let cancel = on_cancel.reform(|_| ());
     html! {
         <div class="run-progress" role="status" aria-live="polite" data-testid="run-progress">
             <span class="run-progress-words">{ words }</span>
@@ -137,7 +129,7 @@ pub fn player_loader(props: &LoaderProps) -> Html {
                     <a class="button" href={crate::route::Route::case(meta.id).to_hash()}>{ "Open with the defaults" }</a>
                 </div>
             } else {
-                <RunProgress making={(*making).clone()} target_ns={target_ns(&key)} on_cancel={on_cancel} />
+                { run_progress(&making, target_ns(&key), &on_cancel) }
             }
         </section>
     }

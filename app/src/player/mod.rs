@@ -19,7 +19,7 @@ pub mod url;
 pub mod viewport;
 
 use crate::route::Route;
-use controls::{HelpOverlay, Notices, ParamPanel, ShareLink, Transport};
+use controls::{help_overlay, notices, ParamPanel, ShareLink, Transport};
 use gloo::events::{EventListener, EventListenerOptions};
 use model::{Action, Pace, Player, SPEEDS};
 use panels::{CodePanel, LockPanel, MetricsPanel, NarrationPanel};
@@ -116,8 +116,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
     let (making_other, other_target_ns, cancel_other) = loader::use_wanted_compare(&player);
     let progress = html! {
         <>
-            <loader::RunProgress making={making} target_ns={making_target_ns} on_cancel={cancel_making} />
-            <loader::RunProgress making={making_other} target_ns={other_target_ns} on_cancel={cancel_other} />
+            { loader::run_progress(&making, making_target_ns, &cancel_making) }
+            { loader::run_progress(&making_other, other_target_ns, &cancel_other) }
         </>
     };
 
@@ -381,7 +381,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                             { case_wide(case_ui) }
                         }
                         if player.help {
-                            <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
+                            { help_overlay(dispatch(Action::CloseHelp)) }
                         }
                     </section>
                 };
@@ -410,7 +410,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                             { case_wide(case_ui) }
                         }
                         if player.help {
-                            <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
+                            { help_overlay(dispatch(Action::CloseHelp)) }
                         }
                     </section>
                 };
@@ -418,7 +418,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
 
     html! {
             <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
-                <Notices notices={player.notices.clone()} on_dismiss={dispatch(Action::DismissNotices)} />
+                { notices(&player.notices, dispatch(Action::DismissNotices)) }
                 // A run that stopped at the engine's work budget says so, and what its figures cover.
                 if let Some(text) = player.run.outcome.limit_text() {
                     <p class="run-limit" role="status" data-testid="run-limit">{ text }</p>
@@ -436,9 +436,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
                         if player.query.compare.is_some() {
                             <compare_view::CompareBar player={Rc::new((*player).clone())} on_action={on_action.clone()} />
                         }
-                        <jump::JumpNav has_case_ui={case_ui.is_some()}
-                        tour_hash={props.address.is_none().then(|| AttrValue::from(
-                            Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash()))} />
+                        { jump::jump_nav(case_ui.is_some(), props.address.is_none().then(||
+                            Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash())) }
                         // A guided tour's panel goes here, above the narration.
                         <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                             earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
@@ -486,7 +485,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
                     }
                 </div>
                 if player.help {
-                    <HelpOverlay on_close={dispatch(Action::CloseHelp)} />
+                    { help_overlay(dispatch(Action::CloseHelp)) }
                 }
             </section>
         }

@@ -21,8 +21,8 @@ fn main(context: &StageContext) -> Html {
 fn wide(context: &StageContext) -> Html {
     html! {
         <>
-            <stage::TimeAndNotes run={context.run.clone()} view={context.view.clone()} />
-            <scaling::FixDiff />
+            { stage::time_and_notes(&context.run, &context.view) }
+            { scaling::fix_diff() }
             <scaling::ScalingPlot run={context.run.clone()} meta={context.meta} />
         </>
     }

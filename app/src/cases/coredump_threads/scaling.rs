@@ -176,7 +176,6 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
 }
 
 /// The two fixes of 2005 as a diff of our pseudocode (not the kernel's text).
-#[function_component(FixDiff)]
 pub fn fix_diff() -> Html {
     let lines: &[(&str, &str)] = &[
         (" ", "do_coredump():"),

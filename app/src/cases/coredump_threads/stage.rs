@@ -99,13 +99,12 @@ pub fn threads_stage(props: &StageProps) -> Html {
 
 /// The `time` line beside the report's and why nobody spins on siglock: below
 /// the stage, which must fit the first screen.
-#[function_component(TimeAndNotes)]
-pub fn time_and_notes(props: &StageProps) -> Html {
-    let Some(case) = props.run.extras::<CoredumpCase>() else { return html! {} };
+pub fn time_and_notes(run: &Run, view: &View) -> Html {
+    let Some(case) = run.extras::<CoredumpCase>() else { return html! {} };
     html! {
         <section class="panel stage cdt-stage" aria-labelledby="cdt-time-title">
             <h2 id="cdt-time-title">{ "The report's time line, and siglock" }</h2>
-            { time_line(&props.view, case) }
+            { time_line(view, case) }
             if case.cpus == 1 {
                 <p class="cdt-note">
                     { "One CPU: a thread holding a spinlock cannot be preempted, so nobody ever spins on siglock here. \

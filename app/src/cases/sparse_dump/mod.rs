@@ -18,8 +18,8 @@ fn main(context: &StageContext) -> Html {
 fn wide(context: &StageContext) -> Html {
     html! {
         <>
-            <stage::CostBreakdown run={context.run.clone()} />
-            <scaling::FixDiff run={context.run.clone()} meta={context.meta} />
+            { stage::cost_breakdown(&context.run) }
+            { scaling::fix_diff(&context.run) }
             <scaling::ScalingPlot run={context.run.clone()} meta={context.meta} />
         </>
     }

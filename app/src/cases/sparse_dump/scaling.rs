@@ -201,19 +201,17 @@ fn shared_lines(a: &[&str], b: &[&str]) -> (Vec<bool>, Vec<bool>) {
     (in_a, in_b)
 }
 
-#[function_component(FixDiff)]
-pub fn fix_diff(props: &ScalingProps) -> Html {
-    let Some(AddressSpace { loop_as_reported, loop_of_variant, .. }) = props.run.extras::<AddressSpace>()
-    else {
+/// The variant's dump loop beside the reported one's, as a diff of our pseudocode.
+pub fn fix_diff(run: &Run) -> Html {
+    let Some(AddressSpace { loop_as_reported, loop_of_variant, .. }) = run.extras::<AddressSpace>() else {
         return html! {};
     };
     if loop_as_reported == loop_of_variant {
         return html! {};
     }
-    let (Some(before), Some(after)) = (
-        props.run.code.get(usize::from(*loop_as_reported)),
-        props.run.code.get(usize::from(*loop_of_variant)),
-    ) else {
+    let (Some(before), Some(after)) =
+        (run.code.get(usize::from(*loop_as_reported)), run.code.get(usize::from(*loop_of_variant)))
+    else {
         return html! {};
     };
     let (kept_before, kept_after) = shared_lines(before.lines, after.lines);

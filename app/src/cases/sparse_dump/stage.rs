@@ -96,25 +96,13 @@ pub fn address_space_stage(props: &StageProps) -> Html {
 
 /// Where the whole run's time went, beside the seed's profile: a figure of the
 /// whole run that does not move, so it sits below the stage, not on it.
-#[function_component(CostBreakdown)]
-pub fn cost_breakdown(props: &CostProps) -> Html {
-    let Some(space) = props.run.extras::<AddressSpace>() else { return html! {} };
+pub fn cost_breakdown(run: &Run) -> Html {
+    let Some(space) = run.extras::<AddressSpace>() else { return html! {} };
     html! {
         <section class="panel stage" aria-labelledby="costs-title">
             <h2 id="costs-title">{ "Where the time went" }</h2>
-            { costs(space, &props.run) }
+            { costs(space, run) }
         </section>
-    }
-}
-
-#[derive(Properties, Clone)]
-pub struct CostProps {
-    pub run: Rc<Run>,
-}
-
-impl PartialEq for CostProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &other.run)
     }
 }
 
