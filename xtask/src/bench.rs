@@ -27,9 +27,13 @@ pub fn run(tools: &Tools) -> Outcome {
 }
 
 /// `cargo xtask bench-web`: a release build, served locally, measured in headless
-/// Chromium by e2e/perf/bench-web.mjs (load time, frame times, engine time per frame).
+/// Chromium by e2e/perf/bench-web.mjs (start-up per page, longest tasks, frame
+/// times, engine time per frame), then the size of what that build ships.
 pub fn web(tools: &Tools) -> Outcome {
-    browser(tools, &[], false)
+    browser(tools, &[], false)?;
+    println!("\nWhat a first visit transfers (this build's dist/):");
+    print!("{}", crate::size::table(&crate::size::shipped(&root().join("dist"))?));
+    Ok(())
 }
 
 fn browser(tools: &Tools, args: &[&str], with_native: bool) -> Outcome {
