@@ -1,5 +1,6 @@
 //! The layout check that `cargo xtask test` runs first: the generic code knows
-//! no case, and the Markdown stays inside the repository.
+//! no case, the Markdown stays inside the repository, and the wasm's crates sort
+//! through the one stable sort.
 //!
 //! Why: adding a case must be one folder on each side (`engine/src/cases/<case>/`,
 //! `app/src/cases/<case>/`) plus a registry line; the moment the run machinery,
@@ -19,6 +20,10 @@ const GENERIC_TREES: &[&str] =
 const CASE_TREES: &[&str] = &["engine/src/cases", "app/src/cases"];
 /// Never searched for Markdown: build output and installed packages.
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules", "dist", ".git"];
+/// The crates compiled into the wasm, where a stable sort goes through `run::sort`.
+const WASM_TREES: &[&str] = &["engine/src", "app/src"];
+/// The one place that calls the standard library's stable sort.
+const THE_SORT: &str = "engine/src/run/sort.rs";
 
 pub fn check() -> Outcome {
     let root = root();
@@ -26,8 +31,12 @@ pub fn check() -> Outcome {
     problems.extend(generic_code_names_no_case(&root));
     problems.extend(every_case_has_notes(&root));
     problems.extend(markdown_stays_inside(&root));
+    problems.extend(stable_sorts_go_through_run_sort(&root));
     if problems.is_empty() {
-        println!("xtask: layout: generic code names no case, every case has notes, Markdown stays in the repository");
+        println!(
+            "xtask: layout: generic code names no case, every case has notes, Markdown stays in the repository, \
+             stable sorts go through run::sort"
+        );
         Ok(())
     } else {
         Err(Failure::Failed(format!("layout check failed:\n  {}", problems.join("\n  "))))
@@ -64,6 +73,30 @@ fn generic_code_names_no_case(root: &Path) -> Vec<String> {
                 if text.contains(&id) || words.contains(folder.as_str()) {
                     problems
                         .push(format!("{shown} names the case `{id}`: generic code must not know a case"));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// Each `slice::sort_by_key` with its own element type is another copy of std's
+/// stable sort in the wasm (about 4.5 kB): engine and app call `run::sort` instead.
+/// A `sort_unstable` stays allowed (one copy serves every `u64` sort).
+fn stable_sorts_go_through_run_sort(root: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    for tree in WASM_TREES {
+        for file in files_with_extension(&root.join(tree), "rs") {
+            let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
+            if shown == THE_SORT {
+                continue;
+            }
+            let code = code_only(&read(&file));
+            for call in [".sort()", ".sort_by(", ".sort_by_key(", ".sort_by_cached_key("] {
+                if code.contains(call) {
+                    problems.push(format!(
+                        "{shown} calls `{call}`: sort with run::sort (one copy of the sort in the wasm)"
+                    ));
                 }
             }
         }
