@@ -53,16 +53,23 @@ impl TodayCheck {
         self.results_path.strip_prefix("tools/").unwrap_or(self.results_path)
     }
 
-    /// The median of the selected rows of `results` (the file's text) in
-    /// nanoseconds, and how many rows.
-    pub fn measured_ns(&self, results: &str) -> Option<(u64, usize)> {
-        let header: Vec<&str> = data_lines(results).next()?.split('\t').collect();
-        let mut values: Vec<f64> = data_lines(results)
+    /// The selected rows' values of `results` (the file's text) in milliseconds,
+    /// in file order; none when the file has no header or no such row.
+    pub fn selected_ms(&self, results: &str) -> Vec<f64> {
+        let Some(header) = data_lines(results).next() else { return Vec::new() };
+        let header: Vec<&str> = header.split('\t').collect();
+        data_lines(results)
             .skip(1)
             .map(|line| Row { header: &header, cells: line.split('\t').collect() })
             .filter_map(|row| (self.select)(&row))
             .filter(|value| value.is_finite() && *value >= 0.0)
-            .collect();
+            .collect()
+    }
+
+    /// The median of the selected rows of `results` (the file's text) in
+    /// nanoseconds, and how many rows.
+    pub fn measured_ns(&self, results: &str) -> Option<(u64, usize)> {
+        let mut values = self.selected_ms(results);
         if values.is_empty() {
             return None;
         }
@@ -128,7 +135,10 @@ mod tests {
             metric: "m",
             select: |row| (row.text("kind") == Some("x")).then(|| row.number("ms")).flatten(),
         };
+        assert_eq!(check.selected_ms(FILE), vec![3.0, 1.0, 2.0]);
         assert_eq!(check.measured_ns(FILE), Some((2_000_000, 3)));
+        assert!(check.selected_ms("").is_empty());
+        assert_eq!(check.measured_ns("# only a comment\n"), None);
         assert_eq!(check.url(), "measure/test/results.tsv");
         let provenance = TodayCheck::provenance(FILE);
         assert_eq!(provenance.kernel, "uname -r = 6.1 (a test)");

@@ -17,6 +17,9 @@ pub(super) struct ChartProps {
     pub seekable: bool,
     pub on_seek: Callback<u64>,
     pub testid: &'static str,
+    /// The longest writes measured on today's kernel, drawn as a band (today's run only).
+    #[prop_or_default]
+    pub measured: Option<MeasuredBand>,
 }
 
 impl PartialEq for ChartProps {
@@ -25,7 +28,16 @@ impl PartialEq for ChartProps {
             && self.current == other.current
             && self.seekable == other.seekable
             && self.testid == other.testid
+            && self.measured == other.measured
     }
+}
+
+/// The spread of a figure measured on a real kernel, one value per run (the
+/// longest write of each run): from the shortest to the longest, in ns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct MeasuredBand {
+    pub low_ns: u64,
+    pub high_ns: u64,
 }
 
 /// The chart's geometry in CSS pixels.
@@ -106,7 +118,12 @@ fn write_at(case: &FifoCase, width: f64, x: f64) -> Option<usize> {
     columns.writes_in(col).max_by_key(|&k| (case.write_dt_ns[k], std::cmp::Reverse(k)))
 }
 
-fn draw_chart(canvas: &web_sys::HtmlCanvasElement, case: &FifoCase, current: Option<usize>) {
+fn draw_chart(
+    canvas: &web_sys::HtmlCanvasElement,
+    case: &FifoCase,
+    current: Option<usize>,
+    measured: Option<MeasuredBand>,
+) {
     let Some((pen, width)) = context_2d(canvas, CHART_H) else { return };
     let fast = css_var(canvas, "--fifo-fast", "#0a4bb3");
     let slow = css_var(canvas, "--fifo-slow", "#b3261e");
@@ -144,6 +161,21 @@ fn draw_chart(canvas: &web_sys::HtmlCanvasElement, case: &FifoCase, current: Opt
     pen.line_to(width - PAD_RIGHT, threshold);
     pen.stroke();
     let _ = pen.set_line_dash(&js_sys::Array::new());
+
+    // The measured spread behind the bars: a translucent band in the text's colour
+    // (at least 2 px, so that a spread of one value still shows).
+    if let Some(band) = measured {
+        let (top, low) = (y_of(band.high_ns as f64), y_of(band.low_ns as f64));
+        pen.set_fill_style_str(&css_var(canvas, "--text", "#1b1f24"));
+        pen.set_global_alpha(0.18);
+        pen.fill_rect(PAD_LEFT, top.min(low - 2.0), width - PAD_LEFT - PAD_RIGHT, (low - top).max(2.0));
+        pen.set_global_alpha(1.0);
+        // Named at the plot's left edge, where the first burst has not begun yet.
+        pen.set_fill_style_str(&muted);
+        pen.set_text_align("left");
+        pen.set_text_baseline("bottom");
+        let _ = pen.fill_text("measured today", PAD_LEFT + 4.0, top.min(low - 2.0) - 1.0);
+    }
 
     let n = case.write_dt_ns.len();
     if n == 0 {
@@ -225,11 +257,11 @@ pub(super) fn dt_chart(props: &ChartProps) -> Html {
         let canvas = canvas.clone();
         let case = props.case.clone();
         use_effect_with(
-            (Rc::as_ptr(&props.case) as usize, props.current, width, theme),
-            move |(_, current, width, _)| {
+            (Rc::as_ptr(&props.case) as usize, props.current, width, theme, props.measured),
+            move |(_, current, width, _, measured)| {
                 if *width > 0 {
                     if let Some(element) = canvas.cast::<web_sys::HtmlCanvasElement>() {
-                        draw_chart(&element, &case, *current);
+                        draw_chart(&element, &case, *current, *measured);
                     }
                 }
             },
@@ -284,12 +316,17 @@ pub(super) fn dt_chart(props: &ChartProps) -> Html {
     let case = &props.case;
     let slow = case.write_dt_ns.iter().filter(|&&dt| dt >= case.slow_ns).count();
     let label = format!(
-        "dt of each of {} writes on a log scale: {} slower than {}, in {} burst(s).{}{}",
+        "dt of each of {} writes on a log scale: {} slower than {}, in {} burst(s).{}{}{}",
         group_digits(case.write_dt_ns.len() as u64),
         group_digits(slow as u64),
         format::duration(case.slow_ns),
         case.bursts.len(),
         props.current.map_or(String::new(), |k| format!(" Now at write {}.", group_digits(k as u64 + 1))),
+        props.measured.map_or(String::new(), |band| format!(
+            " A band: the longest writes measured on today's kernel, {} to {}.",
+            format::duration(band.low_ns),
+            format::duration(band.high_ns)
+        )),
         if props.seekable {
             " Click a bar to jump to that write; with the chart focused, arrow keys jump between slow writes."
         } else {

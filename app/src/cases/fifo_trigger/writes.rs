@@ -3,7 +3,7 @@
 //! the model differs from the report. Kept apart from the stage so that the stage
 //! fits one screen. The player's compare mode draws it once per side.
 
-use super::chart::DtChart;
+use super::chart::{DtChart, MeasuredBand};
 use super::output::{output, ReporterGrep};
 use slowpath_engine::cases::fifo_trigger::FifoCase;
 use slowpath_engine::run::format;
@@ -64,7 +64,17 @@ pub fn fifo_writes(props: &FifoWritesProps) -> Html {
         let run = run.clone();
         use_memo(Rc::as_ptr(&props.run) as usize, move |_| run.extras::<FifoCase>().cloned().map(Rc::new))
     };
+    // Today's run: the longest write of each measured run, read from the case's results file.
+    let check = slowpath_engine::find(run.case)
+        .and_then(|case| case.today())
+        .filter(|check| check.variant == run.variant);
+    let results = crate::player::today::use_results_file(check.map(|check| check.url()));
     let Some(case) = (*case).clone() else { return html! {} };
+    let measured = match (check, &*results) {
+        (Some(check), Some(Ok(text))) => measured_band(&check.selected_ms(text)),
+        _ => None,
+    };
+    let release = crate::player::today::measured_release(&results);
     let now = props.view.now_ns;
     let (printed, current_write) = write_progress(&case, now);
     html! {
@@ -79,12 +89,23 @@ pub fn fifo_writes(props: &FifoWritesProps) -> Html {
                 <figcaption>
                     { "dt of every write on a log scale (x: write number). Slow writes (≥ " }{ format::duration(case.slow_ns) }
                     { ") in red, bursts numbered above, the current write marked by a line and a dot. Click a bar to jump to that write." }
+                    if let (Some((band, runs)), Some(check)) = (measured, check) {
+                        <span data-testid="dt-measured">
+                            { format!(
+                                " The grey band behind the bars was measured on Linux {release}. {}: {} to {} over {runs} \
+                                 runs. This run's longest write is in the figures below.",
+                                check.what,
+                                format::duration(band.low_ns),
+                                format::duration(band.high_ns),
+                            ) }
+                        </span>
+                    }
                 </figcaption>
                 <div class="fifo-chart-grid">
                     <div class="fifo-chart-cell">
                         <p class="fifo-chart-title">{ format!("Linux {}", case.kernel) }</p>
                         <DtChart case={case.clone()} current={current_write} seekable={true}
-                            on_seek={props.on_seek_time.clone()} testid="dt-chart" />
+                            on_seek={props.on_seek_time.clone()} testid="dt-chart" measured={measured.map(|(band, _)| band)} />
                         { summary_list(&summary(&case), &case) }
                     </div>
                 </div>
@@ -92,6 +113,14 @@ pub fn fifo_writes(props: &FifoWritesProps) -> Html {
             { model_notes() }
         </section>
     }
+}
+
+/// The spread of the measured values (ms), and how many: None without any.
+fn measured_band(values_ms: &[f64]) -> Option<(MeasuredBand, usize)> {
+    let ns = |ms: f64| (ms * 1e6).round() as u64;
+    let low = values_ms.iter().copied().reduce(f64::min)?;
+    let high = values_ms.iter().copied().reduce(f64::max)?;
+    Some((MeasuredBand { low_ns: ns(low), high_ns: ns(high) }, values_ms.len()))
 }
 
 /// What the model chose where the report is silent, and where it departs from it.
