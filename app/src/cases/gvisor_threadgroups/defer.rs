@@ -108,7 +108,7 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                         <path d="M190 52 C170 80, 150 80, 120 52" class="gv-edge" />
                         <text x="155" y="88" text-anchor="middle">{ "held by" }</text>
                     </svg>
-                    <p class="gv-note">{ "The real sentry would hang silently: Go reports a deadlock only when every goroutine sleeps. It still holds TaskSet.mu for reading, so clones and exits queue behind it, and a queued writer blocks the ticker's next read. This is our reading of the code; the commit message does not mention the defer." }</p>
+                    <p class="gv-note">{ "The real sentry would hang silently: Go reports a deadlock only when every goroutine sleeps. runsc paused the kernel before this call and never gets to unpause it: the sandbox stays paused, and every later runsc command that needs k.extMu hangs too. The clone drawn queuing behind the stuck read hold of TaskSet.mu is what the lock rules would give if one came (a model choice). This is our reading of the code; the commit message does not mention the defer." }</p>
                 </div>
             }
         </section>
