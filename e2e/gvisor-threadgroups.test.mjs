@@ -57,10 +57,11 @@ describe('gvisor thread groups', () => {
 
   test('a link to the deadlock shows the wait-for cycle', T, async () => {
     await withPage(suite.browser, 'gvisor-deadlock', async ({ page, consoleErrors, pageErrors }) => {
-      // With shared_sighand the deadlock op is micro-op 196,708,406: 12,000 scans of
-      // 16,391 ops, the clone's window, runsc ps, then the senders (engine test
-      // a_shared_signal_handlers_deadlocks_before_the_fix_only finds it by kind).
-      await page.goto(suite.url('#/case/gvisor-threadgroups?shared_sighand=on&step=micro:196708406'));
+      // With shared_sighand the deadlock op is micro-op 196,708,403: 12,000 scans of
+      // 16,391 ops, the clone's window, runsc ps, then the senders, the second one
+      // waiting at k.extMu (engine test a_shared_signal_handlers_deadlocks_before_the_fix_only
+      // finds it by kind).
+      await page.goto(suite.url('#/case/gvisor-threadgroups?shared_sighand=on&step=micro:196708403'));
       await waitForApp(page);
       await page.getByTestId('gv-deadlock').waitFor();
       assert.match(await page.getByTestId('narration').innerText(), /wait-for graph finds a cycle/);

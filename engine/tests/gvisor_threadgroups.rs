@@ -122,7 +122,7 @@ fn defer_holds_one_lock_per_matching_group_until_return() {
         let fixed = run("tgids", &[("matching_groups", &g), ("senders", "1")]);
         assert_eq!(count(&fixed, "locks_held_max"), 1);
     }
-    // A second sender waits for the first to return (LIFO release of the pile).
+    // A second sender waits at k.extMu until the first returns (after the LIFO release of its pile).
     let r = run("before", &[("senders", "2")]);
     assert!(count(&r, "sender_wait_max_ns") > 3 * 2_000);
     let fixed = run("tgids", &[("senders", "2")]);
@@ -134,8 +134,18 @@ fn a_shared_signal_handlers_deadlocks_before_the_fix_only() {
     let r = run("before", &[("shared_sighand", "on")]);
     assert!(matches!(r.outcome, Outcome::Deadlock(_)), "{:?}", r.outcome);
     assert!(matches!(r.metrics.get("deadlock"), Some(Metric::Text(_))));
+    // runsc paused the kernel around the call: no clone comes; the run ends by saying
+    // the sandbox stays paused, with the second sender still waiting at k.extMu.
     let last = r.op(r.total_ops() - 1).expect("ops");
-    assert_eq!(last.kind, OpKind::LockContended, "the ticker queues behind the waiting clone");
+    assert_eq!(last.kind, OpKind::Compute, "the paused sandbox, said");
+    let said: String = r.narrate(&last).iter().map(|s| format!("{s:?}")).collect();
+    assert!(said.contains("stays paused"), "{said}");
+    let waiting = (0..r.total_ops())
+        .filter_map(|i| r.op(i))
+        .filter(|op| op.kind == OpKind::LockContended)
+        .map(|op| r.narrate(&op).iter().map(|s| format!("{s:?}")).collect::<String>())
+        .collect::<Vec<_>>();
+    assert!(waiting.iter().any(|text| text.contains("sender 2") && text.contains("k.extMu")), "{waiting:?}");
     assert!(r.notable_ops().iter().any(|&i| r.op(i).unwrap().kind == OpKind::Deadlock));
     let fixed = run("tgids", &[("shared_sighand", "on")]);
     assert_eq!(fixed.outcome, Outcome::Completed);

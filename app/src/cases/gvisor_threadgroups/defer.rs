@@ -3,7 +3,7 @@
 //! LIFO at return, who queues on what, and the wait-for cycle when there is
 //! one (the simulator's view: the real sentry would hang silently).
 
-use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
+use slowpath_engine::cases::gvisor_threadgroups::{SentryShape, EXT_MU_LOCK};
 use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::lock::LockKind;
 use slowpath_engine::run::trace::{OpKind, Outcome};
@@ -60,8 +60,9 @@ pub fn defer_stage(props: &DeferProps) -> Html {
             } }</p>
             <div class="gv-piles">
                 { for senders.iter().map(|sender| {
+                    // The pile: the SignalHandlers locks (k.extMu is a mutex too, held for the whole call).
                     let mut held: Vec<(u64, String)> = view.locks.iter()
-                        .filter(|l| l.kind == LockKind::GoMutex)
+                        .filter(|l| l.kind == LockKind::GoMutex && l.name != EXT_MU_LOCK)
                         .filter_map(|l| l.holders.iter().find(|h| h.task == sender.id).map(|h| (h.since_ns, l.name.clone())))
                         .collect();
                     slowpath_engine::run::sort::sort_by(&mut held, |a, b| a.cmp(b));
@@ -108,7 +109,7 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                         <path d="M190 52 C170 80, 150 80, 120 52" class="gv-edge" />
                         <text x="155" y="88" text-anchor="middle">{ "held by" }</text>
                     </svg>
-                    <p class="gv-note">{ "The real sentry would hang silently: Go reports a deadlock only when every goroutine sleeps. runsc paused the kernel before this call and never gets to unpause it: the sandbox stays paused, and every later runsc command that needs k.extMu hangs too. The clone drawn queuing behind the stuck read hold of TaskSet.mu is what the lock rules would give if one came (a model choice). This is our reading of the code; the commit message does not mention the defer." }</p>
+                    <p class="gv-note">{ "The real sentry would hang silently: Go reports a deadlock only when every goroutine sleeps. runsc paused the kernel before this call and never gets to unpause it: the sandbox stays paused, and every later runsc command that needs k.extMu hangs too. This is our reading of the code; the commit message does not mention the defer." }</p>
                 </div>
             }
         </section>
@@ -133,6 +134,14 @@ fn defer_stack(
     let reads = view.locks.first().is_some_and(|lock| lock.holders.iter().any(|h| h.task == sender));
     if reads {
         stack.push("TaskSet.mu.RUnlock()".to_string());
+    }
+    // Deferred first, so it runs last.
+    let admitted = view
+        .locks
+        .iter()
+        .any(|lock| lock.name == EXT_MU_LOCK && lock.holders.iter().any(|h| h.task == sender));
+    if admitted {
+        stack.push(format!("{EXT_MU_LOCK}.Unlock()"));
     }
     if stack.is_empty() {
         "empty".to_string()

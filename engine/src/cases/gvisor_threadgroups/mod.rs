@@ -25,6 +25,9 @@ const SECOND: u64 = 1_000_000_000;
 /// is capped at a fifth of it, 24,000 (the seed's largest was 16,384); the property
 /// test found 245,804 stored ops at the earlier cap of 65,536.
 pub const MAX_TASKS: u64 = crate::run::budget::STORED_OPS_MAX as u64 / 5;
+/// The name of `Kernel.extMu` in a run's locks (the stage keeps it out of the
+/// SignalHandlers pile, and its deferred Unlock last).
+pub const EXT_MU_LOCK: &str = "k.extMu";
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec {

@@ -183,6 +183,9 @@ pub(super) struct Sim<'a> {
     senders: Vec<TaskId>,
     ps: TaskId,
     taskset: LockId,
+    /// `Kernel.extMu`, which `SendContainerSignal` takes first: one caller at a time
+    /// (only when there are senders).
+    ext_mu: Option<LockId>,
     /// The SignalHandlers.mu lock of each sidecar thread group.
     sighand: Vec<LockId>,
     ch_tick: ChannelId,
@@ -209,6 +212,7 @@ pub(super) fn run(cfg: &Config) -> Finished {
     let senders = (0..cfg.senders).map(|k| layout.add_task(format!("sender {}", k + 1), sentry)).collect();
     let ps = layout.add_task("runsc ps", sentry);
     let taskset = layout.add_lock("TaskSet.mu", LockKind::GoRwMutex);
+    let ext_mu = (cfg.senders > 0).then(|| layout.add_lock(super::EXT_MU_LOCK, LockKind::GoMutex));
     let distinct = if cfg.shared_sighand && cfg.sidecars >= 2 { cfg.sidecars - 1 } else { cfg.sidecars };
     let locks: Vec<LockId> = (0..distinct)
         .map(|k| {
@@ -244,6 +248,7 @@ pub(super) fn run(cfg: &Config) -> Finished {
         senders,
         ps,
         taskset,
+        ext_mu,
         sighand,
         ch_tick,
         ch_sleep,

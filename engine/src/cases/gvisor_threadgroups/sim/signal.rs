@@ -100,6 +100,8 @@ impl Sim<'_> {
         let send = self.send_fn();
         let before = cfg.variant == Variant::Before;
         let (taskset, c_held, c_signals) = (self.taskset, self.c_held, self.c_signals);
+        // Added with the senders (`sim::build`); none means no sender to run.
+        let Some(ext_mu) = self.ext_mu else { return Outcome::Completed };
         // Bounded: every action moves a sender forward or blocks it; at most
         // senders × (4 × sidecars + 4) actions, plus the handoffs.
         while let Some(index) = (0..senders.len())
@@ -112,18 +114,42 @@ impl Sim<'_> {
             let cpu = u16::try_from(2 + index).expect("few senders");
             match senders[index].action {
                 Action::RLock => {
-                    debug_assert!(gosync::rlock_now(self.builder.world().lock(taskset)));
                     let label = [name, Arg::Word("SendContainerSignal")];
                     self.builder.iteration(say(T::ITER_SENDER.id(), &label));
+                    let door = self.builder.world().lock(ext_mu).clone();
+                    if !gosync::lock_now(&door) {
+                        // k.extMu admits one caller at a time: this one waits at the door
+                        // until the caller inside returns (`hand_off`).
+                        let holder = door.holders.first().map_or(task, |h| h.task);
+                        self.emit(&Owned {
+                            at_ns: now,
+                            actor: Some(task),
+                            kind: OpKind::LockContended,
+                            code: at(send, 1),
+                            template: T::SEND_BLOCKED,
+                            args: vec![name, Arg::Lock(ext_mu), Arg::Task(holder)],
+                            effects: vec![
+                                Effect::SetState { task, state: TaskState::RunningKernel { cpu } },
+                                Effect::Enqueue { lock: ext_mu, task, mode: LockMode::Write },
+                                Effect::SetState { task, state: TaskState::BlockedOnLock { lock: ext_mu } },
+                            ],
+                        });
+                        senders[index].next_at = None;
+                        senders[index].blocked_since = now;
+                        continue;
+                    }
+                    // Nobody inside, and no writer can come: runsc paused the kernel.
+                    debug_assert!(gosync::rlock_now(self.builder.world().lock(taskset)));
                     self.emit(&Owned {
                         at_ns: now,
                         actor: Some(task),
                         kind: OpKind::LockFast,
                         code: at(send, 1),
                         template: T::SEND_RLOCK,
-                        args: vec![name, Arg::Lock(taskset)],
+                        args: vec![name, Arg::Lock(taskset), Arg::Lock(ext_mu)],
                         effects: vec![
                             Effect::SetState { task, state: TaskState::RunningKernel { cpu } },
+                            Effect::Acquire { lock: ext_mu, task, mode: LockMode::Write, waited_ns: 0 },
                             Effect::Acquire { lock: taskset, task, mode: LockMode::Read, waited_ns: 0 },
                         ],
                     });
@@ -284,11 +310,14 @@ impl Sim<'_> {
                         args: vec![name, Arg::Lock(taskset), Arg::Count(held_max)],
                         effects: vec![
                             Effect::Release { lock: taskset, task },
+                            Effect::Release { lock: ext_mu, task },
                             Effect::SetState { task, state: TaskState::Sleeping { channel: self.ch_done } },
                         ],
                     });
                     senders[index].action = Action::Done;
                     senders[index].next_at = None;
+                    // The deferred k.extMu.Unlock, registered first, runs last: the next caller enters.
+                    self.hand_off(ext_mu, t, &mut senders);
                 }
                 Action::Done => senders[index].next_at = None,
             }
@@ -313,6 +342,29 @@ impl Sim<'_> {
         let Some(k) = senders.iter().position(|s| s.task == waiter.task) else { return };
         let waited = now - waiter.since_ns;
         self.totals.sender_waits.push(waited);
+        if Some(lock) == self.ext_mu {
+            // Admitted at the door: k.extMu, then TaskSet.mu for reading (no writer can
+            // be waiting for it, the kernel is paused), then the walk.
+            let taskset = self.taskset;
+            debug_assert!(gosync::rlock_now(self.builder.world().lock(taskset)));
+            let cpu = u16::try_from(2 + k).expect("few senders");
+            self.emit(&Owned {
+                at_ns: now,
+                actor: Some(waiter.task),
+                kind: OpKind::LockGranted,
+                code: at(self.send_fn(), 1),
+                template: T::SEND_ADMITTED,
+                args: vec![Arg::Task(waiter.task), Arg::Lock(lock), Arg::Ns(waited), Arg::Lock(taskset)],
+                effects: vec![
+                    Effect::Acquire { lock, task: waiter.task, mode: LockMode::Write, waited_ns: waited },
+                    Effect::Acquire { lock: taskset, task: waiter.task, mode: LockMode::Read, waited_ns: 0 },
+                    Effect::SetState { task: waiter.task, state: TaskState::RunningKernel { cpu } },
+                ],
+            });
+            senders[k].action = Action::Walk;
+            senders[k].next_at = Some(now + RLOCK_NS);
+            return;
+        }
         senders[k].held.push(lock);
         let held = senders[k].held.len() as u64;
         senders[k].held_max = senders[k].held_max.max(held);
@@ -336,11 +388,11 @@ impl Sim<'_> {
         senders[k].next_at = Some(now + MUTEX_NS);
     }
 
-    /// Some sender never returns: a clone and the ticker queue behind it; the
-    /// simulator's wait-for graph names the cycle.
+    /// Some sender never returns: the simulator's wait-for graph names the cycle,
+    /// and the paused sandbox stays paused.
     pub(super) fn stall(&mut self) -> Outcome {
         let now = self.builder.now_ns();
-        let (taskset, writer, ticker) = (self.taskset, self.writer, self.ticker);
+        let taskset = self.taskset;
         self.builder.phase(say(T::PHASE_STALL.id(), &[]));
         self.builder.iteration(say(T::ITER_STALL.id(), &[]));
         let found = find_deadlock(&self.builder.world().locks);
@@ -368,37 +420,18 @@ impl Sim<'_> {
             };
             self.totals.deadlock_text = Some(text);
         }
-        // Our reading of the code: a clone 100 µs later waits behind the stuck reader…
-        let w = now + 100_000;
-        self.emit(&Owned {
-            at_ns: w,
-            actor: Some(writer),
-            kind: OpKind::LockContended,
-            code: at(text::CLONE, 1),
-            template: T::STALL_WRITER,
-            args: vec![Arg::Lock(taskset)],
-            effects: vec![
-                Effect::SetState { task: writer, state: TaskState::RunningKernel { cpu: 1 } },
-                Effect::Enqueue { lock: taskset, task: writer, mode: LockMode::Write },
-                Effect::SetState { task: writer, state: TaskState::BlockedOnLock { lock: taskset } },
-            ],
-        });
-        // …and the ticker's next tick waits behind the waiting writer.
-        let tick = (w / self.cfg.tick_ns + 1) * self.cfg.tick_ns;
-        if !self.cfg.idle_stop {
-            debug_assert!(!gosync::rlock_now(self.builder.world().lock(taskset)));
+        // runsc paused the kernel before the call: no task runs, so no clone comes; the
+        // stuck caller keeps k.extMu, and with it every later runsc command.
+        if let (Some(&(stuck, _)), Some(ext_mu)) = (found.as_ref().and_then(|d| d.cycle.first()), self.ext_mu)
+        {
             self.emit(&Owned {
-                at_ns: tick,
-                actor: Some(ticker),
-                kind: OpKind::LockContended,
-                code: at(self.append_fn(), 1),
-                template: T::STALL_TICKER,
-                args: vec![Arg::Lock(taskset)],
-                effects: vec![
-                    Effect::SetState { task: ticker, state: TaskState::RunningKernel { cpu: 0 } },
-                    Effect::Enqueue { lock: taskset, task: ticker, mode: LockMode::Read },
-                    Effect::SetState { task: ticker, state: TaskState::BlockedOnLock { lock: taskset } },
-                ],
+                at_ns: now,
+                actor: Some(stuck),
+                kind: OpKind::Compute,
+                code: at(self.send_fn(), 2),
+                template: T::STALL_PAUSED,
+                args: vec![Arg::Task(stuck), Arg::Lock(taskset), Arg::Lock(ext_mu)],
+                effects: vec![],
             });
         }
         self.totals.deadlock = found.clone();
