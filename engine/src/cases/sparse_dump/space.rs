@@ -221,6 +221,35 @@ pub struct Space {
     pub tree: MapleTree,
 }
 
+/// The program's own mappings before the big one, in the order exec, ld.so and libc
+/// make them: start, end, name, backing, pages present (written or read), and
+/// whether those pages sit at the top (the stack grows down).
+#[rustfmt::skip]
+const PROGRAM_MAPPINGS: [(u64, u64, &str, Backing, u64, bool); 22] = [
+    (0x5555_5555_4000, 0x5555_5555_5000, "a.out", Backing::FileClean { elf_header: true }, 1, false),
+    (0x5555_5555_5000, 0x5555_5555_6000, "a.out", Backing::FileClean { elf_header: false }, 1, false),
+    (0x5555_5555_6000, 0x5555_5555_7000, "a.out", Backing::FileClean { elf_header: false }, 1, false),
+    (0x5555_5555_7000, 0x5555_5555_8000, "a.out (relro)", Backing::FileWritten, 1, false),
+    (0x5555_5555_8000, 0x5555_5555_9000, "a.out (data)", Backing::FileWritten, 1, false),
+    (0x5555_5555_9000, 0x5555_5557_a000, "[heap]", Backing::Anon, 1, false),
+    (0x7fff_f7d8_5000, 0x7fff_f7d8_8000, "anon (TLS)", Backing::Anon, 3, false),
+    (0x7fff_f7d8_8000, 0x7fff_f7db_0000, "libc.so.6", Backing::FileClean { elf_header: true }, 1, false),
+    (0x7fff_f7db_0000, 0x7fff_f7f4_5000, "libc.so.6", Backing::FileClean { elf_header: false }, 40, false),
+    (0x7fff_f7f4_5000, 0x7fff_f7f9_d000, "libc.so.6", Backing::FileClean { elf_header: false }, 10, false),
+    (0x7fff_f7f9_d000, 0x7fff_f7fa_1000, "libc.so.6 (relro)", Backing::FileWritten, 4, false),
+    (0x7fff_f7fa_1000, 0x7fff_f7fa_3000, "libc.so.6 (data)", Backing::FileWritten, 2, false),
+    (0x7fff_f7fa_3000, 0x7fff_f7fb_0000, "anon (libc bss)", Backing::Anon, 4, false),
+    (0x7fff_f7fb_d000, 0x7fff_f7fb_f000, "anon", Backing::Anon, 2, false),
+    (0x7fff_f7fb_f000, 0x7fff_f7fc_3000, "[vvar]", Backing::Vvar, 0, false),
+    (0x7fff_f7fc_3000, 0x7fff_f7fc_5000, "[vdso]", Backing::Vdso, 2, false),
+    (0x7fff_f7fc_5000, 0x7fff_f7fc_6000, "ld-linux-x86-64.so.2", Backing::FileClean { elf_header: true }, 1, false),
+    (0x7fff_f7fc_6000, 0x7fff_f7ff_1000, "ld-linux-x86-64.so.2", Backing::FileClean { elf_header: false }, 20, false),
+    (0x7fff_f7ff_1000, 0x7fff_f7ff_b000, "ld-linux-x86-64.so.2", Backing::FileClean { elf_header: false }, 5, false),
+    (0x7fff_f7ff_b000, 0x7fff_f7ff_d000, "ld-linux-x86-64.so.2 (relro)", Backing::FileWritten, 2, false),
+    (0x7fff_f7ff_d000, 0x7fff_f7ff_f000, "ld-linux-x86-64.so.2 (data)", Backing::FileWritten, 2, false),
+    (0x7fff_fffd_e000, 0x7fff_ffff_f000, "[stack]", Backing::Anon, 3, true),
+];
+
 /// Builds the address space. `vmas` is the total VMA count (at least the base
 /// program's); extra small mappings are added top-down in free gaps, alternating
 /// file-backed read-only and anonymous, as a program's later mmaps would be.
@@ -271,200 +300,11 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
         mapped.insert(start, end);
         list.push(Vma { start, end, name, backing, present, big: false });
     }
-    // The executable.
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x5555_5555_4000,
-        0x5555_5555_5000,
-        "a.out",
-        Backing::FileClean { elf_header: true },
-        1,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x5555_5555_5000,
-        0x5555_5555_6000,
-        "a.out",
-        Backing::FileClean { elf_header: false },
-        1,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x5555_5555_6000,
-        0x5555_5555_7000,
-        "a.out",
-        Backing::FileClean { elf_header: false },
-        1,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x5555_5555_7000,
-        0x5555_5555_8000,
-        "a.out (relro)",
-        Backing::FileWritten,
-        1,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x5555_5555_8000,
-        0x5555_5555_9000,
-        "a.out (data)",
-        Backing::FileWritten,
-        1,
-        false,
-    );
-    add(&mut list, &mut mapped, page, 0x5555_5555_9000, 0x5555_5557_a000, "[heap]", Backing::Anon, 1, false);
-    // ld.so, libc and their anonymous mappings, vvar and vdso, the stack.
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7d8_5000,
-        0x7fff_f7d8_8000,
-        "anon (TLS)",
-        Backing::Anon,
-        3,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7d8_8000,
-        0x7fff_f7db_0000,
-        "libc.so.6",
-        Backing::FileClean { elf_header: true },
-        1,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7db_0000,
-        0x7fff_f7f4_5000,
-        "libc.so.6",
-        Backing::FileClean { elf_header: false },
-        40,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7f4_5000,
-        0x7fff_f7f9_d000,
-        "libc.so.6",
-        Backing::FileClean { elf_header: false },
-        10,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7f9_d000,
-        0x7fff_f7fa_1000,
-        "libc.so.6 (relro)",
-        Backing::FileWritten,
-        4,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7fa_1000,
-        0x7fff_f7fa_3000,
-        "libc.so.6 (data)",
-        Backing::FileWritten,
-        2,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7fa_3000,
-        0x7fff_f7fb_0000,
-        "anon (libc bss)",
-        Backing::Anon,
-        4,
-        false,
-    );
-    add(&mut list, &mut mapped, page, 0x7fff_f7fb_d000, 0x7fff_f7fb_f000, "anon", Backing::Anon, 2, false);
-    add(&mut list, &mut mapped, page, 0x7fff_f7fb_f000, 0x7fff_f7fc_3000, "[vvar]", Backing::Vvar, 0, false);
-    add(&mut list, &mut mapped, page, 0x7fff_f7fc_3000, 0x7fff_f7fc_5000, "[vdso]", Backing::Vdso, 2, false);
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7fc_5000,
-        0x7fff_f7fc_6000,
-        "ld-linux-x86-64.so.2",
-        Backing::FileClean { elf_header: true },
-        1,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7fc_6000,
-        0x7fff_f7ff_1000,
-        "ld-linux-x86-64.so.2",
-        Backing::FileClean { elf_header: false },
-        20,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7ff_1000,
-        0x7fff_f7ff_b000,
-        "ld-linux-x86-64.so.2",
-        Backing::FileClean { elf_header: false },
-        5,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7ff_b000,
-        0x7fff_f7ff_d000,
-        "ld-linux-x86-64.so.2 (relro)",
-        Backing::FileWritten,
-        2,
-        false,
-    );
-    add(
-        &mut list,
-        &mut mapped,
-        page,
-        0x7fff_f7ff_d000,
-        0x7fff_f7ff_f000,
-        "ld-linux-x86-64.so.2 (data)",
-        Backing::FileWritten,
-        2,
-        false,
-    );
-    add(&mut list, &mut mapped, page, 0x7fff_fffd_e000, 0x7fff_ffff_f000, "[stack]", Backing::Anon, 3, true);
+    // The executable, the heap, ld.so, libc and their anonymous mappings, vvar and
+    // vdso, the stack.
+    for &(start, end, name, backing, present_pages, top) in &PROGRAM_MAPPINGS {
+        add(&mut list, &mut mapped, page, start, end, name, backing, present_pages, top);
+    }
     // The big mapping: mmap() places it top-down, just below the lowest mapping up
     // there; if it does not fit above the heap, below the executable instead.
     let heap_end = 0x5555_5557_a000u64;
