@@ -69,15 +69,9 @@ impl TodayCheck {
     /// The median of the selected rows of `results` (the file's text) in
     /// nanoseconds, and how many rows.
     pub fn measured_ns(&self, results: &str) -> Option<(u64, usize)> {
-        let mut values = self.selected_ms(results);
-        if values.is_empty() {
-            return None;
-        }
-        crate::run::sort::sort_by(&mut values, f64::total_cmp);
-        let middle = values.len() / 2;
-        let median_ms =
-            if values.len() % 2 == 1 { values[middle] } else { (values[middle - 1] + values[middle]) / 2.0 };
-        Some(((median_ms * 1e6).round() as u64, values.len()))
+        let values = self.selected_ms(results);
+        let count = values.len();
+        median(values).map(|median_ms| ((median_ms * 1e6).round() as u64, count))
     }
 
     /// Where and when `results` (the file's text) was measured.
