@@ -264,11 +264,13 @@ impl Machine<'_> {
         if swapped {
             let e = [Effect::Count { counter: self.shape.c_swaps, delta: 1 }];
             self.op(now, None, OpKind::Milestone, at(text::SCHEDULE, 2), T::SWAP, &[], &e);
-            // A run queue of up to 64 tasks redraws their gauges; a larger one is not
-            // listed (scanning every thread at each swap would be O(threads) a swap).
+            // A run queue of up to 64 tasks redraws their gauges (in task order); a
+            // larger one is not listed. Read from the queue's own lists, not by
+            // asking every thread whether it is queued.
             if self.cpus[cpu].rq.nr_running() <= 64 {
-                let all: Vec<usize> =
-                    (0..self.tasks.len()).filter(|&t| self.cpus[cpu].rq.find(id(t)).is_some()).collect();
+                let (active, expired) = self.cpus[cpu].rq.arrays();
+                let mut all: Vec<usize> = active.iter().chain(&expired).map(|&(_, t)| t.0 as usize).collect();
+                all.sort_unstable();
                 let mut e = Vec::new();
                 for t in all {
                     e.extend(self.gauges(t, self.doing(t)));

@@ -100,10 +100,6 @@ impl O1 {
         (x * (MAX_PRIO - static_prio) as u64 / (MAX_USER_PRIO / 2) as u64).max(min)
     }
 
-    // `inline(always)` on these one-line rules: the release wasm is built for size
-    // (-Oz), where LLVM calls even an accessor on the scheduler's hot path; inlined,
-    // the heaviest coredump run is ~6 % faster in wasm for +0.3 kB gz.
-    #[inline(always)]
     pub fn tick_ns(&self) -> u64 {
         self.tick_ns
     }
@@ -129,24 +125,20 @@ impl O1 {
     }
 
     /// `MAX_SLEEP_AVG` = AVG_TIMESLICE × MAX_BONUS, in jiffies (1,020 at HZ 1000).
-    #[inline(always)]
     pub fn max_sleep_avg(&self) -> u64 {
         self.max_sleep_avg_jiffies
     }
 
-    #[inline(always)]
     pub fn max_sleep_avg_ns(&self) -> u64 {
         self.max_sleep_avg() * self.tick_ns()
     }
 
     /// `CURRENT_BONUS`: sleep_avg in whole jiffies × MAX_BONUS / MAX_SLEEP_AVG.
-    #[inline(always)]
     pub fn current_bonus(&self, sleep_avg_ns: u64) -> i64 {
         ((sleep_avg_ns / self.tick_ns()) * MAX_BONUS as u64 / self.max_sleep_avg()) as i64
     }
 
     /// `effective_prio`: static priority − (bonus − MAX_BONUS / 2), clamped to 100..=139.
-    #[inline(always)]
     pub fn effective_prio(&self, static_prio: i32, sleep_avg_ns: u64) -> i32 {
         let bonus = self.current_bonus(sleep_avg_ns) - MAX_BONUS / 2;
         (static_prio - bonus as i32).clamp(MAX_RT_PRIO, MAX_PRIO - 1)
@@ -254,7 +246,6 @@ impl O1Task {
         task
     }
 
-    #[inline(always)]
     pub fn interactive(&self) -> bool {
         task_interactive(self.prio, self.static_prio)
     }

@@ -78,8 +78,6 @@ impl RunQueue {
         }
     }
 
-    // Inlined even in the size-built wasm: see `O1::tick_ns`.
-    #[inline(always)]
     fn slot(&self, array: Array) -> usize {
         match array {
             Array::Active => self.active_slot,
@@ -87,7 +85,6 @@ impl RunQueue {
         }
     }
 
-    #[inline(always)]
     fn array_of(&self, slot: usize) -> Array {
         if slot == self.active_slot {
             Array::Active
@@ -114,7 +111,6 @@ impl RunQueue {
     }
 
     /// Where a task is queued: its array and priority.
-    #[inline(always)]
     pub fn find(&self, task: TaskId) -> Option<(Array, i32)> {
         let (slot, prio) = self.queued.get(task.0 as usize).copied().flatten()?;
         Some((self.array_of(slot), prio))
@@ -141,13 +137,11 @@ impl RunQueue {
     }
 
     /// `rq->active->nr_active`: the tasks in the active array.
-    #[inline(always)]
     pub fn nr_active(&self) -> usize {
         self.nr_active
     }
 
     /// `rq->nr_running`: every queued task (the running one included).
-    #[inline(always)]
     pub fn nr_running(&self) -> usize {
         self.nr_running
     }
@@ -220,7 +214,6 @@ impl RunQueue {
     }
 
     /// Whether `pick` would swap the arrays first.
-    #[inline(always)]
     pub fn active_empty(&self) -> bool {
         self.nr_active == 0
     }
