@@ -100,11 +100,7 @@ impl Config {
     /// costs read once (the scaling plot sums 16,384 visits per point).
     pub fn scan_visits_ns(&self) -> u64 {
         let (seed, cold_ppm, hot_ns, cold_ns) = (self.seed, self.cold_ppm(), self.hot_ns(), self.cold_ns());
-        let cost = |i: u64| if Self::cold_at(seed, cold_ppm, i) { cold_ns } else { hot_ns };
-        match self.variant {
-            Variant::Before => (0..self.total_tasks()).map(cost).sum(),
-            Variant::Tgids => (0..self.groups()).map(|g| cost(self.leader(g))).sum(),
-        }
+        self.visits().map(|i| if Self::cold_at(seed, cold_ppm, i) { cold_ns } else { hot_ns }).sum()
     }
     /// How many visits one scan makes (as many as `visits()` yields).
     pub fn visits_per_scan(&self) -> u64 {

@@ -66,6 +66,14 @@ enum Action {
     Done,
 }
 
+/// A sender that finds a mutex held queues for it and sleeps.
+fn queue_on(lock: LockId, task: TaskId) -> [Effect; 2] {
+    [
+        Effect::Enqueue { lock, task, mode: LockMode::Write },
+        Effect::SetState { task, state: TaskState::BlockedOnLock { lock } },
+    ]
+}
+
 struct Sender {
     task: TaskId,
     next_at: Option<u64>,
@@ -73,6 +81,14 @@ struct Sender {
     held: Vec<LockId>,
     held_max: u64,
     blocked_since: u64,
+}
+
+impl Sender {
+    /// Asleep on a lock from `now` until a `hand_off` wakes it.
+    fn block(&mut self, now: u64) {
+        self.next_at = None;
+        self.blocked_since = now;
+    }
 }
 
 impl Sim<'_> {
@@ -128,18 +144,14 @@ impl Sim<'_> {
                             code: at(send, 1),
                             template: T::SEND_BLOCKED,
                             args: vec![name, Arg::Lock(ext_mu), Arg::Task(holder)],
-                            effects: vec![
-                                Effect::SetState { task, state: TaskState::RunningKernel { cpu } },
-                                Effect::Enqueue { lock: ext_mu, task, mode: LockMode::Write },
-                                Effect::SetState { task, state: TaskState::BlockedOnLock { lock: ext_mu } },
-                            ],
+                            effects: [Effect::SetState { task, state: TaskState::RunningKernel { cpu } }]
+                                .into_iter()
+                                .chain(queue_on(ext_mu, task))
+                                .collect(),
                         });
-                        senders[index].next_at = None;
-                        senders[index].blocked_since = now;
+                        senders[index].block(now);
                         continue;
                     }
-                    // Nobody inside, and no writer can come: runsc paused the kernel.
-                    debug_assert!(gosync::rlock_now(self.builder.world().lock(taskset)));
                     self.emit(&Owned {
                         at_ns: now,
                         actor: Some(task),
@@ -147,11 +159,10 @@ impl Sim<'_> {
                         code: at(send, 1),
                         template: T::SEND_RLOCK,
                         args: vec![name, Arg::Lock(taskset), Arg::Lock(ext_mu)],
-                        effects: vec![
-                            Effect::SetState { task, state: TaskState::RunningKernel { cpu } },
-                            Effect::Acquire { lock: ext_mu, task, mode: LockMode::Write, waited_ns: 0 },
-                            Effect::Acquire { lock: taskset, task, mode: LockMode::Read, waited_ns: 0 },
-                        ],
+                        effects: [Effect::SetState { task, state: TaskState::RunningKernel { cpu } }]
+                            .into_iter()
+                            .chain(self.enter(ext_mu, task, 0))
+                            .collect(),
                     });
                     senders[index].action = Action::Walk;
                     senders[index].next_at = Some(now + RLOCK_NS);
@@ -229,13 +240,9 @@ impl Sim<'_> {
                             code: at(send, 5),
                             template: if own { T::SEND_SELF } else { T::SEND_BLOCKED },
                             args: vec![name, Arg::Lock(lock), Arg::Task(holder)],
-                            effects: vec![
-                                Effect::Enqueue { lock, task, mode: LockMode::Write },
-                                Effect::SetState { task, state: TaskState::BlockedOnLock { lock } },
-                            ],
+                            effects: queue_on(lock, task).to_vec(),
                         });
-                        senders[index].next_at = None;
-                        senders[index].blocked_since = now;
+                        senders[index].block(now);
                     }
                 }
                 Action::Signal(g) => {
@@ -332,6 +339,17 @@ impl Sim<'_> {
         self.stall()
     }
 
+    /// Entering `SendContainerSignal`: `ext_mu` (after `waited_ns` at the door), then
+    /// `TaskSet.mu` for reading, which no writer can be waiting for: runsc paused
+    /// the kernel, so no task clones or exits.
+    fn enter(&self, ext_mu: LockId, task: TaskId, waited_ns: u64) -> [Effect; 2] {
+        debug_assert!(gosync::rlock_now(self.builder.world().lock(self.taskset)));
+        [
+            Effect::Acquire { lock: ext_mu, task, mode: LockMode::Write, waited_ns },
+            Effect::Acquire { lock: self.taskset, task, mode: LockMode::Read, waited_ns: 0 },
+        ]
+    }
+
     /// `lock` was just released at `now`: the first waiter gets it (FIFO, a model choice).
     fn hand_off(&mut self, lock: LockId, now: u64, senders: &mut [Sender]) {
         let state = self.builder.world().lock(lock).clone();
@@ -343,10 +361,7 @@ impl Sim<'_> {
         let waited = now - waiter.since_ns;
         self.totals.sender_waits.push(waited);
         if Some(lock) == self.ext_mu {
-            // Admitted at the door: k.extMu, then TaskSet.mu for reading (no writer can
-            // be waiting for it, the kernel is paused), then the walk.
-            let taskset = self.taskset;
-            debug_assert!(gosync::rlock_now(self.builder.world().lock(taskset)));
+            // Admitted at the door: the call goes on as it would have at once.
             let cpu = u16::try_from(2 + k).expect("few senders");
             self.emit(&Owned {
                 at_ns: now,
@@ -354,12 +369,12 @@ impl Sim<'_> {
                 kind: OpKind::LockGranted,
                 code: at(self.send_fn(), 1),
                 template: T::SEND_ADMITTED,
-                args: vec![Arg::Task(waiter.task), Arg::Lock(lock), Arg::Ns(waited), Arg::Lock(taskset)],
-                effects: vec![
-                    Effect::Acquire { lock, task: waiter.task, mode: LockMode::Write, waited_ns: waited },
-                    Effect::Acquire { lock: taskset, task: waiter.task, mode: LockMode::Read, waited_ns: 0 },
-                    Effect::SetState { task: waiter.task, state: TaskState::RunningKernel { cpu } },
-                ],
+                args: vec![Arg::Task(waiter.task), Arg::Lock(lock), Arg::Ns(waited), Arg::Lock(self.taskset)],
+                effects: self
+                    .enter(lock, waiter.task, waited)
+                    .into_iter()
+                    .chain([Effect::SetState { task: waiter.task, state: TaskState::RunningKernel { cpu } }])
+                    .collect(),
             });
             senders[k].action = Action::Walk;
             senders[k].next_at = Some(now + RLOCK_NS);
