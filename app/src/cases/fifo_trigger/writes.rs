@@ -69,12 +69,19 @@ pub fn fifo_writes(props: &FifoWritesProps) -> Html {
         .and_then(|case| case.today())
         .filter(|check| check.variant == run.variant);
     let results = crate::player::today::use_results_file(check.map(|check| check.url()));
-    let Some(case) = (*case).clone() else { return html! {} };
-    let measured = match (check, &*results) {
-        (Some(check), Some(Ok(text))) => measured_band(&check.selected_ms(text)),
-        _ => None,
+    // Read once per file, not at every step this section re-renders while playing.
+    let band = {
+        let results = results.clone();
+        use_memo((Rc::as_ptr(&results) as usize, check.is_some()), move |_| {
+            let band = match (check, &*results) {
+                (Some(check), Some(Ok(text))) => measured_band(&check.selected_ms(text)),
+                _ => None,
+            };
+            (band, crate::player::today::measured_release(&results))
+        })
     };
-    let release = crate::player::today::measured_release(&results);
+    let Some(case) = (*case).clone() else { return html! {} };
+    let (measured, release) = (band.0, &band.1);
     let now = props.view.now_ns;
     let (printed, current_write) = write_progress(&case, now);
     html! {
