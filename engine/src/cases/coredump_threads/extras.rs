@@ -36,8 +36,17 @@ pub struct CoredumpCase {
     pub reported_real: crate::run::wire::StaticStr,
     pub reported_user: crate::run::wire::StaticStr,
     pub reported_sys: crate::run::wire::StaticStr,
-    /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing, cpu.
-    pub gauges: [u8; 8],
+    /// Ids of the gauges, in `View` order: sleep_avg, prio, array, seq, TIF_SIGPENDING, time_slice, doing, cpu, dequeued.
+    pub gauges: [u8; 9],
+    /// The soft RLIMIT_CPU main sets, in seconds (none: no limit).
+    pub rlimit_cpu_s: Option<u64>,
+    /// The signal that started the dump or the kill: the one typed, or SIGXCPU when the
+    /// CPU limit came first.
+    pub first_signal: crate::run::wire::StaticStr,
+    /// When each SIGXCPU was sent.
+    pub sigxcpu_ns: Vec<u64>,
+    /// When EXPIRED_STARVING first held after the dumper's yield.
+    pub starving_ns: Option<u64>,
 }
 wire_struct!(CoredumpCase {
     variant,
@@ -63,4 +72,8 @@ wire_struct!(CoredumpCase {
     reported_user,
     reported_sys,
     gauges,
+    rlimit_cpu_s,
+    first_signal,
+    sigxcpu_ns,
+    starving_ns,
 });

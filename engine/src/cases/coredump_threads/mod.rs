@@ -135,7 +135,14 @@ pub struct Config {
     pub hz: u64,
     /// CPUs online (1–4), each with its own O(1) run queue.
     pub cpus: u32,
+    /// The soft RLIMIT_CPU the program sets, in whole seconds (`None`: no limit).
+    pub rlimit_cpu_s: Option<u64>,
 }
+
+/// The soft CPU limits a run can set (setrlimit takes whole seconds); the seed's
+/// command line `./thread_share_RLIMIT_CPU 5 20` sets 5.
+const RLIMIT_CPU_OPTIONS: &[&str] =
+    &["none", "1", "2", "3", "4", "5", "6", "7", "8", "10", "15", "20", "30", "60", "120", "300"];
 
 const SIGNALS: &[&str] = &["SIGQUIT", "SIGSEGV", "SIGABRT", "SIGINT", "SIGTERM"];
 
@@ -199,6 +206,12 @@ const PARAMS: &[ParamSpec] = &[
         label: "CPUs",
         kind: ParamKind::Count { min: 1, max: 4, default: 1 },
         description: "CPUs online, each with its own run queue. The reporter's user + sys equals real: one CPU in effect. With two or more, the looping threads fight over siglock.",
+    },
+    ParamSpec {
+        name: "rlimit_cpu",
+        label: "RLIMIT_CPU (s)",
+        kind: ParamKind::Choice { options: RLIMIT_CPU_OPTIONS, default: "5" },
+        description: "The soft CPU limit main sets with setrlimit (the reporter ran `thread_share_RLIMIT_CPU 5 20`: 5 s). When the process's CPU time reaches it, the kernel sends SIGXCPU (a core-dump signal) and raises the limit by a second, so one more follows every CPU-second. none: no limit.",
     },
 ];
 
@@ -289,6 +302,7 @@ pub fn config(params: &ParamValues, variant: &str) -> Config {
         preempt: params.switch("preempt"),
         hz: params.word("hz").parse().unwrap_or(250),
         cpus: params.unsigned("cpus").clamp(1, machine::CPUS_MAX as u64) as u32,
+        rlimit_cpu_s: params.word("rlimit_cpu").parse().ok(),
     }
 }
 
@@ -337,6 +351,10 @@ fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
     out.insert("yield_ns".into(), Metric::None(r.yield_ns));
     out.insert("stall_ns".into(), Metric::Ns(r.zap_ns.zip(r.yield_ns).map_or(0, |(z, y)| z - y)));
     out.insert("hz".into(), Metric::Count(cfg.hz));
+    out.insert("sigxcpu_sent".into(), Metric::Count(r.sigxcpu_ns.len() as u64));
+    out.insert("first_sigxcpu_ns".into(), Metric::None(r.sigxcpu_ns.first().copied()));
+    out.insert("blocked_dumpers".into(), Metric::Count(r.blocked_dumpers));
+    out.insert("starving_ns".into(), Metric::None(r.starving_ns));
     out.insert("per_thread".into(), Metric::List(per_thread));
     out
 }
@@ -471,19 +489,22 @@ impl Case for CoredumpThreads {
             reported_real: "13.690 s",
             reported_user: "1.388 s",
             reported_sys: "11.977 s",
-            gauges: [0, 1, 2, 3, 4, 5, 6, 7],
+            gauges: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+            rlimit_cpu_s: cfg.rlimit_cpu_s,
+            first_signal: out.first_signal,
+            sigxcpu_ns: out.sigxcpu_ns.clone(),
+            starving_ns: out.starving_ns,
         });
         use text::T;
         let first = |templates: &[T]| {
             run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>())
         };
         let moments = [
-            (first(&[T::SIGNAL_SENT]), "the signal is sent"),
-            (first(&[T::YIELD]), "the dumper yields to the expired array"),
-            (
-                first(&[T::YIELD]).and_then(|y| run.first_op_with_template_from(&[T::SWAP.id()], y)),
-                "the arrays swap: the dumper runs again",
-            ),
+            (first(&[T::SIGNAL_SENT, T::XCPU_FIRST]), "the signal is sent"),
+            (first(&[T::YIELD, T::YIELD_NO_CLOCK]), "the dumper yields to the expired array"),
+            (first(&[T::MMAP_BLOCK, T::MMAP_BLOCK_NO_CLOCK]), "a second dumper sleeps on mmap_sem"),
+            (first(&[T::TICK_STARVING_FIRST]), "the starvation deadline fires"),
+            (first(&[T::SWAP]), "the arrays swap: the dumper runs again"),
             (first(&[T::ZAP, T::ZAP_18]), "zap_threads: SIGKILL to every thread"),
             (first(&[T::LAST_EXIT]), "the last thread exits"),
         ];
@@ -538,7 +559,11 @@ fn run_today(cfg: &Config, params: &ParamValues, variant: &'static str, seed: u6
         reported_real: "13.690 s",
         reported_user: "1.388 s",
         reported_sys: "11.977 s",
-        gauges: [0, 1, 2, 3, 4, 5, 6, 7],
+        gauges: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+        rlimit_cpu_s: cfg.rlimit_cpu_s,
+        first_signal: cfg.signal,
+        sigxcpu_ns: Vec::new(),
+        starving_ns: None,
     });
     use text::T;
     let first =

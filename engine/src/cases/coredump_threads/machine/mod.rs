@@ -9,11 +9,17 @@
 //! iteration); everything that decides something (a tick, a wakeup, a
 //! `schedule()`, the yield, an array swap, a kill, an exit) is an op of its own.
 
+mod dump;
+mod exit;
+mod mmap;
 mod program;
 mod sched;
 mod signals;
 mod smp;
 mod spin;
+mod xcpu;
+
+use sched::Wake;
 
 use super::text::{self, at, T};
 use super::{Config, Variant, COSTS};
@@ -23,7 +29,7 @@ use crate::run::lock::{LockKind, LockMode};
 use crate::run::narration::{Arg, CodeLoc};
 use crate::run::trace::OpKind;
 use crate::run::world::{ChannelId, CounterId, Effect, Layout, LockId, TaskId, TaskState};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 
 /// Repeat blocks × tasks beyond which the trace stops: each repeat carries a world
 /// delta of every task; this bounds the deltas' memory at large N. (The run's
@@ -52,6 +58,8 @@ pub mod gauge {
     pub const DOING: u8 = 6;
     /// The CPU whose run queue holds the task.
     pub const CPU: u8 = 7;
+    /// The signal number the task dequeued last (0: none): why a thread waits on mmap_sem.
+    pub const DEQUEUED: u8 = 8;
 }
 
 /// What a task is doing, as the stage shows it (gauge `DOING`).
@@ -65,6 +73,10 @@ pub enum Doing {
     Exiting = 5,
     Dead = 6,
     Stopped = 7,
+    /// Asleep in `down_write(&mm->mmap_sem)` in `do_coredump`, behind the dumper.
+    BlockedDumper = 8,
+    /// Asleep in `down_read(&mm->mmap_sem)` in `exit_mm`, behind the dumper.
+    BlockedExit = 9,
 }
 
 /// What a task does next when it has the CPU.
@@ -79,15 +91,68 @@ enum Act {
     Loop,
     /// Back from an interrupt or a wakeup with TIF_SIGPENDING: do_notify_resume.
     SigEntry,
-    MainSignal,
+    DumperDequeue,
     DumpLock,
     DumpSetExit,
     DumpWait,
     Zap,
     DumpResume,
     KillExit,
+    /// Granted mmap_sem for writing after the dumper's up_write: do_coredump finds the
+    /// mm no longer dumpable and gives up (a second dumper).
+    DumpGiveUp,
+    /// Granted mmap_sem for reading in exit_mm after the dumper's up_write.
+    ExitMmResume,
     Exiting,
     Gone,
+}
+
+/// Signal numbers (i386), as `dequeue_signal` orders them: lowest first.
+pub mod sig {
+    pub const SIGINT: u32 = 2;
+    pub const SIGQUIT: u32 = 3;
+    pub const SIGABRT: u32 = 6;
+    pub const SIGSEGV: u32 = 11;
+    pub const SIGTERM: u32 = 15;
+    pub const SIGXCPU: u32 = 24;
+
+    pub fn number(name: &str) -> u32 {
+        match name {
+            "SIGINT" => SIGINT,
+            "SIGQUIT" => SIGQUIT,
+            "SIGABRT" => SIGABRT,
+            "SIGSEGV" => SIGSEGV,
+            "SIGTERM" => SIGTERM,
+            "SIGXCPU" => SIGXCPU,
+            _ => 0,
+        }
+    }
+
+    pub fn name(number: u32) -> &'static str {
+        match number {
+            SIGINT => "SIGINT",
+            SIGQUIT => "SIGQUIT",
+            SIGABRT => "SIGABRT",
+            SIGSEGV => "SIGSEGV",
+            SIGTERM => "SIGTERM",
+            SIGXCPU => "SIGXCPU",
+            _ => "a signal",
+        }
+    }
+
+    /// `sig_kernel_coredump`: the default action dumps core.
+    pub fn dumps_core(number: u32) -> bool {
+        matches!(number, SIGQUIT | SIGABRT | SIGSEGV | SIGXCPU)
+    }
+}
+
+/// Why a thread sleeps on mmap_sem (TASK_UNINTERRUPTIBLE), and since when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MmapWait {
+    /// `do_coredump`'s `down_write`, for the core-dump signal it dequeued.
+    Dump { since_ns: u64 },
+    /// `exit_mm`'s `down_read`, after a fatal signal without a core dump.
+    Exit { since_ns: u64 },
 }
 
 #[derive(Clone, Debug)]
@@ -109,6 +174,10 @@ struct Task {
     created: bool,
     /// The CPU whose run queue holds it (`task_cpu(p)`).
     cpu: usize,
+    /// Asleep on mmap_sem, and why.
+    mmap_wait: Option<MmapWait>,
+    /// The signal it dequeued last (0: none).
+    dequeued: u32,
 }
 
 /// One CPU: its O(1) run queue, what runs on it, and its need_resched flag.
@@ -148,6 +217,15 @@ pub struct Outcome {
     pub steps: u64,
     /// Where the work budget (`run::budget`) stopped the machine, if it did.
     pub work_limited_at_ns: Option<u64>,
+    /// The signal that started the dump or the kill (SIGXCPU when the CPU limit came first).
+    pub first_signal: &'static str,
+    /// When each SIGXCPU was sent (check_process_timers at a tick).
+    pub sigxcpu_ns: Vec<u64>,
+    /// Threads that dequeued a core-dump signal during the stall and slept in
+    /// do_coredump's down_write behind the dumper.
+    pub blocked_dumpers: u64,
+    /// The first tick after the dumper's yield at which EXPIRED_STARVING held.
+    pub starving_ns: Option<u64>,
 }
 
 pub struct Machine<'c> {
@@ -164,7 +242,21 @@ pub struct Machine<'c> {
     group_stop_count: u64,
     group_exit: bool,
     group_exit_task: Option<usize>,
-    shared_pending: bool,
+    /// The shared pending set (`signal->shared_pending`): one bit per signal number.
+    shared_pending: u32,
+    /// The task that dumps core (the group_exit_task it was): main for a signal from
+    /// the terminal, the thread on the CPU for a SIGXCPU that comes first.
+    dumper: usize,
+    /// `mm->dumpable`: cleared by the dumper in do_coredump before coredump_wait.
+    dumpable: bool,
+    /// Threads asleep on mmap_sem, in arrival order (the rwsem's FIFO of waiters).
+    mmap_queue: VecDeque<usize>,
+    /// Threads granted mmap_sem for reading after the dumper's up_write, not yet done with it.
+    mmap_readers: u64,
+    /// The process's CPU time (user + sys of every thread, the dead ones too), exact.
+    cpu_total_ns: u64,
+    /// `rlim[RLIMIT_CPU].rlim_cur` in seconds, raised by one at each SIGXCPU.
+    rlimit_cur_s: Option<u64>,
     core_waiters: u64,
     alive: usize,
     seq: u64,
@@ -212,6 +304,21 @@ pub(super) struct Shape {
     pub c_swaps: CounterId,
     pub c_waiters: CounterId,
     pub c_pending: CounterId,
+    /// SIGXCPU on the shared pending set (0 or 1: a second one is dropped while one waits).
+    pub c_xcpu_pending: CounterId,
+    pub c_xcpu_sent: CounterId,
+    /// The soft RLIMIT_CPU now, in seconds (0: no limit).
+    pub c_rlimit: CounterId,
+    /// CPU 0's `rq->expired_timestamp` in ns (0: none since the last swap); the other
+    /// CPUs' follow it (`expired_ts`).
+    pub c_expired_ts_cpu0: CounterId,
+}
+
+impl Shape {
+    /// The counter that shows `cpu`'s `rq->expired_timestamp`.
+    pub fn expired_ts(&self, cpu: usize) -> CounterId {
+        CounterId(self.c_expired_ts_cpu0.0 + cpu as u16)
+    }
 }
 
 impl Shape {
@@ -224,7 +331,7 @@ impl Shape {
         }
         let siglock = layout.add_lock("sighand->siglock", LockKind::Spinlock);
         let mmap_sem = layout.add_lock(names.mmap_lock, LockKind::RwSem);
-        for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu"] {
+        for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu", "dequeued"] {
             layout.add_gauge(name);
         }
         let shape = Shape {
@@ -241,7 +348,16 @@ impl Shape {
             c_swaps: layout.add_counter("array_swaps"),
             c_waiters: layout.add_counter("core_waiters"),
             c_pending: layout.add_counter("shared_pending"),
+            c_xcpu_pending: layout.add_counter("shared_pending_SIGXCPU"),
+            c_xcpu_sent: layout.add_counter("SIGXCPU_sent"),
+            c_rlimit: layout.add_counter("rlimit_cpu_cur_s"),
+            c_expired_ts_cpu0: layout.add_counter("expired_timestamp_cpu0"),
         };
+        // The other CPUs' clocks follow the first, so that `expired_ts` finds them by number.
+        for cpu in 1..cfg.cpus {
+            let id = layout.add_counter(format!("expired_timestamp_cpu{cpu}"));
+            assert_eq!(id, shape.expired_ts(cpu as usize), "the CPUs' clocks are consecutive counters");
+        }
         (layout, shape)
     }
 }
@@ -266,6 +382,8 @@ impl<'c> Machine<'c> {
                 timer: None,
                 created: k == MAIN,
                 cpu: 0,
+                mmap_wait: None,
+                dequeued: 0,
             })
             .collect();
         let b = TraceBuilder::new(layout, text::TEMPLATES, text::CODE);
@@ -283,7 +401,13 @@ impl<'c> Machine<'c> {
             group_stop_count: 0,
             group_exit: false,
             group_exit_task: None,
-            shared_pending: false,
+            shared_pending: 0,
+            dumper: MAIN,
+            dumpable: cfg.dumpable,
+            mmap_queue: VecDeque::new(),
+            mmap_readers: 0,
+            cpu_total_ns: 0,
+            rlimit_cur_s: None,
             core_waiters: 0,
             alive: 1,
             seq: 0,
@@ -353,7 +477,14 @@ impl<'c> Machine<'c> {
     fn charge_sys(&mut self, task: usize, ns: u64) {
         self.freeze_others(task, ns);
         self.now += ns;
-        self.tasks[task].sys_ns += ns;
+        self.add_time(task, 0, ns);
+    }
+
+    /// Charges `task` user and sys time; the process's CPU clock (RLIMIT_CPU's) counts both.
+    fn add_time(&mut self, task: usize, user_ns: u64, sys_ns: u64) {
+        self.tasks[task].user_ns += user_ns;
+        self.tasks[task].sys_ns += sys_ns;
+        self.cpu_total_ns += user_ns + sys_ns;
     }
 
     /// The CPU `task` is queued on.
@@ -414,11 +545,17 @@ impl<'c> Machine<'c> {
             Effect::Gauge { task: tid, gauge: gauge::SLICE, value: t.o1.time_slice as i64 },
             Effect::Gauge { task: tid, gauge: gauge::DOING, value: doing as i64 },
             Effect::Gauge { task: tid, gauge: gauge::CPU, value: t.cpu as i64 },
+            Effect::Gauge { task: tid, gauge: gauge::DEQUEUED, value: i64::from(t.dequeued) },
         ]
     }
 
     fn doing(&self, task: usize) -> Doing {
         let t = &self.tasks[task];
+        match t.mmap_wait {
+            Some(MmapWait::Dump { .. }) => return Doing::BlockedDumper,
+            Some(MmapWait::Exit { .. }) => return Doing::BlockedExit,
+            None => {}
+        }
         match t.act {
             Act::Gone => Doing::Dead,
             Act::Exiting | Act::KillExit => Doing::Exiting,
@@ -430,7 +567,7 @@ impl<'c> Machine<'c> {
             | Act::DumpWait
             | Act::Zap
             | Act::DumpResume
-            | Act::MainSignal => Doing::Dumper,
+            | Act::DumperDequeue => Doing::Dumper,
             _ if t.sleeping => Doing::Asleep,
             Act::SigEntry if self.group_exit && self.group_stop_count > 0 => Doing::SignalLoop,
             _ => Doing::User,
@@ -480,13 +617,14 @@ impl<'c> Machine<'c> {
             if let Some((when, task)) = self.exact_wake {
                 if self.now >= when {
                     self.exact_wake = None;
-                    self.wake(task, when, false);
+                    self.wake(task, when, Wake::ChildExit);
                 }
             }
             while self.now >= self.next_tick {
                 let tick = self.next_tick;
                 for cpu in 0..self.cpus.len() {
                     self.tick(cpu, tick);
+                    self.check_process_timers(cpu);
                 }
                 self.fire_timers(tick);
                 self.rebalance_idle();
@@ -533,7 +671,8 @@ impl<'c> Machine<'c> {
             return;
         };
         self.iter(T::ITER_IDLE, &[]);
-        self.op(self.now, None, OpKind::Sleep, at(text::SCHEDULE, 3), T::IDLE, &[Arg::Ns(next)], &[]);
+        let e: Vec<Effect> = (0..self.cpus.len()).filter_map(|cpu| self.expired_clock_sync(cpu)).collect();
+        self.op(self.now, None, OpKind::Sleep, at(text::SCHEDULE, 3), T::IDLE, &[Arg::Ns(next)], &e);
         self.now = next.max(self.now);
         // The next tick to process is the first one at or after now.
         self.next_tick = self.now.div_ceil(self.tick_ns).max(1) * self.tick_ns;

@@ -3,6 +3,22 @@
 
 use super::*;
 
+/// Who wakes a sleeping task: the narration says it, and a timer's wakeup (interrupt
+/// context) is credited differently by the O(1) scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Wake {
+    /// The usleep() timer, from the timer softirq (`activated` = 2).
+    Timer,
+    /// signal_wake_up from a signal's sender.
+    Signal,
+    /// main's children from system() have exited: do_notify_parent wakes it in wait4().
+    ChildExit,
+    /// An rwsem's up_write hands the lock to a waiter.
+    Lock,
+    /// complete() or complete_all() on a completion it waits for.
+    Completion,
+}
+
 impl Machine<'_> {
     /// Created and not yet gone.
     pub(super) fn live(&self, task: usize) -> bool {
@@ -25,7 +41,8 @@ impl Machine<'_> {
     }
 
     /// try_to_wake_up: recalc (activate_task), queue in the active array, preemption check.
-    pub(super) fn wake(&mut self, task: usize, at_ns: u64, from_interrupt: bool) {
+    pub(super) fn wake(&mut self, task: usize, at_ns: u64, why: Wake) {
+        let from_interrupt = why == Wake::Timer;
         if !self.tasks[task].sleeping {
             return;
         }
@@ -48,10 +65,12 @@ impl Machine<'_> {
             let mut e: Vec<Effect> = self.state(task, TaskState::Runnable).into_iter().collect();
             e.extend(self.gauges(task, doing));
             let o = &self.tasks[task].o1;
-            let (t, code) = if from_interrupt {
-                (T::TIMER_WAKE, at(text::TFUNC, 0))
-            } else {
-                (T::WAKE_SIGNAL, at(text::COMPLETE, 8))
+            let (t, code) = match why {
+                Wake::Timer => (T::TIMER_WAKE, at(text::TFUNC, 0)),
+                Wake::Signal => (T::WAKE_SIGNAL, at(text::COMPLETE, 8)),
+                Wake::ChildExit => (T::WAKE_CHILD, at(text::MAIN, 0)),
+                Wake::Lock => (T::WAKE_LOCK, at(text::CDWAIT, 4)),
+                Wake::Completion => (T::WAKE_COMPLETION, at(text::EXIT_MM, 1)),
             };
             let args = [
                 Arg::Task(id(task)),
@@ -79,7 +98,7 @@ impl Machine<'_> {
                 if wakeup_preempts(prio, cp) {
                     self.cpus[cpu].need_resched = true;
                     self.op(at_op, None, OpKind::Preempt, at(text::SCHEDULE, 3), T::PREEMPT, &args, &[]);
-                } else if task == MAIN && self.signal_sent {
+                } else if task == self.dumper && !self.out.first_signal.is_empty() {
                     self.op(at_op, None, OpKind::Compute, at(text::SCHEDULE, 3), T::NO_PREEMPT, &args, &[]);
                 }
             }
@@ -128,39 +147,60 @@ impl Machine<'_> {
                     self.cpus[cpu].need_resched = true;
                     self.seq += 1;
                     self.tasks[c].seq = self.seq;
-                    if self.slices_counting && cpu == self.cpu_of(MAIN) {
+                    let stalling = self.slices_counting && cpu == self.cpu_of(self.dumper);
+                    if stalling {
                         self.out.slices_before_swap += 1;
                         self.out.requeued_active += 1;
                     }
                     if self.rec_on() {
                         self.b.iteration(txt(T::ITER_TICK.id(), &[]));
-                        let e = self.gauges(c, doing);
-                        let marked = self.slices_counting && cpu == self.cpu_of(MAIN);
-                        let kind = if marked { OpKind::Milestone } else { OpKind::Compute };
-                        self.op(now, Some(c), kind, at(text::TICK, 5), T::TICK_ACTIVE, &args_basic, &e);
+                        let mut e = self.gauges(c, doing);
+                        e.extend(self.expired_clock_sync(cpu));
+                        let mut args = args_basic.to_vec();
+                        let deadline = self.starvation_deadline(cpu).unwrap_or(now);
+                        args.extend([
+                            Arg::Count(self.cpus[cpu].rq.nr_running() as u64),
+                            Arg::Ns(deadline),
+                            Arg::Ns(deadline.saturating_sub(now)),
+                        ]);
+                        let template = if stalling { T::TICK_ACTIVE } else { T::TICK_ACTIVE_PLAIN };
+                        self.op(now, Some(c), OpKind::Compute, at(text::TICK, 5), template, &args, &e);
                     }
                 }
                 TickOutcome::ExpiredToExpired { starving } => {
                     self.cpus[cpu].need_resched = true;
                     self.seq += 1;
                     self.tasks[c].seq = self.seq;
-                    if self.slices_counting && cpu == self.cpu_of(MAIN) {
+                    if self.slices_counting && cpu == self.cpu_of(self.dumper) {
                         self.out.slices_before_swap += 1;
+                    }
+                    let first_starving = starving && self.slices_counting && self.out.starving_ns.is_none();
+                    if first_starving {
+                        self.out.starving_ns = Some(now);
                     }
                     if self.rec_on() {
                         self.b.iteration(txt(T::ITER_TICK.id(), &[]));
-                        let e = self.gauges(c, doing);
+                        let mut e = self.gauges(c, doing);
+                        e.extend(self.expired_clock_sync(cpu));
                         let left = self.cpus[cpu].rq.nr_active() as u64;
                         if starving {
-                            self.op(
-                                now,
-                                Some(c),
-                                OpKind::Compute,
-                                at(text::TICK, 3),
-                                T::TICK_STARVING,
-                                &[Arg::Task(id(c))],
-                                &e,
-                            );
+                            let rq = &self.cpus[cpu].rq;
+                            let since = rq.expired_since_ns().unwrap_or(now);
+                            let nr = rq.nr_running() as u64;
+                            let args = [
+                                Arg::Task(id(c)),
+                                Arg::Ns(since),
+                                Arg::Ns(now - since),
+                                Arg::Count(nr),
+                                Arg::Ns(self.o1.starvation_limit_ns() * nr + self.o1.tick_ns()),
+                                Arg::Count(left),
+                            ];
+                            let (kind, template) = if first_starving {
+                                (OpKind::Milestone, T::TICK_STARVING_FIRST)
+                            } else {
+                                (OpKind::Compute, T::TICK_STARVING)
+                            };
+                            self.op(now, Some(c), kind, at(text::TICK, 3), template, &args, &e);
                         } else {
                             let args = [
                                 Arg::Task(id(c)),
@@ -192,7 +232,7 @@ impl Machine<'_> {
                 break;
             }
             self.timers.remove(&(when, task));
-            self.wake(task, now.max(when), true);
+            self.wake(task, now.max(when), Wake::Timer);
         }
     }
 
@@ -216,11 +256,13 @@ impl Machine<'_> {
         let swaps = self.cpus[cpu].rq.swaps;
         let next = self.cpus[cpu].rq.pick().map(|t| t.0 as usize);
         let swapped = self.cpus[cpu].rq.swaps != swaps;
+        // The swap that lets the yielded dumper run again ends the stall.
+        let stall_swap = swapped && self.slices_counting && cpu == self.cpu_of(self.dumper);
         if swapped {
             self.out.swap_ns.push(now);
-            if self.slices_counting && cpu == self.cpu_of(MAIN) {
-                self.slices_counting = false;
-            }
+        }
+        if stall_swap {
+            self.slices_counting = false;
         }
         let mut credit = None;
         if let Some(n) = next {
@@ -262,21 +304,21 @@ impl Machine<'_> {
             self.op(now, Some(p), OpKind::Schedule, at(text::SCHEDULE, 1), T::CHARGE, &args, &e);
         }
         if swapped {
-            let e = [Effect::Count { counter: self.shape.c_swaps, delta: 1 }];
-            self.op(now, None, OpKind::Milestone, at(text::SCHEDULE, 2), T::SWAP, &[], &e);
-            // A run queue of up to 64 tasks redraws their gauges (in task order); a
-            // larger one is not listed. Read from the queue's own lists, not by
-            // asking every thread whether it is queued.
-            if self.cpus[cpu].rq.nr_running() <= 64 {
-                let (active, expired) = self.cpus[cpu].rq.arrays();
-                let mut all: Vec<usize> = active.iter().chain(&expired).map(|&(_, t)| t.0 as usize).collect();
-                all.sort_unstable();
-                let mut e = Vec::new();
-                for t in all {
-                    e.extend(self.gauges(t, self.doing(t)));
-                }
-                self.op(now, None, OpKind::Compute, at(text::SCHEDULE, 2), T::ITER_SCHEDULE, &[], &e);
+            let mut e = vec![Effect::Count { counter: self.shape.c_swaps, delta: 1 }];
+            e.extend(self.expired_clock_sync(cpu));
+            // Swap the arrays in the picture in the same step as the words say it.
+            let (active, expired) = if self.cpus[cpu].rq.nr_running() <= 64 {
+                self.cpus[cpu].rq.arrays()
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            let mut all: Vec<usize> = active.iter().chain(&expired).map(|&(_, t)| t.0 as usize).collect();
+            all.sort_unstable();
+            for t in all {
+                e.extend(self.gauges(t, self.doing(t)));
             }
+            let template = if stall_swap { T::SWAP } else { T::SWAP_PLAIN };
+            self.op(now, None, OpKind::Milestone, at(text::SCHEDULE, 2), template, &[], &e);
         }
         if let Some((n, waited, how)) = credit {
             let o = &self.tasks[n].o1;

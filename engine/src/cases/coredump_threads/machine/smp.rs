@@ -49,9 +49,9 @@ impl Machine<'_> {
             }
             let user = self.tasks[t].act == Act::Spin && self.tasks[t].pos_ns < COSTS.loop_ns;
             if user {
-                self.tasks[t].user_ns += ns;
+                self.add_time(t, ns, 0);
             } else {
-                self.tasks[t].sys_ns += ns;
+                self.add_time(t, 0, ns);
             }
         }
     }
@@ -87,8 +87,7 @@ impl Machine<'_> {
         let user_before = |x: u64| (x / period) * lp + (x % period).min(lp);
         for (&t, &p) in tasks.iter().zip(&phases) {
             let user = user_before(p + d) - user_before(p);
-            self.tasks[t].user_ns += user;
-            self.tasks[t].sys_ns += d - user;
+            self.add_time(t, user, d - user);
             self.tasks[t].pos_ns = (p + d) % period;
         }
         if self.rec_on() {
@@ -204,7 +203,7 @@ impl Machine<'_> {
         let steady_wait = cycle - turn;
         let turns = last + 1;
         for &t in tasks {
-            self.tasks[t].sys_ns += end - t0;
+            self.add_time(t, 0, end - t0);
         }
         self.out.group_stop_loops += c * turns;
         self.out.siglock_acquisitions += c * turns;
@@ -319,9 +318,9 @@ impl Machine<'_> {
         let d = self.now - start;
         for &t in spinners {
             if self.tasks[t].pos_ns < COSTS.loop_ns {
-                self.tasks[t].user_ns += d;
+                self.add_time(t, d, 0);
             } else {
-                self.tasks[t].sys_ns += d;
+                self.add_time(t, 0, d);
             }
         }
     }

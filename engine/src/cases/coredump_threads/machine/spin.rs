@@ -12,8 +12,7 @@ impl Machine<'_> {
         let p = self.tasks[task].pos_ns;
         let d = end - self.now;
         let user = user_before(p + d) - user_before(p);
-        self.tasks[task].user_ns += user;
-        self.tasks[task].sys_ns += d - user;
+        self.add_time(task, user, d - user);
         self.tasks[task].pos_ns = (p + d) % period;
         if self.rec_on() {
             let start = self.now;
@@ -101,7 +100,7 @@ impl Machine<'_> {
         let turn = COSTS.turn_ns;
         let turns = (horizon - self.now).div_ceil(turn).max(1);
         let end = self.now + turns * turn;
-        self.tasks[task].sys_ns += turns * turn;
+        self.add_time(task, 0, turns * turn);
         self.out.group_stop_loops += turns;
         self.out.siglock_acquisitions += turns;
         if self.rec_on() {
