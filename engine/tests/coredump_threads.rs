@@ -38,22 +38,33 @@ fn as_reported_twenty_threads_die_slowly_in_sys_time() {
     assert_eq!(run.outcome, Outcome::Completed);
     let (real, user, sys) = (ns(&run, "real_ns"), ns(&run, "user_ns"), ns(&run, "sys_ns"));
     let latency = ns(&run, "exit_latency_ns");
-    // The report: real 13.69 s, user 1.39 s, sys 11.98 s. The rules give about
-    // 20 s real (+48 %): outside the ±30 % the issue asked for. We do not tune:
-    // the assertion is on what the rules give. Each looping thread needs about
-    // 1 s of CPU to shed its interactivity; the report implies about 0.6 s
-    // (docs/cases/coredump-threads.md).
-    assert!((15 * S..=25 * S).contains(&real), "real {real}");
-    assert!(sys > 10 * user, "sys {sys} ≫ user {user}");
+    // The report: real 13.69 s, user 1.39 s, sys 11.98 s, with the seed's own soft
+    // RLIMIT_CPU of 5 s. Nothing is tuned: the stall ends at the starvation deadline,
+    // which each SIGXCPU dumper asleep on mmap_sem brings a second closer.
+    assert!((13_690 * MS * 7 / 10..=13_690 * MS * 13 / 10).contains(&real), "real {real}: 13.69 s ± 30 %");
+    assert!(sys > 5 * user, "sys {sys} ≫ user {user}");
     assert!((1_000 * MS..=1_500 * MS).contains(&user), "user {user}: the spin before the signal");
-    assert!(latency > 10 * S, "death takes {latency} after the signal");
+    assert!(latency > 8 * S, "death takes {latency} after the signal");
+    // One SIGXCPU per CPU-second past the 5 s limit, each taken by a looping thread
+    // that then sleeps in do_coredump's down_write.
+    let cpu_s = (user + sys) / S;
+    let sent = ns(&run, "sigxcpu_sent");
+    assert!(sent + 5 == cpu_s || sent + 4 == cpu_s, "{sent} SIGXCPU for {cpu_s} whole CPU-seconds");
+    assert!((8..=10).contains(&sent), "{sent} SIGXCPU");
+    assert_eq!(ns(&run, "blocked_dumpers"), sent, "each SIGXCPU makes a blocked dumper");
+    let case = run.extras::<CoredumpCase>().expect("extras");
+    let starving = case.starving_ns.expect("the stall ends at the starvation deadline");
+    assert!(
+        starving < case.swap_ns.last().copied().unwrap_or(0) + 1,
+        "the deadline fires before the last swap"
+    );
+    assert!(case.swap_ns.iter().any(|&swap| swap >= starving), "and a swap follows it");
     assert_eq!(real, ns(&run, "signal_ns") + latency);
     assert!(ns(&run, "group_stop_loops") > 1_000_000);
     assert!(ns(&run, "siglock_acquisitions") > ns(&run, "group_stop_loops"));
     assert_eq!(ns(&run, "siglock_contended"), 0, "one CPU: a spinlock holder is never preempted");
     assert!(ns(&run, "array_swaps") >= 1);
     assert!(ns(&run, "slices_before_swap") > 20);
-    let case = run.extras::<CoredumpCase>().expect("extras");
     assert!(case.yield_ns.is_some() && case.zap_ns > case.yield_ns);
     // user + sys = real on one CPU, less the idle time before the threads spin.
     assert!(real - (user + sys) < 50 * MS, "idle {}", real - (user + sys));
@@ -67,6 +78,74 @@ fn the_time_to_die_grows_with_the_number_of_threads() {
         assert!(l > previous, "N = {n}: {l} after {previous}");
         previous = l;
     }
+}
+
+/// Both regimes are linear in N, with the slope each rule predicts: without a CPU
+/// limit the stall is the starvation deadline, STARVATION_LIMIT (1 s) × nr_running;
+/// with one, each CPU-second past it takes one task off the run queue, so the
+/// deadline comes down a second for every second that passes: about half a second
+/// per thread.
+#[test]
+fn both_regimes_grow_linearly_with_their_own_slope() {
+    let slope = |rlimit: &str| {
+        let at = |n: &str| latency("2.6.14-rc2", &[("threads", n), ("rlimit_cpu", rlimit)]);
+        (at("40") - at("20")) / 20
+    };
+    let none = slope("none");
+    let five = slope("5");
+    assert!((900 * MS..=1_100 * MS).contains(&none), "no limit: {none} per thread");
+    assert!((400 * MS..=600 * MS).contains(&five), "5 s limit: {five} per thread");
+    // Without the limit N = 20 dies at the deadline alone: about 20 s after the signal.
+    let plain = run("2.6.14-rc2", &[("rlimit_cpu", "none")]);
+    assert_eq!(ns(&plain, "sigxcpu_sent"), 0);
+    assert!((18 * S..=22 * S).contains(&ns(&plain, "exit_latency_ns")));
+}
+
+/// Each SIGXCPU dumper leaves the run queue (nr_running − 1) and so brings the
+/// EXPIRED_STARVING deadline one STARVATION_LIMIT closer, as the stage draws it.
+#[test]
+fn each_sigxcpu_dumper_leaves_the_run_queue_and_shortens_the_deadline() {
+    let run = run("2.6.14-rc2", &[]);
+    let mmap_sem = run.layout.locks.iter().position(|l| l.name == "mm->mmap_sem").unwrap();
+    let clock = run.layout.counter("expired_timestamp_cpu0").unwrap();
+    let queued = |w: &slowpath_engine::run::world::World| {
+        w.tasks.iter().filter(|t| t.gauges[usize::from(gauge::ARRAY)] != 0).count() as u64
+    };
+    let mut seen = 0;
+    let mut position = 0;
+    while let Some(next) = run.next_notable(position) {
+        let (before, after) = (run.state_at(next - 1), run.state_at(next));
+        if after.locks[mmap_sem].waiters.len() == before.locks[mmap_sem].waiters.len() + 1 {
+            seen += 1;
+            assert_eq!(queued(&after) + 1, queued(&before), "a blocked dumper leaves the run queue");
+            let since = after.counters[usize::from(clock.0)];
+            assert!(since > 0, "the starvation clock runs");
+            let deadline = |w| since + S * queued(w) + 4 * MS;
+            assert_eq!(deadline(&before) - deadline(&after), S, "the deadline comes a second closer");
+        }
+        position = next;
+    }
+    assert_eq!(seen, ns(&run, "blocked_dumpers"), "every blocked dumper is a notable step");
+    assert_eq!(seen, 9, "the default run's nine SIGXCPUs");
+}
+
+/// A CPU limit reached before the typed signal: SIGXCPU starts the dump, and the
+/// thread on the CPU, not main, is the dumper; the run says so.
+#[test]
+fn a_cpu_limit_before_the_signal_starts_the_dump_itself() {
+    let run = run("2.6.14-rc2", &[("signal_at", "8s")]);
+    let case = run.extras::<CoredumpCase>().unwrap();
+    assert_eq!(case.first_signal, "SIGXCPU");
+    assert!(ns(&run, "signal_ns") < 5_100 * MS, "the dump starts at the first SIGXCPU");
+    assert!(ns(&run, "exit_latency_ns") > 5 * S, "still the slow path");
+    let said = run
+        .notable_ops()
+        .iter()
+        .map(|&i| slowpath_engine::run::narration::plain(&run.narrate(&run.op(i).unwrap())))
+        .any(|text| text.contains("The CPU limit comes before the signal"));
+    assert!(said, "the page says SIGXCPU came first");
+    // The fixed kernels die as fast on SIGXCPU as on SIGQUIT.
+    assert!(latency("2.6.18", &[("signal_at", "8s")]) < 10 * MS);
 }
 
 #[test]
@@ -126,6 +205,7 @@ fn four_thousand_threads_run_to_the_end_with_a_bounded_trace() {
     for (variant, sets) in [
         ("2.6.14-rc2", vec![("threads", "4096")]),
         ("2.6.14-rc2", vec![("threads", "4096"), ("signal_at", "60s")]),
+        ("2.6.14-rc2", vec![("threads", "4096"), ("signal_at", "60s"), ("rlimit_cpu", "none")]),
         ("2.6.18", vec![("threads", "4096")]),
     ] {
         let run = run(variant, &sets);
@@ -141,7 +221,8 @@ fn four_thousand_threads_run_to_the_end_with_a_bounded_trace() {
 
 #[test]
 fn on_two_cpus_the_looping_threads_fight_over_siglock() {
-    let run = run("2.6.14-rc2", &[("cpus", "2")]);
+    // Without the CPU limit, whose SIGXCPUs come twice as often on two CPUs.
+    let run = run("2.6.14-rc2", &[("cpus", "2"), ("rlimit_cpu", "none")]);
     assert_eq!(run.outcome, Outcome::Completed);
     let (contended, wait, max) =
         (ns(&run, "siglock_contended"), ns(&run, "siglock_wait_ns"), ns(&run, "siglock_wait_max_ns"));
@@ -155,7 +236,7 @@ fn on_two_cpus_the_looping_threads_fight_over_siglock() {
     // The threads were spread by the idle CPU's load balancer (none at fork in 2.6.14).
     assert!(ns(&run, "migrations") >= 10);
     // Still slow, and still sys ≫ user; two CPUs drain their active arrays side by side.
-    let one = latency("2.6.14-rc2", &[]);
+    let one = latency("2.6.14-rc2", &[("rlimit_cpu", "none")]);
     let two = ns(&run, "exit_latency_ns");
     assert!(two > 3 * S && two < one, "two CPUs {two}, one {one}");
     assert!(ns(&run, "sys_ns") > 5 * ns(&run, "user_ns"));
@@ -177,8 +258,8 @@ fn on_two_cpus_the_looping_threads_fight_over_siglock() {
 #[test]
 fn one_to_four_cpus_are_deterministic_and_contend_from_two_on() {
     for cpus in ["1", "2", "3", "4"] {
-        let a = run("2.6.14-rc2", &[("cpus", cpus)]);
-        let b = run("2.6.14-rc2", &[("cpus", cpus)]);
+        let a = run("2.6.14-rc2", &[("cpus", cpus), ("rlimit_cpu", "none")]);
+        let b = run("2.6.14-rc2", &[("cpus", cpus), ("rlimit_cpu", "none")]);
         assert_eq!(a.trace_hash, b.trace_hash, "cpus {cpus}");
         assert_eq!(a.metrics, b.metrics, "cpus {cpus}");
         let contended = ns(&a, "siglock_contended");
@@ -232,6 +313,17 @@ fn check(run: &Run, position: u64) {
     if cpus == 1 {
         assert_eq!(lock.stats.contended, 0, "one CPU: nobody ever spins on siglock");
     }
+    // mmap_sem: a task asleep on it is off the run queue and on no CPU; its queue is
+    // the tasks in that state, and it has waiters only while someone holds it.
+    let mmap_sem = run.layout.locks.iter().position(|l| l.name == "mm->mmap_sem").unwrap();
+    let mmap = &world.locks[mmap_sem];
+    for waiter in &mmap.waiters {
+        let task = &world.tasks[waiter.task.0 as usize];
+        assert!(matches!(task.state, TaskState::BlockedOnLock { .. }), "a mmap_sem waiter sleeps on it");
+        assert_eq!(task.gauges[usize::from(gauge::ARRAY)], 0, "a mmap_sem waiter is off the run queue");
+    }
+    let blocked = world.tasks.iter().filter(|t| matches!(t.state, TaskState::BlockedOnLock { .. })).count();
+    assert_eq!(blocked, mmap.waiters.len(), "every task blocked on a lock waits on mmap_sem");
     let stop = run.layout.counter("group_stop_count").unwrap();
     assert!(world.counters[usize::from(stop.0)] <= run.layout.tasks.len() as u64);
     for (i, task) in world.tasks.iter().enumerate() {
@@ -262,7 +354,7 @@ mod properties {
             threads in 1u64..12,
             pause in any::<bool>(),
             signal in prop::sample::select(vec!["SIGQUIT", "SIGSEGV", "SIGABRT", "SIGINT", "SIGTERM"]),
-            signal_ms in 500u64..1_500,
+            signal_ms in 500u64..8_000,
             dumpable in any::<bool>(),
             unlimited in any::<bool>(),
             nice in -20i64..20,
@@ -270,6 +362,7 @@ mod properties {
             hz in prop::sample::select(vec!["100", "250", "1000"]),
             variant in prop::sample::select(vec!["2.6.14-rc2", "no-yield", "reset-group-stop", "2.6.18", "reset-only"]),
             cpus in 1u64..=4,
+            rlimit in prop::sample::select(vec!["none", "1", "2", "5"]),
         ) {
             let sets = [
                 ("threads", threads.to_string()),
@@ -282,6 +375,7 @@ mod properties {
                 ("preempt", if preempt { "on" } else { "off" }.to_string()),
                 ("hz", hz.to_string()),
                 ("cpus", cpus.to_string()),
+                ("rlimit_cpu", rlimit.to_string()),
             ];
             let case = find("coredump-threads").unwrap();
             let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();

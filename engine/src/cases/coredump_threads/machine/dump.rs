@@ -36,7 +36,8 @@ impl Machine<'_> {
         let now = self.now;
         self.charge_sys(task, COSTS.step_ns);
         self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-        let e = [Effect::Acquire { lock: self.shape.mmap_sem, task: tid, mode: LockMode::Write, waited_ns: 0 }];
+        let e =
+            [Effect::Acquire { lock: self.shape.mmap_sem, task: tid, mode: LockMode::Write, waited_ns: 0 }];
         let template = if self.dumpable { T::COREDUMP_LOCK } else { T::COREDUMP_LOCK_PLAIN };
         self.op(now, Some(task), OpKind::LockFast, at(text::COREDUMP, 0), template, &[Arg::Task(tid)], &e);
         if !self.dumpable {
@@ -106,7 +107,8 @@ impl Machine<'_> {
             e.extend(self.gauges(task, Doing::Dumper));
             let cpu = self.cpu_of(task);
             let nr = self.cpus[cpu].rq.nr_running() as u64;
-            let mut args = vec![Arg::Task(tid), Arg::Signed(i64::from(self.tasks[task].o1.prio)), Arg::Count(ahead)];
+            let mut args =
+                vec![Arg::Task(tid), Arg::Signed(i64::from(self.tasks[task].o1.prio)), Arg::Count(ahead)];
             let template = match (self.cpus[cpu].rq.expired_since_ns(), self.starvation_deadline(cpu)) {
                 (Some(since), Some(deadline)) => {
                     args.extend([Arg::Ns(since), Arg::Count(nr), Arg::Ns(deadline)]);

@@ -145,7 +145,8 @@ impl Machine<'_> {
         self.tasks[task].act = Act::Exiting;
         e.extend(self.state(task, self.kernel_state(task)));
         e.extend(self.gauges(task, Doing::Exiting));
-        let args = [Arg::Task(tid), Arg::Word(sig::name(self.tasks[task].dequeued)), Arg::Task(id(self.dumper))];
+        let args =
+            [Arg::Task(tid), Arg::Word(sig::name(self.tasks[task].dequeued)), Arg::Task(id(self.dumper))];
         self.op(self.now, Some(task), OpKind::Exit, at(text::COREDUMP, 1), T::DUMP_GIVE_UP, &args, &e);
         self.grant_mmap();
         self.exit_mm_core_wait(task);
@@ -160,7 +161,15 @@ impl Machine<'_> {
         self.tasks[task].act = Act::Exiting;
         e.extend(self.state(task, self.kernel_state(task)));
         e.extend(self.gauges(task, Doing::Exiting));
-        self.op(self.now, Some(task), OpKind::Exit, at(text::EXIT_MM, 0), T::EXIT_MM_RESUME, &[Arg::Task(tid)], &e);
+        self.op(
+            self.now,
+            Some(task),
+            OpKind::Exit,
+            at(text::EXIT_MM, 0),
+            T::EXIT_MM_RESUME,
+            &[Arg::Task(tid)],
+            &e,
+        );
         self.mmap_readers -= 1;
         if self.mmap_readers == 0 {
             self.grant_mmap();

@@ -331,7 +331,9 @@ impl Shape {
         }
         let siglock = layout.add_lock("sighand->siglock", LockKind::Spinlock);
         let mmap_sem = layout.add_lock(names.mmap_lock, LockKind::RwSem);
-        for name in ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu", "dequeued"] {
+        for name in
+            ["sleep_avg", "prio", "array", "seq", "TIF_SIGPENDING", "time_slice", "doing", "cpu", "dequeued"]
+        {
             layout.add_gauge(name);
         }
         let shape = Shape {

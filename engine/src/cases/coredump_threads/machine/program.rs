@@ -38,8 +38,12 @@ impl Machine<'_> {
         let mut e: Vec<Effect> = self.state(task, self.kernel_state(task)).into_iter().collect();
         e.extend(self.gauges(task, Doing::User));
         let o = &self.tasks[task].o1;
-        let args =
-            [Arg::Task(tid), Arg::Ns(o.sleep_avg_ns), Arg::Signed(i64::from(o.prio)), Arg::Ns(COSTS.system_ns)];
+        let args = [
+            Arg::Task(tid),
+            Arg::Ns(o.sleep_avg_ns),
+            Arg::Signed(i64::from(o.prio)),
+            Arg::Ns(COSTS.system_ns),
+        ];
         self.op(now, Some(task), OpKind::Compute, at(text::MAIN, 0), T::MAIN_START, &args, &e);
         self.charge_sys(task, COSTS.main_setup_ns);
         // The fork of sh: the same sched_fork / wake_up_new_task as a thread's.
@@ -48,7 +52,8 @@ impl Machine<'_> {
             self.expire_after_fork(task);
         }
         let o = &self.tasks[task].o1;
-        let args = [Arg::Task(tid), Arg::Count(o.time_slice), Arg::Ns(o.sleep_avg_ns), Arg::Ns(COSTS.system_ns)];
+        let args =
+            [Arg::Task(tid), Arg::Count(o.time_slice), Arg::Ns(o.sleep_avg_ns), Arg::Ns(COSTS.system_ns)];
         let e = self.gauges(task, Doing::User);
         self.op(self.now, Some(task), OpKind::Syscall, at(text::MAIN, 0), T::SYSTEM_FORK, &args, &e);
         self.tasks[task].act = Act::MainCreate(0);
@@ -66,7 +71,8 @@ impl Machine<'_> {
         let parent_slice = self.tasks[MAIN].o1.time_slice;
         child.time_slice = (parent_slice + 1) >> 1;
         self.tasks[MAIN].o1.time_slice = parent_slice >> 1;
-        self.tasks[MAIN].o1.sleep_avg_ns = parent_bonus as u64 * self.o1.max_sleep_avg() / 10 * self.o1.tick_ns();
+        self.tasks[MAIN].o1.sleep_avg_ns =
+            parent_bonus as u64 * self.o1.max_sleep_avg() / 10 * self.o1.tick_ns();
         child
     }
 
@@ -121,7 +127,8 @@ impl Machine<'_> {
         let mut e = self.gauges(MAIN, Doing::User);
         e.extend(self.expired_clock_sync(cpu));
         let o = &self.tasks[MAIN].o1;
-        let args = [Arg::Task(tid), Arg::Ns(o.sleep_avg_ns), Arg::Signed(self.o1.current_bonus(o.sleep_avg_ns))];
+        let args =
+            [Arg::Task(tid), Arg::Ns(o.sleep_avg_ns), Arg::Signed(self.o1.current_bonus(o.sleep_avg_ns))];
         let template = match out {
             TickOutcome::ExpiredToActive => T::CREATE_EXPIRE,
             TickOutcome::ExpiredToExpired { .. } => T::CREATE_EXPIRE_EXPIRED,
@@ -134,7 +141,15 @@ impl Machine<'_> {
         let tid = id(task);
         self.charge_sys(task, COSTS.step_ns);
         self.iter(T::ITER_MAIN, &[]);
-        self.op(self.now, Some(task), OpKind::Sleep, at(text::MAIN, 4), T::MAIN_PAUSE, &[Arg::Task(tid)], &[]);
+        self.op(
+            self.now,
+            Some(task),
+            OpKind::Sleep,
+            at(text::MAIN, 4),
+            T::MAIN_PAUSE,
+            &[Arg::Task(tid)],
+            &[],
+        );
         // Only a signal ends pause(): main wakes into the signal code.
         self.tasks[task].act = Act::SigEntry;
         self.sleep(task, self.shape.ch_pause);
@@ -167,7 +182,15 @@ impl Machine<'_> {
         self.charge_sys(task, COSTS.step_ns);
         self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
         let e: Vec<Effect> = self.state(task, self.kernel_state(task)).into_iter().collect();
-        self.op(self.now, Some(task), OpKind::Sleep, at(text::TFUNC, 1), T::THREAD_PAUSE, &[Arg::Task(tid)], &e);
+        self.op(
+            self.now,
+            Some(task),
+            OpKind::Sleep,
+            at(text::TFUNC, 1),
+            T::THREAD_PAUSE,
+            &[Arg::Task(tid)],
+            &e,
+        );
         self.tasks[task].act = Act::PauseCall;
         self.sleep(task, self.shape.ch_pause);
     }

@@ -176,7 +176,9 @@ impl Machine<'_> {
             }
             self.tasks[t].tif_sigpending = true;
             let sleeping = self.tasks[t].sleeping;
-            if matches!(self.tasks[t].act, Act::Spin | Act::PauseCall) || sleeping {
+            // main still in its pthread_create loop meets the signal on its way out of
+            // the current clone() (TIF_SIGPENDING): the rest are never created.
+            if matches!(self.tasks[t].act, Act::Spin | Act::PauseCall | Act::MainCreate(_)) || sleeping {
                 self.tasks[t].act = Act::SigEntry;
             }
             if sleeping {
