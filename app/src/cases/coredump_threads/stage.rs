@@ -2,7 +2,7 @@
 //! counters (everything the engine recorded) and the run's extras.
 
 use super::heat::{HeatStrip, Kind as HeatKind};
-use slowpath_engine::cases::coredump_threads::machine::gauge;
+use slowpath_engine::cases::coredump_threads::machine::{gauge, sig, Doing};
 use slowpath_engine::cases::coredump_threads::CoredumpCase;
 use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::narration::group_digits;
@@ -35,6 +35,11 @@ fn counter(view: &View, name: &str) -> u64 {
     view.counters.iter().find(|(key, _)| key == name).map_or(0, |(_, value)| *value)
 }
 
+/// A task's `doing` gauge is this engine state.
+fn is(task: &TaskView, doing: Doing) -> bool {
+    g(task, gauge::DOING) == doing as i64
+}
+
 /// What a thread is doing, in the stage's words and CSS class.
 pub(super) fn doing(task: &TaskView) -> (&'static str, &'static str) {
     match task.state {
@@ -42,17 +47,22 @@ pub(super) fn doing(task: &TaskView) -> (&'static str, &'static str) {
         TaskState::New => ("not created", "new"),
         TaskState::Stopped => ("stopped", "stopped"),
         TaskState::Sleeping { .. } => ("asleep", "asleep"),
-        TaskState::RunningUser { .. } | TaskState::RunningKernel { .. } => match g(task, gauge::DOING) {
-            2 => ("running: signal loop", "loop running"),
-            4 => ("running: dumper", "dumper running"),
-            5 => ("running: exiting", "exiting running"),
-            _ => ("running", "running"),
-        },
-        _ => match g(task, gauge::DOING) {
-            2 => ("runnable: in the signal loop", "loop"),
-            4 => ("runnable: the dumper", "dumper"),
-            _ => ("runnable", "runnable"),
-        },
+        TaskState::BlockedOnLock { .. } if is(task, Doing::BlockedExit) => ("asleep on mmap_sem: exit_mm", "blocked"),
+        TaskState::BlockedOnLock { .. } => ("asleep on mmap_sem: a 2nd dumper", "blocked"),
+        TaskState::RunningUser { .. } | TaskState::RunningKernel { .. } => {
+            if is(task, Doing::SignalLoop) {
+                ("running: signal loop", "loop running")
+            } else if is(task, Doing::Dumper) {
+                ("running: dumper", "dumper running")
+            } else if is(task, Doing::Exiting) {
+                ("running: exiting", "exiting running")
+            } else {
+                ("running", "running")
+            }
+        }
+        _ if is(task, Doing::SignalLoop) => ("runnable: in the signal loop", "loop"),
+        _ if is(task, Doing::Dumper) => ("runnable: the dumper", "dumper"),
+        _ => ("runnable", "runnable"),
     }
 }
 
@@ -84,7 +94,7 @@ pub fn threads_stage(props: &StageProps) -> Html {
             // Named for assistive technology; on screen the boxes title themselves.
             <h2 id="cdt-stage-title" class="visually-hidden">{ "The process at this step" }</h2>
             <div class="cdt-top">
-                { siglock(view) }
+                { locks(view, case) }
                 { signal_state(view, case) }
             </div>
             if case.o1 {
@@ -121,24 +131,47 @@ pub fn time_and_notes(run: &Run, view: &View) -> Html {
     }
 }
 
-fn siglock(view: &View) -> Html {
+/// The process's two locks: siglock (contended only on two or more CPUs) and
+/// mmap_sem, where the dumper holds the address space and SIGXCPU dumpers queue.
+fn locks(view: &View, case: &CoredumpCase) -> Html {
+    html! {
+        <div class="cdt-lock" data-testid="cdt-siglock">
+            { siglock(view, case) }
+            { mmap_sem(view) }
+        </div>
+    }
+}
+
+fn task_name(view: &View, task: slowpath_engine::run::world::TaskId) -> String {
+    view.tasks.get(task.0 as usize).map_or_else(|| format!("#{}", task.0), |t| t.name.clone())
+}
+
+fn siglock(view: &View, case: &CoredumpCase) -> Html {
     let Some(lock) = view.locks.iter().find(|l| l.name == "sighand->siglock") else { return html! {} };
-    // mmap_sem in 2005's runs, mmap_lock (its name since v5.8) in today's.
-    let mmap = view.locks.iter().find(|l| l.name == "mm->mmap_sem" || l.name == "mm->mmap_lock");
-    let name = |id: slowpath_engine::run::world::TaskId| {
-        view.tasks.get(id.0 as usize).map_or_else(|| format!("#{}", id.0), |t| t.name.clone())
-    };
+    if case.cpus <= 1 {
+        // One CPU: a spinlock holder cannot be preempted, so nobody queues here; say so
+        // in a line and leave the room to the run queue, where the threads do wait.
+        return html! {
+            <>
+                <h3>{ "sighand->siglock" }</h3>
+                <p class="cdt-holder">
+                    { "taken " }<strong data-testid="cdt-acquisitions">{ group_digits(lock.stats.acquisitions) }</strong>
+                    { " times, never waited for: on one CPU the threads wait for the CPU (the run queue below), not for this lock." }
+                </p>
+            </>
+        };
+    }
     let cpu = |id: slowpath_engine::run::world::TaskId| {
         view.tasks
             .get(id.0 as usize)
             .and_then(|t| t.state.cpu())
             .map_or(String::new(), |c| format!(" (CPU {c})"))
     };
-    let holder = lock.holders.first().map(|h| format!("{}{}", name(h.task), cpu(h.task)));
+    let holder = lock.holders.first().map(|h| format!("{}{}", task_name(view, h.task), cpu(h.task)));
     // Wait bars against the longest wait so far (at least one ns, so nothing divides by zero).
     let scale = lock.stats.wait_max_ns.max(1);
     html! {
-        <div class="cdt-lock" data-testid="cdt-siglock">
+        <>
             <h3>{ "sighand->siglock" }</h3>
             <p class="cdt-holder">
                 { "holder: " }
@@ -152,7 +185,7 @@ fn siglock(view: &View) -> Html {
                         let pct = (waited * 100 / scale).min(100);
                         html! {
                             <li class="cdt-waiter">
-                                { format!("{}{} ", name(w.task), cpu(w.task)) }
+                                { format!("{}{} ", task_name(view, w.task), cpu(w.task)) }
                                 <span class="cdt-waitbar" style={format!("width:{pct}%")}></span>
                                 { format!(" spinning for {}", format_duration(waited)) }
                             </li>
@@ -165,13 +198,51 @@ fn siglock(view: &View) -> Html {
                 <dt>{ "contended" }</dt><dd data-testid="cdt-contended">{ group_digits(lock.stats.contended) }</dd>
                 <dt>{ "wait (total / max)" }</dt>
                 <dd>{ format!("{} / {}", format_duration(lock.stats.wait_total_ns), format_duration(lock.stats.wait_max_ns)) }</dd>
-                <dt>{ "held (total)" }</dt><dd>{ format_duration(lock.stats.hold_total_ns) }</dd>
             </dl>
-            if let Some(mmap) = mmap {
-                <p class="cdt-mmap" data-testid="cdt-mmap">
-                    { format!("{}: ", mmap.name) }
-                    <strong>{ mmap.holders.first().map_or_else(|| "free".to_string(), |h| format!("held for writing by {}", name(h.task))) }</strong>
-                </p>
+        </>
+    }
+}
+
+/// mmap_sem: who holds it, and the threads asleep on it in arrival order, each with
+/// when it came and why (the signal it dequeued).
+fn mmap_sem(view: &View) -> Html {
+    // mmap_sem in 2005's runs, mmap_lock (its name since v5.8) in today's.
+    let Some(mmap) = view.locks.iter().find(|l| l.name == "mm->mmap_sem" || l.name == "mm->mmap_lock") else {
+        return html! {};
+    };
+    let holder = mmap.holders.first().map_or_else(
+        || "free".to_string(),
+        |h| {
+            let how = if h.mode == slowpath_engine::run::lock::LockMode::Write { "writing" } else { "reading" };
+            format!("held for {how} by {}", task_name(view, h.task))
+        },
+    );
+    let longest = mmap.waiters.iter().map(|w| view.now_ns.saturating_sub(w.since_ns)).max().unwrap_or(0).max(1);
+    html! {
+        <div class="cdt-mmap" data-testid="cdt-mmap">
+            <h3>{ mmap.name.clone() }</h3>
+            <p><strong data-testid="cdt-mmap-holder">{ holder }</strong></p>
+            if !mmap.waiters.is_empty() {
+                <p>{ format!("asleep on it (TASK_UNINTERRUPTIBLE, off the run queue), in order: {}", mmap.waiters.len()) }</p>
+                <ol class="cdt-spinners" data-testid="cdt-mmap-queue">
+                    { mmap.waiters.iter().map(|w| {
+                        let waited = view.now_ns.saturating_sub(w.since_ns);
+                        let pct = (waited * 100 / longest).min(100);
+                        let signo = view.tasks.get(w.task.0 as usize).map_or(0, |t| g(t, gauge::DEQUEUED)) as u32;
+                        let why = if w.mode == slowpath_engine::run::lock::LockMode::Write {
+                            format!("took {}: do_coredump's down_write", sig::name(signo))
+                        } else {
+                            format!("took {}: exit_mm's down_read", sig::name(signo))
+                        };
+                        html! {
+                            <li class="cdt-waiter">
+                                <strong>{ task_name(view, w.task) }</strong>
+                                { format!(" at {}, {why} ", format_duration(w.since_ns)) }
+                                <span class="cdt-waitbar" style={format!("width:{pct}%")}></span>
+                            </li>
+                        }
+                    }).collect::<Html>() }
+                </ol>
             }
         </div>
     }
@@ -180,12 +251,19 @@ fn siglock(view: &View) -> Html {
 fn signal_state(view: &View, case: &CoredumpCase) -> Html {
     let pending =
         view.tasks.iter().filter(|t| g(t, gauge::SIGPENDING) != 0 && t.state != TaskState::Dead).count();
+    let mut shared: Vec<&str> = Vec::new();
+    if counter(view, "shared_pending") > 0 {
+        shared.push(case.signal);
+    }
+    if counter(view, "shared_pending_SIGXCPU") > 0 {
+        shared.push("SIGXCPU");
+    }
     html! {
         <div class="cdt-signal" data-testid="cdt-signal">
             <h3>{ "Signal state" }</h3>
             <dl class="cdt-stats">
                 <dt>{ "shared pending" }</dt>
-                <dd>{ if counter(view, "shared_pending") > 0 { case.signal } else { "∅" } }</dd>
+                <dd data-testid="cdt-shared-pending">{ if shared.is_empty() { "∅".to_string() } else { shared.join(", ") } }</dd>
                 <dt>{ "group_stop_count" }</dt>
                 <dd data-testid="cdt-group-stop">{ counter(view, "group_stop_count") }</dd>
                 <dt>{ "SIGNAL_GROUP_EXIT" }</dt>
@@ -199,8 +277,57 @@ fn signal_state(view: &View, case: &CoredumpCase) -> Html {
                     <dt>{ "loop turns" }</dt>
                     <dd>{ group_digits(counter(view, "group_stop_loops")) }</dd>
                 }
+                { cpu_clock(view, case) }
             </dl>
         </div>
+    }
+}
+
+/// The process CPU clock beside the soft RLIMIT_CPU, and the SIGXCPUs sent so far.
+fn cpu_clock(view: &View, case: &CoredumpCase) -> Html {
+    let Some(_) = case.rlimit_cpu_s else {
+        return html! { <><dt>{ "RLIMIT_CPU" }</dt><dd>{ "none" }</dd></> };
+    };
+    let used: u64 = view.tasks.iter().map(|t| t.user_ns + t.sys_ns).sum();
+    let limit_s = counter(view, "rlimit_cpu_cur_s");
+    let limit = if limit_s == 0 { "not set yet".to_string() } else { format!("{limit_s} s") };
+    html! {
+        <>
+            <dt>{ "CPU time / RLIMIT_CPU" }</dt>
+            <dd data-testid="cdt-cpu-clock">{ format!("{} / {limit}", format_duration(used)) }</dd>
+            <dt>{ "SIGXCPU sent" }</dt>
+            <dd data-testid="cdt-sigxcpu-sent">{ counter(view, "SIGXCPU_sent") }</dd>
+        </>
+    }
+}
+
+/// `rq->expired_timestamp` of one CPU, the EXPIRED_STARVING threshold for the run
+/// queue as it is now, and how far the deadline is.
+fn starvation_clock(view: &View, case: &CoredumpCase, cpu: u32, nr_running: u64) -> Html {
+    let since = counter(view, &format!("expired_timestamp_cpu{cpu}"));
+    if since == 0 {
+        return html! {
+            <p class="cdt-starve" data-testid="cdt-starvation">
+                { "Starvation clock: not running (no slice has expired since the last array swap)." }
+            </p>
+        };
+    }
+    let threshold = case.max_sleep_avg_ns * nr_running + case.tick_ns;
+    let deadline = since + threshold;
+    let elapsed = view.now_ns.saturating_sub(since);
+    let pct = (elapsed * 100 / threshold.max(1)).min(100);
+    let status = if view.now_ns >= deadline {
+        "EXPIRED_STARVING holds: every slice that ends now goes to the expired array".to_string()
+    } else {
+        format!("fires at {} ({} from now)", format_duration(deadline), format_duration(deadline - view.now_ns))
+    };
+    html! {
+        <p class="cdt-starve" data-testid="cdt-starvation">
+            { format!("Starvation clock: expired_timestamp {} · threshold STARVATION_LIMIT × nr_running {nr_running} + 1 jiffy = {} · ",
+                      format_duration(since), format_duration(threshold)) }
+            <span class="cdt-starvebar"><span style={format!("width:{pct}%")}></span></span>
+            <strong>{ format!(" {status}") }</strong>
+        </p>
     }
 }
 
@@ -247,7 +374,7 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
                     <div class="cdt-prio">
                         <span class="cdt-prio-label">{ prio }</span>
                         { list.iter().take(48).map(|t| {
-                            let main = t.id.0 == 0;
+                            let main = is(t, Doing::Dumper);
                             let running = t.state.cpu().is_some();
                             let class = classes!("cdt-chip", main.then_some("main"), running.then_some("on-cpu"));
                             html! { <span class={class} title={t.name.clone()}>{ t.name.clone() }</span> }
@@ -258,7 +385,8 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
             </div>
         }
     };
-    let parked = expired.iter().any(|t| t.id.0 == 0) && case.yield_ns.is_some();
+    let parked = expired.iter().any(|t| is(t, Doing::Dumper)) && case.yield_ns.is_some();
+    let nr_running = (active.len() + expired.len()) as u64;
     html! {
         <div class={if case.cpus == 1 { "cdt-rq" } else { "cdt-cpu-row" }} data-testid={format!("cdt-runqueue{suffix}")}>
             if case.cpus == 1 {
@@ -272,10 +400,11 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
             </div>
             if parked {
                 <p class="cdt-callout" data-testid="cdt-parked">
-                    { format!("main called yield() in coredump_wait: it sits in the expired array and runs only when the active array is empty. \
+                    { format!("The dumper called yield() in coredump_wait: it sits in the expired array and runs only when the active array is empty. \
                                {} thread(s) are ahead of it{}.", active.len(), if case.cpus > 1 { " on this CPU" } else { "" }) }
                 </p>
             }
+            if case.o1 { { starvation_clock(view, case, cpu, nr_running) } }
         </div>
     }
 }
@@ -396,19 +525,34 @@ fn time_line(view: &View, case: &CoredumpCase) -> Html {
                 </tbody>
             </table>
             <p>{ format!("{} sent at {}; the last thread gone {} later.", case.signal, format_duration(case.signal_ns), format_duration(case.last_exit_ns.saturating_sub(case.signal_ns))) }</p>
-            if case.variant == "2.6.14-rc2" && case.spin && case.cpus == 1
-                && case.last_exit_ns.saturating_sub(case.signal_ns) > 1_000_000_000 {
-                <p class="cdt-note" data-testid="cdt-why-longer">
-                    { format!("Why longer than the report: here each thread burns {} of sys time on average (sys ÷ threads) \
-                               before it stops being interactive; the report's 11.977 s of sys over 20 threads is about 0.6 s each. \
-                               The scheduler's rules are 2.6.14's (checked against its source); what differs is the sleep_avg \
-                               the threads carry into the stall, set by which thread ran first after the usleep() timers \
-                               (in the report only \"Thread 3\" printed: one thread had the CPU to itself before ^\\; step through the \
-                               spin phase to see who has it here). Not HZ (try 100 or 1000), \
-                               and not a second CPU: with cpus = 2, user + sys would be twice real, and the report's are equal.",
-                               format_duration(case.sys_ns / u64::from(case.threads.max(1)))) }
-                </p>
-            }
+            { why_this_long(case) }
         </div>
+    }
+}
+
+/// Why the stall lasted as long as it did, from the run's own turning points: the
+/// starvation deadline, and the SIGXCPU dumpers that brought it closer.
+fn why_this_long(case: &CoredumpCase) -> Html {
+    let (Some(yield_ns), Some(starving_ns)) = (case.yield_ns, case.starving_ns) else { return html! {} };
+    let limit = format_duration(case.max_sleep_avg_ns);
+    let xcpu = match (case.rlimit_cpu_s, case.sigxcpu_ns.first()) {
+        (Some(limit_s), Some(&first)) => format!(
+            " With RLIMIT_CPU = {limit_s} s, SIGXCPU came {} time(s), the first at {}: each was taken by a looping thread \
+             that then slept on mmap_sem behind the dumper, off the run queue, so each brought the deadline {limit} closer \
+             (so the stall grows by about half a second per thread, not a whole one).",
+            case.sigxcpu_ns.len(),
+            format_duration(first)
+        ),
+        (Some(limit_s), None) => format!(" The process never reached its RLIMIT_CPU of {limit_s} s during the stall."),
+        (None, _) => " With no CPU limit nothing else shortens it: about one STARVATION_LIMIT per thread.".to_string(),
+    };
+    html! {
+        <p class="cdt-note" data-testid="cdt-why">
+            { format!("Why {}: the dumper yielded at {} and ran again only after EXPIRED_STARVING fired at {}: \
+                       the expired array had waited STARVATION_LIMIT ({limit}) × nr_running + 1 jiffy since the first slice \
+                       expired, so every slice that ended went to the expired array and the active one emptied.{xcpu}",
+                      format_duration(case.last_exit_ns.saturating_sub(case.signal_ns)),
+                      format_duration(yield_ns), format_duration(starving_ns)) }
+        </p>
     }
 }
