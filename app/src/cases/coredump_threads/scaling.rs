@@ -1,7 +1,9 @@
 //! The time to die against the number of threads, every variant (each point a
 //! run, computed on demand), with the reported point; and the fixes' diff.
 
-use slowpath_engine::cases::coredump_threads::{measured_exit_points, REPORTED_EXIT_POINTS};
+use slowpath_engine::cases::coredump_threads::{
+    measured_exit_points, REPORTED_EXIT_POINTS, UNKNOWN_SETUP_EXIT_POINTS,
+};
 use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::Metric;
@@ -40,6 +42,19 @@ fn point_key(
     crate::worker::RunKey { case: meta.id, variant, seed: 1, params }
 }
 
+/// The other regime of the as-reported kernel: no CPU limit when this run has one (the
+/// seed's 5 s when it has none), so that both growth laws are on the plot.
+fn other_regime(base: &ParamValues) -> (ParamValues, &'static str, &'static str) {
+    let (value, label) = if base.word("rlimit_cpu") == "none" {
+        ("5", "2.6.14-rc2, RLIMIT_CPU 5 s (the seed's)")
+    } else {
+        ("none", "2.6.14-rc2, no CPU limit")
+    };
+    let mut params = base.clone();
+    params.0.insert("rlimit_cpu".into(), slowpath_engine::ParamValue::Word(value.to_string()));
+    (params, "2.6.14-rc2", label)
+}
+
 #[function_component(ScalingPlot)]
 pub fn scaling_plot(props: &PlotProps) -> Html {
     let meta = props.meta;
@@ -50,9 +65,15 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
         let asked = asked.clone();
         Callback::from(move |_| asked.set(true))
     };
+    let (other_params, other_variant, other_label) = other_regime(&props.run.params);
     let keys: Vec<crate::worker::RunKey> = if *asked {
         let base = &props.run.params;
-        meta.variants.iter().flat_map(|v| NS.iter().map(move |&n| point_key(meta, base, v.id, n))).collect()
+        let other = NS.iter().map(|&n| point_key(meta, &other_params, other_variant, n));
+        meta.variants
+            .iter()
+            .flat_map(|v| NS.iter().map(move |&n| point_key(meta, base, v.id, n)))
+            .chain(other)
+            .collect()
     } else {
         Vec::new()
     };
@@ -81,18 +102,17 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             Some(Metric::Ns(v)) => Some(*v),
             _ => None,
         };
+    // One row a variant, then the as-reported kernel in the other CPU-limit regime.
     let points: Vec<(&'static str, Vec<(u64, u64)>)> = if figures.is_empty() {
         Vec::new()
     } else {
-        meta.variants
-            .iter()
-            .enumerate()
-            .map(|(k, v)| {
-                let row =
-                    NS.iter().enumerate().filter_map(|(i, &n)| latency(k * NS.len() + i).map(|l| (n, l)));
-                (v.id, row.collect())
-            })
-            .collect()
+        let row = |k: usize| -> Vec<(u64, u64)> {
+            NS.iter().enumerate().filter_map(|(i, &n)| latency(k * NS.len() + i).map(|l| (n, l))).collect()
+        };
+        let mut rows: Vec<(&'static str, Vec<(u64, u64)>)> =
+            meta.variants.iter().enumerate().map(|(k, v)| (v.id, row(k))).collect();
+        rows.push((other_label, row(meta.variants.len())));
+        rows
     };
     let kernel = crate::player::today::measured_release(&results);
     // What the page draws is the chart the SVG export saves (the engine's drawing):
@@ -120,7 +140,7 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             .filter(|(variant, _)| *variant == props.run.variant)
             .flat_map(|(_, pts)| pts.iter().copied().filter(|&(n, _)| n == this_n))
             .collect();
-        let series = scaling_series(
+        let mut series = scaling_series(
             lines,
             Marks {
                 reported: REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
@@ -130,6 +150,17 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
                 here_name: "this run's variant and N",
             },
         );
+        // The report's second point, whose CPU limit and signal time were not given: a
+        // dot of its own, so that it is read against both regimes' lines.
+        series.push(Series {
+            class: "reported",
+            ..Series::new(
+                UNKNOWN_SETUP_EXIT_POINTS[0].2,
+                "#e67e22",
+                Mark::Dots,
+                UNKNOWN_SETUP_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
+            )
+        });
         Rc::new(Chart {
             name: "scaling",
             title: "Time to die against the number of threads".to_string(),
@@ -148,10 +179,13 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
             <p>{ "Each point is a run of this model with these settings and N threads: from the signal to the last thread gone. \
                   Both axes are logarithmic (each time line is ten times the one below), so that 2005's seconds and today's \
                   milliseconds, 5 and 500 threads, fit on one plot. It stops at 500: with the signal at the report's 1.3 s, \
-                  main has not finished creating 1,000 threads (the first ones starve it), which would be another experiment. The red dots are the report; the small dots in the text's colour were measured on today's \
+                  main has not finished creating 1,000 threads (the first ones starve it), which would be another experiment. The red dot is the report (20 threads, \
+                  the seed's 5 s CPU limit); the orange one is the 100-thread run quoted later in the thread, whose CPU limit and signal time \
+                  were not given: read it against both regimes of the as-reported kernel, with this run's CPU limit and with the other one \
+                  (about one second per thread without a limit, about half with the seed's). The small dots in the text's colour were measured on today's \
                   kernel with the seed's program and the same settings, where they were measured. A dashed line lies on another \
                   (a fix that changes nothing here). Point at a dot for its value." }</p>
-            <button type="button" onclick={compute} data-testid="cdt-scaling-run">{ format!("Compute the curves ({} runs)", meta.variants.len() * NS.len()) }</button>
+            <button type="button" onclick={compute} data-testid="cdt-scaling-run">{ format!("Compute the curves ({} runs)", (meta.variants.len() + 1) * NS.len()) }</button>
             if let Some(chart) = chart {
                 <crate::player::chart::ChartView chart={chart.clone()} testid="cdt-scaling-chart" />
                 <crate::player::export::PlotExport run={props.run.clone()}

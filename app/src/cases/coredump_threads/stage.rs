@@ -47,7 +47,9 @@ pub(super) fn doing(task: &TaskView) -> (&'static str, &'static str) {
         TaskState::New => ("not created", "new"),
         TaskState::Stopped => ("stopped", "stopped"),
         TaskState::Sleeping { .. } => ("asleep", "asleep"),
-        TaskState::BlockedOnLock { .. } if is(task, Doing::BlockedExit) => ("asleep on mmap_sem: exit_mm", "blocked"),
+        TaskState::BlockedOnLock { .. } if is(task, Doing::BlockedExit) => {
+            ("asleep on mmap_sem: exit_mm", "blocked")
+        }
         TaskState::BlockedOnLock { .. } => ("asleep on mmap_sem: a 2nd dumper", "blocked"),
         TaskState::RunningUser { .. } | TaskState::RunningKernel { .. } => {
             if is(task, Doing::SignalLoop) {
@@ -213,11 +215,13 @@ fn mmap_sem(view: &View) -> Html {
     let holder = mmap.holders.first().map_or_else(
         || "free".to_string(),
         |h| {
-            let how = if h.mode == slowpath_engine::run::lock::LockMode::Write { "writing" } else { "reading" };
+            let how =
+                if h.mode == slowpath_engine::run::lock::LockMode::Write { "writing" } else { "reading" };
             format!("held for {how} by {}", task_name(view, h.task))
         },
     );
-    let longest = mmap.waiters.iter().map(|w| view.now_ns.saturating_sub(w.since_ns)).max().unwrap_or(0).max(1);
+    let longest =
+        mmap.waiters.iter().map(|w| view.now_ns.saturating_sub(w.since_ns)).max().unwrap_or(0).max(1);
     html! {
         <div class="cdt-mmap" data-testid="cdt-mmap">
             <h3>{ mmap.name.clone() }</h3>
@@ -319,7 +323,11 @@ fn starvation_clock(view: &View, case: &CoredumpCase, cpu: u32, nr_running: u64)
     let status = if view.now_ns >= deadline {
         "EXPIRED_STARVING holds: every slice that ends now goes to the expired array".to_string()
     } else {
-        format!("fires at {} ({} from now)", format_duration(deadline), format_duration(deadline - view.now_ns))
+        format!(
+            "fires at {} ({} from now)",
+            format_duration(deadline),
+            format_duration(deadline - view.now_ns)
+        )
     };
     html! {
         <p class="cdt-starve" data-testid="cdt-starvation">
