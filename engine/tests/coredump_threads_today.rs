@@ -162,3 +162,45 @@ fn the_plot_reads_the_measured_medians_of_the_matching_session() {
     assert!(measured_exit_points(COREDUMP_THREADS, true, 3, "SIGQUIT", true).is_empty());
     assert!(measured_exit_points(COREDUMP_THREADS, false, 2, "SIGTERM", true).is_empty());
 }
+
+/// Today's kernel keeps RLIMIT_CPU: when the spinners reach it before the typed
+/// signal, SIGXCPU is the core-dump signal, the thread on the CPU dumps at once, and
+/// the process still dies in milliseconds; threads in pause() use no CPU and never
+/// reach it.
+#[test]
+fn today_a_cpu_limit_reached_first_dumps_from_the_thread_on_the_cpu() {
+    let case = slowpath_engine::find("coredump-threads").expect("registered");
+    let run = |sets: &[(&str, &str)]| {
+        let params = slowpath_engine::run::params::ParamValues::from_pairs_exact(
+            case.meta().params,
+            sets.iter().copied(),
+        )
+        .expect("valid");
+        slowpath_engine::run_checked(case, &params, "today", 1).expect("runs")
+    };
+    let ns = |run: &slowpath_engine::Run, key: &str| match run.metrics.get(key) {
+        Some(slowpath_engine::run::trace::Metric::Ns(v) | slowpath_engine::run::trace::Metric::Count(v)) => {
+            *v
+        }
+        other => panic!("{key}: {other:?}"),
+    };
+    // Two CPUs spinning reach 5 s of CPU time at about 2.5 s, before a signal at 3 s.
+    let first = run(&[("cpus", "2"), ("signal_at", "3s")]);
+    let extras = first.extras::<slowpath_engine::cases::coredump_threads::CoredumpCase>().unwrap();
+    assert_eq!(extras.first_signal, "SIGXCPU");
+    let at = ns(&first, "signal_ns");
+    assert!((2_500_000_000..2_600_000_000).contains(&at), "SIGXCPU at {at}");
+    assert!(ns(&first, "exit_latency_ns") < 10_000_000, "still milliseconds today");
+    // No limit, or threads asleep: the typed signal, as before.
+    for sets in [
+        [("cpus", "2"), ("signal_at", "3s"), ("rlimit_cpu", "none")],
+        [("cpus", "2"), ("signal_at", "3s"), ("mode", "pause")],
+    ] {
+        let run = run(&sets);
+        assert_eq!(
+            run.extras::<slowpath_engine::cases::coredump_threads::CoredumpCase>().unwrap().first_signal,
+            "SIGQUIT"
+        );
+        assert_eq!(ns(&run, "signal_ns"), 3_000_000_000, "{sets:?}");
+    }
+}

@@ -566,7 +566,7 @@ fn run_today(cfg: &Config, params: &ParamValues, variant: &'static str, seed: u6
         reported_sys: "11.977 s",
         gauges: [0, 1, 2, 3, 4, 5, 6, 7, 8],
         rlimit_cpu_s: cfg.rlimit_cpu_s,
-        first_signal: cfg.signal,
+        first_signal: out.first_signal,
         sigxcpu_ns: Vec::new(),
         starving_ns: None,
     });
@@ -574,7 +574,7 @@ fn run_today(cfg: &Config, params: &ParamValues, variant: &'static str, seed: u6
     let first =
         |templates: &[T]| run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>());
     let moments = [
-        (first(&[T::T_SIGNAL_CORE, T::T_SIGNAL_KILL]), "the signal is sent"),
+        (first(&[T::T_SIGNAL_CORE, T::T_SIGNAL_KILL, T::T_SIGNAL_XCPU]), "the signal is sent"),
         (first(&[T::T_ZAP, T::T_SIGNAL_KILL]), "zap_threads: SIGKILL to every thread"),
         (first(&[T::T_LAST]), "the last thread exits"),
     ];

@@ -108,6 +108,7 @@ crate::templates! {
     T_SPINNING = "{0} threads spin on {1} CPU(s) until the signal (EEVDF shares the CPUs; the model does not draw every slice before the signal).",
     T_SIGNAL_CORE = "{0} arrives. complete_signal sees a core-dump signal: it does not kill the group, it picks {1} (in pause(), it wants the signal) and wakes it with signal_wake_up. The other threads are not told yet.",
     T_SIGNAL_KILL = "{0} arrives. complete_signal, in the sender's kill(): the signal is fatal and dumps no core, so SIGNAL_GROUP_EXIT is set and SIGKILL queued for all {1} threads with signal_wake_up(t, 1), {2} each. Nothing waits for anybody.",
+    T_SIGNAL_XCPU = "The process has used its RLIMIT_CPU of {0} s before the signal typed at {2} ({3}): check_process_timers sends SIGXCPU, a core-dump signal, to the thread group. complete_signal picks {1}, the thread on the CPU (it is running, so it wants the signal): it takes it on its way back to user mode and dumps core at once, with no wait for a CPU.",
     T_WAIT_CPU = "{0} is runnable but the CPU is busy: it waits behind {1} spinning thread(s) whose virtual deadlines come first, each running a slice that ends at a tick ({2}): {3}. (Model choice: main's place among the deadlines is drawn from the seed; see the case notes.)",
     T_RUNS = "{0} gets a CPU and enters get_signal: the signal dumps core, so do_coredump.",
     T_ZAP = "do_coredump → coredump_wait → zap_threads, under siglock: SIGNAL_GROUP_EXIT, group_stop_count = 0, core_state set, SIGKILL queued for each of the {0} other threads with signal_wake_up(t, 1) ({1} each). No yield(): {2} then sleeps in wait_for_completion(&core_state->startup).",
@@ -140,6 +141,7 @@ pub(crate) const COMPLETE_TODAY: u16 = 13;
 pub(crate) const COREDUMP_TODAY: u16 = 14;
 pub(crate) const EXIT_TODAY: u16 = 15;
 pub(crate) const XCPU: u16 = 16;
+pub(crate) const XCPU_TODAY: u16 = 17;
 
 pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
@@ -374,6 +376,17 @@ pub(crate) static CODE: &[Function] = &[
             "        __group_send_sig_info(SIGXCPU)    // shared set; once while one waits",
             "        rlim_cur++                        // the next one a CPU-second later",
             "    }",
+        ],
+    },
+    Function {
+        name: "check_process_timers / check_rlimit (kernel/time/posix-cpu-timers.c, v6.18)",
+        source_url: "https://elixir.bootlin.com/linux/v6.18/A/ident/check_process_timers",
+        lines: &[
+            "from the tick (or task work on the way to user mode), for the task on the CPU:",
+            "    ptime = the thread group's user + sys CPU time",
+            "    check_rlimit(ptime, hard, SIGKILL, ...)      // the hard limit",
+            "    if (check_rlimit(ptime, soft, SIGXCPU, ...)) // the soft limit reached:",
+            "        rlim_cur = soft + 1 s                    // the next one a second later",
         ],
     },
 ];

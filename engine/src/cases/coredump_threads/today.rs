@@ -94,6 +94,9 @@ pub struct TodayOutcome {
     pub user_ns: u64,
     pub sys_ns: u64,
     pub siglock_acquisitions: u64,
+    /// The signal that started the dump or the kill: the one typed, or SIGXCPU when
+    /// the process reached its CPU limit first.
+    pub first_signal: &'static str,
     /// The trace stopped at the storage budget.
     pub truncated: bool,
     /// Blocks simulated (the run's simulation steps).
@@ -115,6 +118,9 @@ struct Today<'c> {
     out: TodayOutcome,
     /// When the spinners on the CPUs started spinning (for their user time).
     spin_since: Vec<u64>,
+    /// The thread that dumps core: main for a typed signal, the thread on CPU 0 for a
+    /// SIGXCPU that comes first.
+    dumper: usize,
     /// False from the first block past the run's storage budget: the machine still
     /// runs to the end, so every figure covers the whole run.
     recording: bool,
@@ -149,6 +155,7 @@ pub fn run(cfg: &Config, seed: u64) -> (TraceBuilder, TodayOutcome) {
         cpu_task: vec![None; cfg.cpus as usize],
         out: TodayOutcome::default(),
         spin_since: vec![0; cfg.cpus as usize],
+        dumper: MAIN,
         recording: true,
     };
     today.start();
@@ -287,14 +294,50 @@ impl Today<'_> {
                 &[],
             );
         }
-        self.now = self.now.max(self.cfg.signal_at_ns);
+        self.now = match self.sigxcpu_at() {
+            Some(at_ns) if at_ns < self.cfg.signal_at_ns => {
+                self.dumper = self.cpu_task[0].unwrap_or(MAIN);
+                self.out.first_signal = "SIGXCPU";
+                at_ns
+            }
+            _ => {
+                self.out.first_signal = self.cfg.signal;
+                self.now.max(self.cfg.signal_at_ns)
+            }
+        };
         self.advance();
+    }
+
+    /// The tick at which the spinners' CPU time reaches the soft RLIMIT_CPU (check_rlimit
+    /// in check_process_timers, as in 2.6.14: SIGXCPU at the soft limit), if they spin.
+    fn sigxcpu_at(&self) -> Option<u64> {
+        let limit_ns = self.cfg.rlimit_cpu_s? * 1_000_000_000;
+        let spinning: Vec<u64> = (0..self.cpu_task.len())
+            .filter(|&cpu| self.cpu_task[cpu].is_some())
+            .map(|cpu| self.spin_since[cpu])
+            .collect();
+        if !self.cfg.spin || spinning.is_empty() {
+            return None;
+        }
+        // CPU time at `now` and after: the clones so far, then each busy CPU's spinner.
+        let used_at =
+            |t: u64| self.out.sys_ns + spinning.iter().map(|&since| t.saturating_sub(since)).sum::<u64>();
+        let tick = 1_000_000_000 / self.cfg.hz.max(1);
+        let busy = spinning.len() as u64;
+        let short = limit_ns.saturating_sub(used_at(self.now));
+        let reached = self.now + short.div_ceil(busy);
+        debug_assert!(used_at(reached) >= limit_ns, "the limit is reached by then");
+        Some(reached.div_ceil(tick) * tick)
     }
 
     fn signal(&mut self, rng: &mut Rng) {
         let n = self.threads();
         let costs = TODAY_COSTS;
         self.out.signal_ns = self.now;
+        if self.dumper != MAIN {
+            self.sigxcpu_dump(n);
+            return;
+        }
         self.phase(T::PHASE_SIGNAL, &[Arg::Word(self.cfg.signal)]);
         self.iter(T::ITER_SIGNAL, &[]);
         let lock = [
@@ -363,6 +406,42 @@ impl Today<'_> {
             self.process_end();
             return;
         }
+        self.zap_and_wait(n);
+    }
+
+    /// The CPU limit came first: check_process_timers sends SIGXCPU to the group, and
+    /// complete_signal picks the thread on the CPU (it is running, so it wants it): that
+    /// thread dequeues it on its way back to user mode and dumps core at once, with no
+    /// wait for a CPU.
+    fn sigxcpu_dump(&mut self, n: usize) {
+        let dumper = self.dumper;
+        self.phase(T::PHASE_XCPU_FIRST, &[]);
+        self.iter(T::ITER_SIGNAL, &[]);
+        self.out.siglock_acquisitions += 1;
+        let e = [
+            Effect::Acquire { lock: self.siglock, task: id(dumper), mode: LockMode::Write, waited_ns: 0 },
+            Effect::Release { lock: self.siglock, task: id(dumper) },
+        ];
+        let limit_s = self.cfg.rlimit_cpu_s.unwrap_or(0);
+        let args = [
+            Arg::Count(limit_s),
+            Arg::Task(id(dumper)),
+            Arg::Ns(self.cfg.signal_at_ns),
+            Arg::Word(self.cfg.signal),
+        ];
+        self.op(Some(dumper), OpKind::Signal, at(text::XCPU_TODAY, 3), T::T_SIGNAL_XCPU, &args, &e);
+        self.iter(T::ITER_RUN, &[Arg::Task(id(dumper))]);
+        self.leave_cpu(dumper);
+        self.cpu_task[0] = Some(dumper);
+        let e = self.become_(dumper, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
+        self.op(
+            Some(dumper),
+            OpKind::Compute,
+            at(text::COREDUMP_TODAY, 0),
+            T::T_RUNS,
+            &[Arg::Task(id(dumper))],
+            &e,
+        );
         self.zap_and_wait(n);
     }
 
@@ -458,39 +537,42 @@ impl Today<'_> {
 
     fn zap_and_wait(&mut self, n: usize) {
         let costs = TODAY_COSTS;
+        let dumper = self.dumper;
+        // Every other thread of the group, in thread-list order (main first, if it is not the dumper).
+        let others: Vec<usize> = (0..=n).filter(|&t| t != dumper).collect();
         let zap = costs.zap_ns * n as u64;
         let mut e = vec![
-            Effect::Acquire { lock: self.siglock, task: id(MAIN), mode: LockMode::Write, waited_ns: 0 },
+            Effect::Acquire { lock: self.siglock, task: id(dumper), mode: LockMode::Write, waited_ns: 0 },
             Effect::Count { counter: self.c_exit, delta: 1 },
             Effect::Count { counter: self.c_waiters, delta: n as u64 },
         ];
         self.out.siglock_acquisitions += 1;
-        self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
+        self.iter(T::ITER_RUN, &[Arg::Task(id(dumper))]);
         self.op(
-            Some(MAIN),
+            Some(dumper),
             OpKind::LockFast,
             at(text::COREDUMP_TODAY, 1),
             T::T_ZAP,
-            &[Arg::Count(n as u64), Arg::Ns(costs.zap_ns), Arg::Task(id(MAIN))],
+            &[Arg::Count(n as u64), Arg::Ns(costs.zap_ns), Arg::Task(id(dumper))],
             &e,
         );
         self.now += zap;
         self.out.sys_ns += zap;
-        e = vec![Effect::Release { lock: self.siglock, task: id(MAIN) }];
-        e.extend(self.become_(MAIN, TaskState::Sleeping { channel: self.ch_startup }, Doing::Dumper));
+        e = vec![Effect::Release { lock: self.siglock, task: id(dumper) }];
+        e.extend(self.become_(dumper, TaskState::Sleeping { channel: self.ch_startup }, Doing::Dumper));
         self.cpu_task[0] = None;
         self.op(
-            Some(MAIN),
+            Some(dumper),
             OpKind::Sleep,
             at(text::COREDUMP_TODAY, 5),
             T::ZAP_18,
-            &[Arg::Task(id(MAIN)), Arg::Count(n as u64)],
+            &[Arg::Task(id(dumper)), Arg::Count(n as u64)],
             &e,
         );
         self.kicked_off_cpus();
         self.phase(T::PHASE_ZAP, &[]);
-        for k in 1..=n {
-            let left = (n - k) as u64;
+        for (i, &k) in others.iter().enumerate() {
+            let left = (others.len() - 1 - i) as u64;
             let dec = [Effect::Decrease { counter: self.c_waiters, delta: 1 }];
             let t = if left == 0 { T::T_EXIT_CORE_LAST } else { T::T_EXIT_CORE };
             self.run_then(
@@ -511,15 +593,15 @@ impl Today<'_> {
             );
         }
         // The dumper wakes, checks every thread is off its CPU, dumps (or not), finishes.
-        self.iter(T::ITER_RUN, &[Arg::Task(id(MAIN))]);
-        self.cpu_task[0] = Some(MAIN);
-        let e = self.become_(MAIN, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
+        self.iter(T::ITER_RUN, &[Arg::Task(id(dumper))]);
+        self.cpu_task[0] = Some(dumper);
+        let e = self.become_(dumper, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
         self.op(
-            Some(MAIN),
+            Some(dumper),
             OpKind::Wake,
             at(text::COREDUMP_TODAY, 6),
             T::T_DUMPER,
-            &[Arg::Task(id(MAIN)), Arg::Count(n as u64), Arg::Ns(costs.inactive_ns)],
+            &[Arg::Task(id(dumper)), Arg::Count(n as u64), Arg::Ns(costs.inactive_ns)],
             &e,
         );
         let inactive = costs.inactive_ns * n as u64;
@@ -530,7 +612,7 @@ impl Today<'_> {
             let ns = costs.core_base_ns + pages * costs.core_page_ns;
             self.out.core_pages = pages;
             self.op(
-                Some(MAIN),
+                Some(dumper),
                 OpKind::Emit,
                 at(text::COREDUMP_TODAY, 8),
                 T::T_CORE,
@@ -540,24 +622,25 @@ impl Today<'_> {
             self.now += ns;
             self.out.sys_ns += ns;
         } else {
-            self.op(Some(MAIN), OpKind::Note, at(text::COREDUMP_TODAY, 7), T::T_NO_CORE, &[], &[]);
+            self.op(Some(dumper), OpKind::Note, at(text::COREDUMP_TODAY, 7), T::T_NO_CORE, &[], &[]);
         }
         let wakes = costs.finish_wake_ns * n as u64;
         self.op(
-            Some(MAIN),
+            Some(dumper),
             OpKind::Compute,
             at(text::COREDUMP_TODAY, 9),
             T::T_FINISH,
-            &[Arg::Count(n as u64), Arg::Ns(costs.finish_wake_ns), Arg::Task(id(MAIN))],
+            &[Arg::Count(n as u64), Arg::Ns(costs.finish_wake_ns), Arg::Task(id(dumper))],
             &[],
         );
         self.now += wakes;
         self.out.sys_ns += wakes;
         self.cpu_task[0] = None;
-        let e = self.become_(MAIN, TaskState::Runnable, Doing::Exiting);
-        self.op(Some(MAIN), OpKind::Schedule, at(text::COREDUMP_TODAY, 9), T::ITER_SCHEDULE, &[], &e);
-        for task in (1..=n).chain([MAIN]) {
-            let ns = if task == MAIN { costs.exit_head_ns + costs.exit_rest_ns } else { costs.exit_rest_ns };
+        let e = self.become_(dumper, TaskState::Runnable, Doing::Exiting);
+        self.op(Some(dumper), OpKind::Schedule, at(text::COREDUMP_TODAY, 9), T::ITER_SCHEDULE, &[], &e);
+        for task in others.iter().copied().chain([dumper]) {
+            let ns =
+                if task == dumper { costs.exit_head_ns + costs.exit_rest_ns } else { costs.exit_rest_ns };
             self.exit_whole(task, T::T_EXIT_REST, ns);
         }
         self.process_end();
