@@ -49,6 +49,10 @@ pub fn today_panel(props: &TodayProps) -> Html {
         Some(Err(why)) => (Some(format!("the results file could not be read ({why})")), None),
         None => (Some("reading the results file…".to_string()), None),
     };
+    let spreads = match &*results {
+        Some(Ok(text)) => check.spreads(text),
+        _ => Vec::new(),
+    };
     let reported = meta.reported.iter().find(|figure| figure.metric == check.metric);
     let open_today = Route::Case {
         id: meta.id.to_string(),
@@ -85,6 +89,9 @@ pub fn today_panel(props: &TodayProps) -> Html {
                     </tr>
                 </tbody>
             </table>
+            if let (Some(by), false) = (check.spread, spreads.is_empty()) {
+                { spread_table(by.what, &spreads) }
+            }
             if let Some(provenance) = provenance {
                 <p class="today-provenance" data-testid="today-provenance">
                     { format!("Measured {} on {}; kernel {}. The model's run is seed 1: one draw where the model draws. ",
@@ -95,6 +102,39 @@ pub fn today_panel(props: &TodayProps) -> Html {
             }
             <a class="button" href={open_today} data-testid="today-open">{ "Open the today variant" }</a>
         </section>
+    }
+}
+
+/// How noisy the reference is: each group's measured runs, fastest to slowest.
+fn spread_table(what: &str, spreads: &[slowpath_engine::run::measured::Spread]) -> Html {
+    let ms = |value: f64| format::duration((value * 1e6).round() as u64);
+    let widest = spreads
+        .iter()
+        .max_by(|a, b| (a.max_ms / a.min_ms.max(1e-9)).total_cmp(&(b.max_ms / b.min_ms.max(1e-9))));
+    html! {
+        <div class="today-spread" data-testid="today-spread">
+            <p>{ what }</p>
+            <table class="today-table">
+                <thead><tr><th scope="col">{ "threads" }</th><th scope="col">{ "fastest – slowest" }</th><th scope="col">{ "median" }</th><th scope="col">{ "runs" }</th></tr></thead>
+                <tbody>
+                    { spreads.iter().map(|spread| html! {
+                        <tr>
+                            <th scope="row">{ group_digits(spread.group) }</th>
+                            <td>{ format!("{} – {}", ms(spread.min_ms), ms(spread.max_ms)) }</td>
+                            <td>{ ms(spread.median_ms) }</td>
+                            <td>{ spread.runs }</td>
+                        </tr>
+                    }).collect::<Html>() }
+                </tbody>
+            </table>
+            if let Some(widest) = widest {
+                <p class="today-provenance">
+                    { format!("The reference is noisy: at {} threads the slowest run took {:.0} times as long as the fastest. \
+                               The model's one figure is to be read against the whole range, not the median alone.",
+                              group_digits(widest.group), widest.max_ms / widest.min_ms.max(1e-9)) }
+                </p>
+            }
+        </div>
     }
 }
 

@@ -36,6 +36,28 @@ pub struct TodayCheck {
     pub metric: &'static str,
     /// A row's value in milliseconds when it belongs to this figure.
     pub select: fn(&Row<'_>) -> Option<f64>,
+    /// How noisy the reference is: rows grouped by a number (the thread count),
+    /// each group's spread shown beside the model; none for a case without one.
+    pub spread: Option<SpreadBy>,
+}
+
+/// Which rows make the spread table, grouped by a whole number, and what they are.
+#[derive(Clone, Copy, Debug)]
+pub struct SpreadBy {
+    /// What the rows are, in words ("spinning threads, SIGQUIT: every session's runs").
+    pub what: &'static str,
+    /// A row's group (a thread count) and value in milliseconds, when it belongs.
+    pub group: fn(&Row<'_>) -> Option<(u64, f64)>,
+}
+
+/// One group's measured spread, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub group: u64,
+    pub runs: usize,
+    pub min_ms: f64,
+    pub median_ms: f64,
+    pub max_ms: f64,
 }
 
 /// Where and when a results file was measured, from its `# kernel:`, `# date:` and
@@ -72,6 +94,28 @@ impl TodayCheck {
         let values = self.selected_ms(results);
         let count = values.len();
         median(values).map(|median_ms| ((median_ms * 1e6).round() as u64, count))
+    }
+
+    /// The spread of each group of `results` (the file's text), smallest group first.
+    pub fn spreads(&self, results: &str) -> Vec<Spread> {
+        let Some(by) = self.spread else { return Vec::new() };
+        let mut groups: std::collections::BTreeMap<u64, Vec<f64>> = std::collections::BTreeMap::new();
+        each_row(results, |row| {
+            if let Some((group, ms)) = (by.group)(row) {
+                if ms.is_finite() && ms >= 0.0 {
+                    groups.entry(group).or_default().push(ms);
+                }
+            }
+        });
+        groups
+            .into_iter()
+            .filter_map(|(group, values)| {
+                let min_ms = values.iter().copied().fold(f64::INFINITY, f64::min);
+                let max_ms = values.iter().copied().fold(0.0, f64::max);
+                let runs = values.len();
+                Some(Spread { group, runs, min_ms, median_ms: median(values)?, max_ms })
+            })
+            .collect()
     }
 
     /// Where and when `results` (the file's text) was measured.
@@ -128,7 +172,20 @@ mod tests {
             params: &[],
             metric: "m",
             select: |row| (row.text("kind") == Some("x")).then(|| row.number("ms")).flatten(),
+            spread: Some(SpreadBy {
+                what: "x rows by n",
+                group: |row| {
+                    Some((row.number("n")? as u64, row.number("ms")?))
+                        .filter(|_| row.text("kind") == Some("x"))
+                },
+            }),
         };
+        let spreads = check.spreads(FILE);
+        assert_eq!(spreads.len(), 3);
+        assert_eq!(
+            (spreads[0].group, spreads[0].runs, spreads[0].min_ms, spreads[0].max_ms),
+            (1, 1, 3.0, 3.0)
+        );
         assert_eq!(check.selected_ms(FILE), vec![3.0, 1.0, 2.0]);
         assert_eq!(check.measured_ns(FILE), Some((2_000_000, 3)));
         assert!(check.selected_ms("").is_empty());

@@ -427,6 +427,16 @@ static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayChec
         let session = row.text("threads") == Some("spin@ag-10") && row.text("mode") == Some("quit_core0");
         (session && row.number("n") == Some(20.0)).then(|| row.number("signal_to_exit_ms")).flatten()
     },
+    spread: Some(crate::run::measured::SpreadBy {
+        what: "Spinning threads, SIGQUIT with ulimit -c 0, every session's runs (shared load or an autogroup of their own, pinned or not): from the signal to the process reaped",
+        group: |row| {
+            let spinning = row.text("threads").is_some_and(|session| session.starts_with("spin"));
+            let n = row.number("n")?;
+            (spinning && row.text("mode") == Some("quit_core0") && n >= 1.0)
+                .then(|| Some((n as u64, row.number("signal_to_exit_ms")?)))
+                .flatten()
+        },
+    }),
 };
 
 impl Case for CoredumpThreads {

@@ -42,4 +42,5 @@ pub(super) static TODAY: crate::run::measured::TodayCheck = crate::run::measured
         let reference = row.text("session") == Some("S6") && row.text("mode") == Some("pinned@ag-10");
         reference.then(|| row.number("max_ms")).flatten()
     },
+    spread: None,
 };

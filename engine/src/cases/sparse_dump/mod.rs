@@ -156,6 +156,7 @@ static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayChec
         let seed_runs = matches!(row.text("kind"), Some("dump" | "dump@ag-10"));
         (seed_runs && row.number("size_gib") == Some(1024.0)).then(|| row.number("stime_ms")).flatten()
     },
+    spread: None,
 };
 
 /// The report's point on the scaling plot: (mapping bytes, dump time, what it is). The
