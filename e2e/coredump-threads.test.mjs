@@ -63,6 +63,41 @@ describe('coredump threads', () => {
     });
   });
 
+  test('a link at the first SIGXCPU shows the blocked dumper in the mmap_sem queue and says why', T, async () => {
+    let link;
+    let expected;
+    await withPage(suite.browser, 'cdt-xcpu', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, suite.url('#/case/coredump-threads'));
+      // Chapter by chapter: the signal, the yield, then the first SIGXCPU dumper.
+      for (let k = 0; k < 40; k++) {
+        await page.keyboard.press('n');
+        await page.waitForTimeout(50);
+        if (/sleeps on mmap_sem/.test(await page.getByTestId('narration').innerText())) break;
+      }
+      const narration = await page.getByTestId('narration').innerText();
+      assert.match(narration, /sleeps on mmap_sem and leaves the run queue/);
+      assert.match(narration, /holds mmap_sem for writing across its yield\(\)/);
+      assert.match(narration, /nr_running \d+ → \d+/);
+      assert.match(narration, /starvation deadline moves 1(\.0)? s earlier/);
+      expected = { index: await page.getByTestId('step-index').innerText(), narration };
+      link = await page.getByTestId('share-url').inputValue();
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+    await withPage(suite.browser, 'cdt-xcpu-open', async ({ page, consoleErrors, pageErrors }) => {
+      await openCase(page, link);
+      assert.equal(await page.getByTestId('narration').innerText(), expected.narration);
+      assert.equal(await page.getByTestId('step-index').innerText(), expected.index);
+      const queue = await page.getByTestId('cdt-mmap-queue').innerText();
+      assert.match(queue, /T\d+ at 5\.0\d* s, took SIGXCPU: do_coredump's down_write/);
+      assert.match(await page.getByTestId('cdt-mmap-holder').innerText(), /held for writing by main/);
+      assert.match(await page.getByTestId('cdt-sigxcpu-sent').innerText(), /^1$/);
+      assert.match(await page.getByTestId('cdt-starvation').innerText(), /fires at/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test('on two CPUs the stall shows siglock held on one CPU and a spinner queued on the other', T, async () => {
     await withPage(suite.browser, 'cdt-smp', async ({ page, consoleErrors, pageErrors }) => {
       await openCase(page, suite.url('#/case/coredump-threads?cpus=2'));

@@ -163,8 +163,13 @@ impl Machine<'_> {
                             Arg::Ns(deadline),
                             Arg::Ns(deadline.saturating_sub(now)),
                         ]);
-                        let template = if stalling { T::TICK_ACTIVE } else { T::TICK_ACTIVE_PLAIN };
-                        self.op(now, Some(c), OpKind::Compute, at(text::TICK, 5), template, &args, &e);
+                        // During the stall each slice that keeps the dumper waiting is a stop.
+                        let (kind, template) = if stalling {
+                            (OpKind::Milestone, T::TICK_ACTIVE)
+                        } else {
+                            (OpKind::Compute, T::TICK_ACTIVE_PLAIN)
+                        };
+                        self.op(now, Some(c), kind, at(text::TICK, 5), template, &args, &e);
                     }
                 }
                 TickOutcome::ExpiredToExpired { starving } => {
@@ -195,11 +200,9 @@ impl Machine<'_> {
                                 Arg::Ns(self.o1.starvation_limit_ns() * nr + self.o1.tick_ns()),
                                 Arg::Count(left),
                             ];
-                            let (kind, template) = if first_starving {
-                                (OpKind::Milestone, T::TICK_STARVING_FIRST)
-                            } else {
-                                (OpKind::Compute, T::TICK_STARVING)
-                            };
+                            let template =
+                                if first_starving { T::TICK_STARVING_FIRST } else { T::TICK_STARVING };
+                            let kind = if self.slices_counting { OpKind::Milestone } else { OpKind::Compute };
                             self.op(now, Some(c), kind, at(text::TICK, 3), template, &args, &e);
                         } else {
                             let args = [
