@@ -1,5 +1,6 @@
 //! The coredump-threads tour: the signal, the dumper's yield, the threads' loop in
-//! the kernel, the array swap, the end; then the fix. Figures come from slots.
+//! the kernel, a SIGXCPU dumper asleep on mmap_sem, the starvation deadline, the
+//! array swap, the end; then the fix. Figures come from slots.
 
 use crate::tour::{Ask, At, Question, Stop, Tour};
 
@@ -53,13 +54,42 @@ pub static TOUR: Tour = Tour {
             }),
         },
         Stop {
+            title: "A second dumper sleeps on mmap_sem",
+            set: &[],
+            variant: None,
+            seed: 1,
+            at: At::Chapter("a second dumper sleeps on mmap_sem"),
+            text: &[
+                "The program set a CPU limit of {p:rlimit_cpu} s, and the looping threads burn CPU: at {m:first_sigxcpu_ns} the kernel sends SIGXCPU, another signal that dumps core.",
+                "A looping thread takes it and tries to dump core too, but the dumper holds mmap_sem: it sleeps, and leaves the run queue.",
+                "The stall ends when the expired array has waited one second for every task on the run queue. One task fewer: one second less.",
+            ],
+            question: Some(Question {
+                prompt: "How many SIGXCPUs will the process get before it dies?",
+                ask: Ask::Guess { metric: "sigxcpu_sent", within: 2 },
+                explain: "{m:sigxcpu_sent}: one for every CPU-second past the limit, each taking one more thread off the run queue.",
+            }),
+        },
+        Stop {
+            title: "The starvation deadline fires",
+            set: &[],
+            variant: None,
+            seed: 1,
+            at: At::Chapter("the starvation deadline fires"),
+            text: &[
+                "At {t} the expired array has waited long enough: EXPIRED_STARVING holds.",
+                "From now on even an interactive thread whose slice ends goes to the expired array, so the active array empties.",
+            ],
+            question: None,
+        },
+        Stop {
             title: "The arrays swap",
             set: &[],
             variant: None,
             seed: 1,
             at: At::Chapter("the arrays swap: the dumper runs again"),
             text: &[
-                "An interactive thread goes back into the active array at the end of its slice, so the array drains only as the threads lose their sleep credit; at {t} it is empty, the arrays swap, and the dumper runs again.",
+                "At {t} the active array is empty, the arrays swap, and the dumper runs again.",
                 "By then the threads have gone round the group-stop loop {m:group_stop_loops} times and taken the siglock {m:siglock_acquisitions} times.",
             ],
             question: None,
