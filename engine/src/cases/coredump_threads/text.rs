@@ -231,7 +231,7 @@ pub(crate) static CODE: &[Function] = &[
             "mm->dumpable = 0",
             "spin_lock_irq(siglock); flags = SIGNAL_GROUP_EXIT; spin_unlock_irq(siglock)",
             "    // fix b: also group_stop_count = 0   2.6.18: also zap_process()",
-            "coredump_wait(mm)      // a second dumper sleeps at line 1 until up_write",
+            "coredump_wait(mm)      // meanwhile a second dumper sleeps in the down_write above",
             "group_stop_count = 0; clear TIF_SIGPENDING   // only now, the dumper's own",
             "if (RLIMIT_CORE < min_coredump) goto fail_unlock",
             "binfmt->core_dump(...)                // write the core",
