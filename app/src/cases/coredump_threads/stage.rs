@@ -220,29 +220,30 @@ fn mmap_sem(view: &View) -> Html {
             format!("held for {how} by {}", task_name(view, h.task))
         },
     );
-    let longest =
-        mmap.waiters.iter().map(|w| view.now_ns.saturating_sub(w.since_ns)).max().unwrap_or(0).max(1);
     html! {
         <div class="cdt-mmap" data-testid="cdt-mmap">
             <h3>{ mmap.name.clone() }</h3>
             <p><strong data-testid="cdt-mmap-holder">{ holder }</strong></p>
             if !mmap.waiters.is_empty() {
-                <p>{ format!("asleep on it (TASK_UNINTERRUPTIBLE, off the run queue), in order: {}", mmap.waiters.len()) }</p>
-                <ol class="cdt-spinners" data-testid="cdt-mmap-queue">
+                <p>{ format!("{} asleep on it, in order (TASK_UNINTERRUPTIBLE, off the run queue); each took a signal and \
+                              went for mmap_sem: a core-dump signal in do_coredump's down_write, another in exit_mm's down_read:",
+                             mmap.waiters.len()) }</p>
+                <ol class="cdt-queue" data-testid="cdt-mmap-queue">
                     { mmap.waiters.iter().map(|w| {
-                        let waited = view.now_ns.saturating_sub(w.since_ns);
-                        let pct = (waited * 100 / longest).min(100);
                         let signo = view.tasks.get(w.task.0 as usize).map_or(0, |t| g(t, gauge::DEQUEUED)) as u32;
-                        let why = if w.mode == slowpath_engine::run::lock::LockMode::Write {
-                            format!("took {}: do_coredump's down_write", sig::name(signo))
+                        let (call, short) = if w.mode == slowpath_engine::run::lock::LockMode::Write {
+                            ("do_coredump's down_write", "")
                         } else {
-                            format!("took {}: exit_mm's down_read", sig::name(signo))
+                            ("exit_mm's down_read", ", exit_mm")
                         };
+                        let name = task_name(view, w.task);
+                        let title = format!("{name} took {} at {} and sleeps in {call}, waiting {} so far",
+                                            sig::name(signo), format_duration(w.since_ns),
+                                            format_duration(view.now_ns.saturating_sub(w.since_ns)));
                         html! {
-                            <li class="cdt-waiter">
-                                <strong>{ task_name(view, w.task) }</strong>
-                                { format!(" at {}, {why} ", format_duration(w.since_ns)) }
-                                <span class="cdt-waitbar" style={format!("width:{pct}%")}></span>
+                            <li class="cdt-qchip" {title}>
+                                <strong>{ name }</strong>
+                                { format!(" {}: {}{short}", format_duration(w.since_ns), sig::name(signo)) }
                             </li>
                         }
                     }).collect::<Html>() }
