@@ -528,9 +528,9 @@ fn time_line(view: &View, case: &CoredumpCase) -> Html {
             <table>
                 <thead><tr><th><span class="visually-hidden">{ "time" }</span></th><th>{ "this run (at the end)" }</th><th>{ "so far" }</th><th>{ "the report" }</th></tr></thead>
                 <tbody>
-                    <tr><th>{ "real" }</th><td>{ seconds(case.real_ns) }</td><td>{ seconds(view.now_ns) }</td><td>{ "0m13.690s" }</td></tr>
-                    <tr><th>{ "user" }</th><td>{ seconds(case.user_ns) }</td><td>{ seconds(user) }</td><td>{ "0m1.388s" }</td></tr>
-                    <tr><th>{ "sys" }</th><td>{ seconds(case.sys_ns) }</td><td>{ seconds(sys) }</td><td>{ "0m11.977s" }</td></tr>
+                    <tr><th>{ "real" }</th><td>{ seconds(case.real_ns) }</td><td>{ seconds(view.now_ns) }</td><td>{ case.reported_real }</td></tr>
+                    <tr><th>{ "user" }</th><td>{ seconds(case.user_ns) }</td><td>{ seconds(user) }</td><td>{ case.reported_user }</td></tr>
+                    <tr><th>{ "sys" }</th><td>{ seconds(case.sys_ns) }</td><td>{ seconds(sys) }</td><td>{ case.reported_sys }</td></tr>
                 </tbody>
             </table>
             <p>{ format!("{} sent at {}; the last thread gone {} later.", case.signal, format_duration(case.signal_ns), format_duration(case.last_exit_ns.saturating_sub(case.signal_ns))) }</p>
