@@ -16,6 +16,13 @@ pub fn case_page(id: &str, query: &str) -> Html {
     }
 }
 
+/// The player's identity: the case and the link's query. A query alone would let a
+/// hash change from one case to another (address bar, bookmark, back and forward)
+/// keep the player of the first case, its run and all, under the second's title.
+fn loader_key(meta: &CaseMeta, query: &str) -> String {
+    format!("{}?{query}", meta.id)
+}
+
 #[derive(Properties, PartialEq)]
 struct CaseDetailsProps {
     meta: MetaRef,
@@ -34,7 +41,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
         // An embed or the presenter view: the player alone (it links back to this page itself).
         return html! {
             <article class="case case-embed" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
-                <PlayerLoader key={props.query.to_string()} meta={meta} query={props.query.clone()} />
+                <PlayerLoader key={loader_key(meta, &props.query)} meta={meta} query={props.query.clone()} />
             </article>
         };
     }
@@ -56,7 +63,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             </header>
 
             // Keyed by the link: pasting another link into the address bar reopens the player.
-            <PlayerLoader key={props.query.to_string()} meta={meta} query={props.query.clone()} />
+            <PlayerLoader key={loader_key(meta, &props.query)} meta={meta} query={props.query.clone()} />
 
             if about_shown >= 1 {
             <section class="about-case" id="about" tabindex="-1" aria-labelledby="about-title">

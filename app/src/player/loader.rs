@@ -101,7 +101,8 @@ pub fn player_loader(props: &LoaderProps) -> Html {
             move || drop(ticket.borrow_mut().take())
         });
     }
-    if let Some(run) = (*run).clone() {
+    // Only this case's run: never another case's under this one's title.
+    if let Some(run) = (*run).clone().filter(|run| run.case == meta.id) {
         return html! { <PlayerView meta={meta} query={props.query.clone()} run={Some(run)} /> };
     }
     let on_cancel = {

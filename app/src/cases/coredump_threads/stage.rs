@@ -487,7 +487,13 @@ fn threads(view: &Rc<View>, case: &CoredumpCase) -> Html {
             { threads.iter().map(|t| {
                 let (word, class) = doing(t);
                 let total = (t.user_ns + t.sys_ns).max(1);
-                let user_pct = t.user_ns * 100 / total;
+                // A thread that has not run yet has no time to split: an empty bar.
+                let (user_pct, sys_pct) = if t.user_ns + t.sys_ns == 0 {
+                    (0, 0)
+                } else {
+                    let user_pct = t.user_ns * 100 / total;
+                    (user_pct, 100 - user_pct)
+                };
                 let sleep_avg = g(t, gauge::SLEEP_AVG);
                 let b = bonus(sleep_avg, case.max_sleep_avg_ns);
                 let interactive = case.o1
@@ -505,7 +511,7 @@ fn threads(view: &Rc<View>, case: &CoredumpCase) -> Html {
                         <div class="cdt-state">{ word }</div>
                         <div class="cdt-bar" title={format!("user {} · sys {}", format_duration(t.user_ns), format_duration(t.sys_ns))}>
                             <span class="user" style={format!("width:{user_pct}%")}></span>
-                            <span class="sys" style={format!("width:{}%", 100 - user_pct)}></span>
+                            <span class="sys" style={format!("width:{sys_pct}%")}></span>
                         </div>
                     </div>
                 }
