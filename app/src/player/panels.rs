@@ -69,13 +69,19 @@ fn granularity_meaning(granularity: Granularity) -> &'static str {
     }
 }
 
-/// Keeps the end of the narration in view when it scrolls: the last step is the
-/// one that matters, and the earlier ones may not all fit the first screen.
+/// Keeps the start of the current step's narration in view when the box scrolls: its
+/// first sentence says in plain words what happens, and the earlier steps above it
+/// may not all fit the first screen. (Scrolling to the end cut that sentence off.)
 #[hook]
-fn use_scrolled_to_end(target: NodeRef, view: Rc<View>) {
+fn use_scrolled_to_current(target: NodeRef, view: Rc<View>) {
     use_effect_with(view, move |_| {
         if let Some(element) = target.cast::<web_sys::Element>() {
-            element.set_scroll_top(element.scroll_height());
+            let current = element.query_selector(".narration-text.last").ok().flatten();
+            let top = current.map_or(0.0, |current| {
+                current.get_bounding_client_rect().top() - element.get_bounding_client_rect().top()
+                    + f64::from(element.scroll_top())
+            });
+            element.set_scroll_top(top.max(0.0) as i32);
         }
     });
 }
@@ -84,7 +90,7 @@ fn use_scrolled_to_end(target: NodeRef, view: Rc<View>) {
 pub fn narration_panel(props: &ViewProps) -> Html {
     let view = &props.view;
     let steps = use_node_ref();
-    use_scrolled_to_end(steps.clone(), view.clone());
+    use_scrolled_to_current(steps.clone(), view.clone());
     let body = match &view.step {
         None => html! {
             <p class="narration-text">
