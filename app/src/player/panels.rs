@@ -86,12 +86,29 @@ fn use_scrolled_to_current(target: NodeRef, view: Rc<View>) {
     });
 }
 
+/// Whether the main pointer is a finger with no hover: a touch screen, where key
+/// names mean nothing.
+fn touch_first() -> bool {
+    web_sys::window()
+        .and_then(|window| window.match_media("(hover: none) and (pointer: coarse)").ok().flatten())
+        .is_some_and(|query| query.matches())
+}
+
 #[function_component(NarrationPanel)]
 pub fn narration_panel(props: &ViewProps) -> Html {
     let view = &props.view;
     let steps = use_node_ref();
     use_scrolled_to_current(steps.clone(), view.clone());
+    let touch = use_memo((), |()| touch_first());
     let body = match &view.step {
+        // A phone has no keyboard: the same hint in taps.
+        None if *touch => html! {
+            <p class="narration-text">
+                { "The run is at its start: nothing has happened yet. Tap " }<strong>{ "▶ Play" }</strong>
+                { ", or " }<strong>{ "forward" }</strong>{ " to step one " }{ granularity_label(props.granularity) }
+                { " at a time (" }{ granularity_meaning(props.granularity) }{ ")." }
+            </p>
+        },
         None => html! {
             <p class="narration-text">
                 { "The run is at its start: nothing has happened yet. Press " }<kbd>{ "Space" }</kbd>
