@@ -41,7 +41,22 @@ impl Machine<'_> {
         let args = [Arg::Task(tid), Arg::Word(sig::name(signo)), Arg::Task(id(self.dumper))];
         self.op(self.now, Some(task), OpKind::Signal, at(text::GSTD, 7), template, &args, &e);
         if !writer_holds {
-            // mmap_sem is free: the dumper has let it go, so the mm is no longer dumpable.
+            // The dumper has let mmap_sem go: the lock is taken at once, and the mm is
+            // no longer dumpable (no shipped setting gets here: by then SIGKILL is pending).
+            let mode = if dumps { LockMode::Write } else { LockMode::Read };
+            if mode == LockMode::Read {
+                self.mmap_readers += 1;
+            }
+            let e = [Effect::Acquire { lock: self.shape.mmap_sem, task: tid, mode, waited_ns: 0 }];
+            self.op(
+                self.now,
+                Some(task),
+                OpKind::LockFast,
+                at(text::COREDUMP, 0),
+                T::COREDUMP_LOCK_PLAIN,
+                &[],
+                &e,
+            );
             self.tasks[task].act = if dumps { Act::DumpGiveUp } else { Act::ExitMmResume };
             return;
         }
