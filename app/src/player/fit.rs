@@ -6,7 +6,9 @@
 //! the stage, which cannot scroll without hiding what animates, is scaled down
 //! with CSS `zoom` when a step makes it taller than the room. While playing the
 //! scale only shrinks, so that the stage does not pulse from frame to frame; a
-//! paused step gets the scale it needs (up to full size).
+//! paused step gets the scale it needs (up to full size). In the presenter view the
+//! stage is also scaled *up* into the room the words leave, so that the back of the
+//! room reads it: a paused step starts from the largest zoom and shrinks to fit.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -19,8 +21,13 @@ const TWO_COLUMNS_MIN_WIDTH_PX: f64 = 960.0;
 const BOTTOM_MARGIN_PX: f64 = 8.0;
 /// The stage is never drawn smaller than this: text stays readable on a projector.
 const STAGE_ZOOM_MIN: f64 = 0.7;
+/// The presenter view scales the stage up to this, room allowing (CSS `zoom` reflows
+/// the stage into its column, so the width never overflows; the height decides).
+const STAGE_ZOOM_MAX_PRESENTING: f64 = 2.0;
 /// A smaller shrink of the stage's zoom is not made (no one-pixel jitter).
 const ZOOM_SHRINK_MIN: f64 = 0.01;
+/// Rounds of bisection for the presenter view's zoom: its range to within 1 %.
+const BISECTION_ROUNDS: usize = 7;
 /// Rounds of measure-and-shrink per fit (each is one layout).
 const FIT_ROUNDS_MAX: usize = 4;
 
@@ -90,7 +97,13 @@ fn fit(area: &NodeRef, zoom: &Cell<f64>, playing: bool) {
     // playing, it only shrinks from where it is. A smaller zoom widens the stage's
     // own layout (fewer lines wrap, more cards per row), so the height is measured
     // again after each change: a few rounds at most.
-    let mut now = if playing { zoom.get() } else { 1.0 };
+    let presenting = area.closest(".player-present").ok().flatten().is_some();
+    if presenting && !playing {
+        zoom.set(largest_fitting_zoom(&stage, room));
+        return;
+    }
+    let largest = if presenting { STAGE_ZOOM_MAX_PRESENTING } else { 1.0 };
+    let mut now = if playing { zoom.get().min(largest) } else { largest };
     set_zoom(&stage, now);
     for _ in 0..FIT_ROUNDS_MAX {
         // The rectangle is the drawn size, after zoom.
@@ -98,7 +111,7 @@ fn fit(area: &NodeRef, zoom: &Cell<f64>, playing: bool) {
         if drawn <= room || drawn <= 0.0 {
             break;
         }
-        let wanted = (now * room / drawn).clamp(STAGE_ZOOM_MIN, 1.0);
+        let wanted = (now * room / drawn).clamp(STAGE_ZOOM_MIN, largest);
         if wanted >= now - ZOOM_SHRINK_MIN / 2.0 {
             break;
         }
@@ -109,9 +122,34 @@ fn fit(area: &NodeRef, zoom: &Cell<f64>, playing: bool) {
     zoom.set(now);
 }
 
+/// The presenter view, paused: the largest zoom up to [`STAGE_ZOOM_MAX_PRESENTING`] at
+/// which the stage fits `room`. A larger zoom reflows the stage into a narrower
+/// layout (more rows of cards), so its height is not proportional: bisected, one
+/// layout a round.
+fn largest_fitting_zoom(stage: &web_sys::HtmlElement, room: f64) -> f64 {
+    let fits = |zoom: f64| {
+        set_zoom(stage, zoom);
+        stage.get_bounding_client_rect().height() <= room
+    };
+    if fits(STAGE_ZOOM_MAX_PRESENTING) {
+        return STAGE_ZOOM_MAX_PRESENTING;
+    }
+    let (mut low, mut high) = (STAGE_ZOOM_MIN, STAGE_ZOOM_MAX_PRESENTING);
+    for _ in 0..BISECTION_ROUNDS {
+        let middle = (low + high) / 2.0;
+        if fits(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    set_zoom(stage, low);
+    low
+}
+
 fn set_zoom(stage: &web_sys::HtmlElement, zoom: f64) {
     let style = stage.style();
-    if zoom >= 1.0 {
+    if (zoom - 1.0).abs() < f64::EPSILON {
         let _ = style.remove_property("zoom");
     } else {
         let _ = style.set_property("zoom", &format!("{zoom:.3}"));
