@@ -122,11 +122,59 @@ fn defer_holds_one_lock_per_matching_group_until_return() {
         let fixed = run("tgids", &[("matching_groups", &g), ("senders", "1")]);
         assert_eq!(count(&fixed, "locks_held_max"), 1);
     }
-    // A second sender waits at k.extMu until the first returns (after the LIFO release of its pile).
-    let r = run("before", &[("senders", "2")]);
-    assert!(count(&r, "sender_wait_max_ns") > 3 * 2_000);
-    let fixed = run("tgids", &[("senders", "2")]);
-    assert!(count(&fixed, "sender_wait_max_ns") < count(&r, "sender_wait_max_ns"));
+}
+
+#[test]
+fn the_pause_walks_every_task_before_and_after_the_fix() {
+    let pause = |variant: &str, threads: u64| {
+        let threads = threads.to_string();
+        let r = run(variant, &[("threads_per_process", &threads), ("senders", "1"), ("writer_at", "0")]);
+        (
+            count(&r, "pause_walk_ns"),
+            count(&r, "unpause_walk_ns"),
+            count(&r, "pause_cpu_ns"),
+            count(&r, "tasks"),
+        )
+    };
+    for threads in [1_024, 16_384] {
+        let (walk, unwalk, cpu, tasks) = pause("before", threads);
+        // The fix changes the scans, not the pause: the same walk over every task.
+        assert_eq!(pause("tgids", threads), (walk, unwalk, cpu, tasks), "{threads}");
+        // One Kernel.Pause and one Kernel.Unpause per runsc kill, each over every task.
+        assert_eq!(cpu, walk + unwalk);
+        // At least the map walk's cheapest visit and the stop bookkeeping per task.
+        assert!(walk >= tasks * (44 + 100), "{walk} for {tasks} tasks");
+    }
+    // O(tasks): sixteen times the threads, sixteen times the walk, within the cache draws' noise.
+    let (small, _, _, small_tasks) = pause("before", 1_024);
+    let (large, _, _, large_tasks) = pause("before", 16_384);
+    let ratio = (large as f64 / large_tasks as f64) / (small as f64 / small_tasks as f64);
+    assert!((ratio - 1.0).abs() < 0.12, "per-task pause cost {ratio}");
+    // The fix's run spends milliseconds pausing, thousands of times its scans' share of one kill.
+    let fixed = run("tgids", &[("senders", "1")]);
+    assert!(count(&fixed, "pause_cpu_ns") > 1_000 * count(&fixed, "scan_ns"));
+}
+
+#[test]
+fn a_second_sender_queues_at_ext_mu_inside_kernel_pause() {
+    for variant in ["before", "tgids"] {
+        let r = run(variant, &[("senders", "2")]);
+        // It arrives 1 µs after the first and waits for the rest of its Pause walk.
+        assert!(count(&r, "sender_wait_max_ns") + 1_000 >= count(&r, "pause_walk_ns"), "{variant}");
+        let queued = (0..r.total_ops())
+            .rev()
+            .take(2_000)
+            .filter_map(|i| r.op(i))
+            .filter(|op| op.kind == OpKind::LockContended)
+            .map(|op| r.narrate(&op).iter().map(|s| format!("{s:?}")).collect::<String>())
+            .collect::<Vec<_>>();
+        assert!(
+            queued
+                .iter()
+                .any(|t| t.contains("sender 2") && t.contains("k.extMu") && t.contains("inside Pause")),
+            "{variant}: {queued:?}"
+        );
+    }
 }
 
 #[test]
@@ -287,7 +335,7 @@ fn the_task_cap_is_applied_and_said() {
     assert!(count(&r, "tasks") <= cap);
     // 4,096 processes and 4 sidecars: (24,000 − 4) / 4,096 = 5 threads each.
     assert_eq!(count(&r, "threads"), 4_096 * ((cap - 4) / 4_096));
-    let setup = r.op(0).expect("setup op");
-    let text: String = r.narrate(&setup).iter().map(|s| format!("{s:?}")).collect();
-    assert!(text.contains("caps the task set"), "{text}");
+    let said = r.op(1).expect("the cap's note");
+    let text: String = r.narrate(&said).iter().map(|s| format!("{s:?}")).collect();
+    assert!(text.contains("caps the task set at") && text.contains("24,000"), "{text}");
 }
