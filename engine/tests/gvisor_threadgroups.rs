@@ -339,3 +339,100 @@ fn the_task_cap_is_applied_and_said() {
     let text: String = r.narrate(&said).iter().map(|s| format!("{s:?}")).collect();
     assert!(text.contains("caps the task set at") && text.contains("24,000"), "{text}");
 }
+
+fn narration(r: &Run, index: u64) -> String {
+    let op = r.op(index).expect("op");
+    r.narrate(&op).iter().map(|s| format!("{s:?}")).collect()
+}
+
+#[test]
+fn job_control_senders_in_different_map_orders_freeze_the_sandbox() {
+    // Seed 1: the two senders meet the process group's members in different orders
+    // and each holds a lock the other wants.
+    let r = run_seeded("job-control", &[], 1);
+    let Outcome::Deadlock(deadlock) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(deadlock.cycle.len(), 2, "two senders, each waiting for the other");
+    // No pause: job control runs on a task goroutine and never takes k.extMu.
+    assert_eq!(count(&r, "pause_cpu_ns"), 0);
+    assert!(r.layout.locks.iter().all(|lock| lock.name != "k.extMu"));
+    // The freeze: a clone 1 ms later queues behind the stuck readers, the ticker's next
+    // tick behind the clone (its CPU clock stops there), the watchdog's turn behind both.
+    let freeze = match r.metrics.get("freeze_at_ns") {
+        Some(Metric::None(Some(ns))) => *ns,
+        other => panic!("freeze_at_ns: {other:?}"),
+    };
+    let tick = match r.metrics.get("clock_stopped_tick") {
+        Some(Metric::None(Some(tick))) => *tick,
+        other => panic!("clock_stopped_tick: {other:?}"),
+    };
+    assert_eq!(tick, (freeze + MS) / (10 * MS) + 1, "the first tick after the clone queued");
+    let end = r.state_at(r.total_ops());
+    let taskset = &end.locks[0];
+    assert!(taskset.holders.len() == 2 && taskset.waiters.len() == 3, "{taskset:?}");
+    assert_eq!(taskset.waiters[0].mode, slowpath_engine::run::lock::LockMode::Write, "the clone first");
+    // The watchdog: a turn every 45 s; the first after the freeze waits 3 minutes for
+    // Root.Tasks(), then logs its own goroutine stuck (it never names the sender).
+    let report = match r.metrics.get("watchdog_report_ns") {
+        Some(Metric::None(Some(ns))) => *ns,
+        other => panic!("watchdog_report_ns: {other:?}"),
+    };
+    assert_eq!(report % (45 * SECOND), 0);
+    assert!((180 * SECOND..225 * SECOND).contains(&(report - freeze)), "{} s", (report - freeze) / SECOND);
+    let last = narration(&r, r.total_ops() - 1);
+    assert!(last.contains("Watchdog goroutine is stuck") && last.contains("clock stopped"), "{last}");
+    assert_eq!(r.op(r.total_ops() - 1).expect("op").at_ns, report);
+}
+
+#[test]
+fn job_control_deadlocks_only_when_the_map_orders_cross() {
+    // Seed 5 gives both senders the same first member: the second waits, then goes on.
+    let same = run_seeded("job-control", &[], 5);
+    assert_eq!(same.outcome, Outcome::Completed);
+    assert_eq!(same.metrics.get("watchdog_report_ns"), Some(&Metric::None(None)));
+    // SendContainerSignal, serialised by k.extMu, never crosses, whatever the seed.
+    for seed in 1..=8 {
+        let r = run_seeded("before", &[("threads_per_process", "64")], seed);
+        assert_eq!(r.outcome, Outcome::Completed, "seed {seed}");
+    }
+    // With shared handlers one job-control sender deadlocks on itself, in any order.
+    for seed in [1, 5] {
+        let r = run_seeded(
+            "job-control",
+            &[("threads_per_process", "64"), ("senders", "1"), ("shared_sighand", "on")],
+            seed,
+        );
+        let Outcome::Deadlock(deadlock) = &r.outcome else { panic!("{:?}", r.outcome) };
+        assert_eq!(deadlock.cycle.len(), 1, "seed {seed}");
+    }
+}
+
+#[test]
+fn the_report_s_ranges_are_checked_against_the_band_and_the_closing_note_gives_every_n() {
+    use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
+    for seed in [1, 2, 3] {
+        let r = run_seeded("before", &[], seed);
+        let shape = r.extras::<SentryShape>().expect("extras");
+        let checks = shape.reported_checks();
+        let inside: Vec<u64> = checks.iter().filter(|c| c.inside()).map(|c| c.threads).collect();
+        // The band (all hot to all cold) holds 1 and 16,384 threads, not 1,024, 4,096 or 8,192.
+        assert_eq!(inside, vec![1, 16_384], "seed {seed}");
+        // The low ends at 1,024 and 4,096 threads are 1–2.4 ns per visit: not CPU time.
+        let floor: Vec<u64> = checks.iter().filter(|c| c.low_below_floor()).map(|c| c.threads).collect();
+        assert_eq!(floor, vec![1_024, 4_096]);
+        let note = shape.reported_note();
+        assert!(
+            note.contains("1,024 threads: 30–9,130 ms, outside") && note.contains("cannot be CPU time"),
+            "{note}"
+        );
+        let chart = shape.scaling_chart();
+        assert!(chart
+            .series
+            .iter()
+            .any(|s| s.name.contains("outside the band (1,024, 4,096, 8,192 threads)")));
+        let closing = shape.closing_note();
+        for n in ["1 threads", "1,024 threads", "4,096 threads", "8,192 threads", "16,384 threads"] {
+            assert!(closing.contains(n), "{n}: {closing}");
+        }
+        assert!(closing.contains("reported 17,210 ms before, 0 ms after"), "{closing}");
+    }
+}

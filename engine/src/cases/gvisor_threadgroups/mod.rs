@@ -225,12 +225,15 @@ fn config(params: &ParamValues, variant: &str, seed: u64) -> (sim::Config, bool)
     (cfg, threads < wanted)
 }
 
-/// CPU time in ThreadGroupsAppend for `threads` in one process over the run's
-/// duration, in closed form: scans × (RLock + Σ visits + RUnlock).
+/// CPU time in ThreadGroupsAppend for `threads` in one process (the report's
+/// benchmark, no sidecars) over the run's duration, in closed form: scans × (RLock +
+/// Σ visits + RUnlock); and one runsc kill's pause and unpause at that size.
 fn scaling_point(cfg: &sim::Config, threads: u64) -> ScalingPoint {
     let mut at = cfg.clone();
     at.threads_per_process = threads;
     at.processes = 1;
+    // The report's benchmark: one process of N threads and nothing else in the sandbox.
+    at.sidecars = 0;
     let scans = |c: &sim::Config, scan_cpu: u64| {
         if c.idle_stop {
             return 0;
