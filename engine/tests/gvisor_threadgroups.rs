@@ -186,6 +186,8 @@ fn a_shared_signal_handlers_deadlocks_before_the_fix_only() {
     // the sandbox stays paused, with the second sender still waiting at k.extMu.
     let last = r.op(r.total_ops() - 1).expect("ops");
     assert_eq!(last.kind, OpKind::Compute, "the paused sandbox, said");
+    // The deadlock op is the one before (the browser test opens it by index).
+    assert_eq!(r.op(r.total_ops() - 2).expect("ops").kind, OpKind::Deadlock);
     let said: String = r.narrate(&last).iter().map(|s| format!("{s:?}")).collect();
     assert!(said.contains("stays paused"), "{said}");
     let waiting = (0..r.total_ops())
@@ -378,6 +380,11 @@ fn job_control_senders_in_different_map_orders_freeze_the_sandbox() {
     };
     assert_eq!(report % (45 * SECOND), 0);
     assert!((180 * SECOND..225 * SECOND).contains(&(report - freeze)), "{} s", (report - freeze) / SECOND);
+    // The run ends with five ops, which the browser test opens by index: the deadlock,
+    // the clone, the ticker, the watchdog's turn and its report.
+    let tail: Vec<OpKind> = (r.total_ops() - 5..r.total_ops()).map(|i| r.op(i).expect("op").kind).collect();
+    use OpKind::{Deadlock, LockContended as Queued, Note};
+    assert_eq!(tail, vec![Deadlock, Queued, Queued, Queued, Note]);
     let last = narration(&r, r.total_ops() - 1);
     assert!(last.contains("Watchdog goroutine is stuck") && last.contains("clock stopped"), "{last}");
     assert_eq!(r.op(r.total_ops() - 1).expect("op").at_ns, report);
