@@ -253,7 +253,7 @@ mod properties {
             senders in 0u64..=4,
             groups in 0u64..=16,
             shared in any::<bool>(),
-            variant in prop::sample::select(vec!["before", "tgids", "tgids+idle-stop"]),
+            variant in prop::sample::select(vec!["before", "tgids", "tgids+idle-stop", "job-control"]),
             seed in any::<u64>(),
         ) {
             let sets = [
@@ -290,8 +290,17 @@ mod properties {
             let visits = super::count(&r, "visits_per_scan");
             prop_assert_eq!(super::count(&r, "tasks_visited"), scans * visits);
             let deadlocked = matches!(r.outcome, Outcome::Deadlock(_));
-            prop_assert_eq!(deadlocked, variant == "before" && shared && groups >= 2 && senders > 0);
-            if !deadlocked && senders > 0 && variant == "before" {
+            let self_deadlock = shared && groups >= 2 && senders > 0;
+            if variant == "job-control" {
+                // Shared handlers always deadlock; otherwise only two senders whose map
+                // orders cross can.
+                prop_assert!(deadlocked || !self_deadlock);
+                prop_assert!(!deadlocked || self_deadlock || (senders >= 2 && groups >= 2));
+                prop_assert_eq!(super::count(&r, "pause_cpu_ns"), 0);
+            } else {
+                prop_assert_eq!(deadlocked, variant == "before" && self_deadlock);
+            }
+            if !deadlocked && senders > 0 && variant != "tgids" && variant != "tgids+idle-stop" {
                 prop_assert_eq!(super::count(&r, "locks_held_max"), groups);
             }
         }
