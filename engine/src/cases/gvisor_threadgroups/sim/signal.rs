@@ -5,6 +5,8 @@
 
 use super::*;
 
+mod pause;
+
 /// What a sender does next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Action {
@@ -141,106 +143,10 @@ impl Sim<'_> {
         let cfg = self.cfg;
         let task = senders[index].task;
         let name = Arg::Task(task);
-        let running = Effect::SetState { task, state: TaskState::RunningKernel { cpu: Self::cpu_of(index) } };
         match senders[index].action {
-            Action::Pause | Action::Unpause | Action::Enter => {
-                let (label, blocked) = match senders[index].action {
-                    Action::Pause => ("Kernel.Pause", T::PAUSE_BLOCKED),
-                    Action::Unpause => ("Kernel.Unpause", T::UNPAUSE_BLOCKED),
-                    _ if cfg.job_control => ("ProcessGroup.SendSignal", T::SEND_BLOCKED),
-                    _ => ("SendContainerSignal", T::SEND_BLOCKED),
-                };
-                self.builder.iteration(say(T::ITER_SENDER.id(), &[name, Arg::Word(label)]));
-                if let Some(ext_mu) = self.ext_mu {
-                    let door = self.builder.world().lock(ext_mu).clone();
-                    let barges = std::mem::take(&mut senders[index].barges);
-                    let free = if barges { door.holders.is_empty() } else { gosync::lock_now(&door) };
-                    if !free {
-                        // k.extMu admits one caller at a time: this one waits at the door
-                        // until the caller inside lets go of it (`hand_off`).
-                        let holder = door.holders.first().map_or(task, |h| h.task);
-                        let (function, line) = self.door_line(senders[index].action);
-                        self.emit(&Owned {
-                            at_ns: now,
-                            actor: Some(task),
-                            kind: OpKind::LockContended,
-                            code: at(function, line),
-                            template: blocked,
-                            args: vec![name, Arg::Lock(ext_mu), Arg::Task(holder)],
-                            effects: [running].into_iter().chain(queue_on(ext_mu, task)).collect(),
-                        });
-                        senders[index].block();
-                        return;
-                    }
-                }
-                let action = senders[index].action;
-                self.admit(index, action, now, 0, senders, true);
-            }
-            Action::PauseWalk | Action::UnpauseWalk => {
-                let pause = senders[index].action == Action::PauseWalk;
-                let (template, walk_ns, per_task_ns, function) = if pause {
-                    (T::PAUSE_WALK, self.totals.pause_walk_ns, STOP_TASK_NS, text::PAUSE)
-                } else {
-                    (T::UNPAUSE_WALK, self.totals.unpause_walk_ns, RESUME_TASK_NS, text::UNPAUSE)
-                };
-                let tasks = cfg.total_tasks();
-                self.emit(&Owned {
-                    at_ns: now,
-                    actor: Some(task),
-                    kind: OpKind::Compute,
-                    code: at(function, 8),
-                    template,
-                    args: vec![
-                        Arg::Count(tasks),
-                        Arg::Ns(walk_ns / tasks.max(1)),
-                        Arg::Ns(per_task_ns),
-                        Arg::Ns(walk_ns),
-                    ],
-                    effects: vec![],
-                });
-                self.totals.pause_cpu_ns += walk_ns;
-                let next = if pause { Action::PauseDone } else { Action::UnpauseDone };
-                senders[index].then(next, now + walk_ns.max(1));
-            }
-            Action::PauseDone | Action::UnpauseDone => {
-                let pause = senders[index].action == Action::PauseDone;
-                let Some(ext_mu) = self.ext_mu else { return };
-                let taskset = self.taskset;
-                let mut effects =
-                    vec![Effect::Release { lock: taskset, task }, Effect::Release { lock: ext_mu, task }];
-                let (template, function, args) = if pause {
-                    (T::PAUSE_DONE, text::PAUSE, vec![Arg::Lock(taskset), Arg::Lock(ext_mu)])
-                } else {
-                    effects.push(Effect::SetState {
-                        task,
-                        state: TaskState::Sleeping { channel: self.ch_done },
-                    });
-                    let cost = self.totals.pause_walk_ns + self.totals.unpause_walk_ns;
-                    (
-                        T::UNPAUSE_DONE,
-                        text::UNPAUSE,
-                        vec![Arg::Lock(ext_mu), Arg::Lock(taskset), Arg::Ns(cost)],
-                    )
-                };
-                self.emit(&Owned {
-                    at_ns: now,
-                    actor: Some(task),
-                    kind: OpKind::LockRelease,
-                    code: at(function, 3),
-                    template,
-                    args,
-                    effects,
-                });
-                if pause {
-                    // runsc calls SendContainerSignal next and takes k.extMu straight back.
-                    senders[index].then(Action::Enter, now + MUTEX_NS);
-                    senders[index].barges = true;
-                } else {
-                    senders[index].action = Action::Done;
-                    senders[index].next_at = None;
-                    self.hand_off(ext_mu, now, senders);
-                }
-            }
+            Action::Pause | Action::Unpause | Action::Enter => self.knock(index, now, senders),
+            Action::PauseWalk | Action::UnpauseWalk => self.walk_every_task(index, now, senders),
+            Action::PauseDone | Action::UnpauseDone => self.end_pause(index, now, senders),
             Action::Walk => self.walk(index, now, senders),
             Action::Visit(k) => {
                 let g = senders[index].group(k);
@@ -301,6 +207,45 @@ impl Sim<'_> {
             Action::Return => self.return_from(index, now, senders),
             Action::Done => senders[index].next_at = None,
         }
+    }
+
+    /// Pause, the signal call or Unpause begins: at `k.extMu` (if any) it gets in or queues.
+    fn knock(&mut self, index: usize, now: u64, senders: &mut [Sender]) {
+        let cfg = self.cfg;
+        let task = senders[index].task;
+        let name = Arg::Task(task);
+        let running = Effect::SetState { task, state: TaskState::RunningKernel { cpu: Self::cpu_of(index) } };
+        let (label, blocked) = match senders[index].action {
+            Action::Pause => ("Kernel.Pause", T::PAUSE_BLOCKED),
+            Action::Unpause => ("Kernel.Unpause", T::UNPAUSE_BLOCKED),
+            _ if cfg.job_control => ("ProcessGroup.SendSignal", T::SEND_BLOCKED),
+            _ => ("SendContainerSignal", T::SEND_BLOCKED),
+        };
+        self.builder.iteration(say(T::ITER_SENDER.id(), &[name, Arg::Word(label)]));
+        if let Some(ext_mu) = self.ext_mu {
+            let door = self.builder.world().lock(ext_mu).clone();
+            let barges = std::mem::take(&mut senders[index].barges);
+            let free = if barges { door.holders.is_empty() } else { gosync::lock_now(&door) };
+            if !free {
+                // k.extMu admits one caller at a time: this one waits at the door
+                // until the caller inside lets go of it (`hand_off`).
+                let holder = door.holders.first().map_or(task, |h| h.task);
+                let (function, line) = self.door_line(senders[index].action);
+                self.emit(&Owned {
+                    at_ns: now,
+                    actor: Some(task),
+                    kind: OpKind::LockContended,
+                    code: at(function, line),
+                    template: blocked,
+                    args: vec![name, Arg::Lock(ext_mu), Arg::Task(holder)],
+                    effects: [running].into_iter().chain(queue_on(ext_mu, task)).collect(),
+                });
+                senders[index].block();
+                return;
+            }
+        }
+        let action = senders[index].action;
+        self.admit(index, action, now, 0, senders, true);
     }
 
     /// After the k-th matching group: the next one, or the return.
