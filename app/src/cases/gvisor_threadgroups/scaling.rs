@@ -36,6 +36,8 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
             if let Some(chart) = (*chart).clone() {
                 <crate::player::chart::ChartView {chart} testid="gv-scaling-chart" />
             }
+            // Wider than a compare side: scrolls, so it must take the keyboard's focus.
+            <div class="table-scroll" role="region" aria-label="Scaling figures, model and report" tabindex="0">
             <table class="gv-table">
                 <thead><tr><th>{ "threads" }</th><th>{ "before (model)" }</th><th>{ "band: all hot – all cold" }</th><th>{ "reported before" }</th><th>{ "tgids (model)" }</th><th>{ "reported after" }</th><th>{ "one runsc kill: pause + unpause (both)" }</th></tr></thead>
                 <tbody>
@@ -56,6 +58,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
             <p class="gv-note" data-testid="gv-reported-note">{ shape.reported_note() }</p>
             <p class="gv-note" data-testid="gv-closing-note">{ shape.closing_note() }</p>
         </section>
