@@ -55,13 +55,37 @@ describe('gvisor thread groups', () => {
     });
   });
 
+  test('the job-control variant opens at the freeze: the clone, the ticker and the watchdog queue', T, async () => {
+    await withPage(suite.browser, 'gvisor-job-control', async ({ page, consoleErrors, pageErrors }) => {
+      // Seed 1's job-control run ends with five ops (engine test
+      // job_control_senders_in_different_map_orders_freeze_the_sandbox): the deadlock,
+      // the clone queuing, the ticker queuing (micro-op 196,708,417), the watchdog's turn
+      // and its report.
+      const tickerQueues = 196708417;
+      await page.goto(suite.url(`#/case/gvisor-threadgroups?v=job-control&seed=1&step=micro:${tickerQueues}`));
+      await waitForApp(page);
+      await page.getByTestId('gv-freeze').waitFor();
+      assert.match(await page.getByTestId('narration').innerText(), /CPU clock stops/);
+      const freeze = await page.getByTestId('gv-freeze').innerText();
+      assert.match(freeze, /clone \(writer\) \(write\) → cpu-clock ticker \(read\)/);
+      assert.match(await page.getByTestId('gv-clock-stopped').innerText(), /CPU clock has stopped/);
+      assert.match(await page.getByTestId('gv-watchdog').innerText(), /will log its own goroutine stuck/);
+      assert.match(await page.getByTestId('gv-deadlock').innerText(), /sender 1 waits for SignalHandlers\.mu.*sender 2 waits for/s);
+      await page.getByTestId('step-forward').click();
+      await page.getByTestId('step-forward').click();
+      await waitForText(page.getByTestId('gv-watchdog'), /Watchdog goroutine is stuck/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test('a link to the deadlock shows the wait-for cycle', T, async () => {
     await withPage(suite.browser, 'gvisor-deadlock', async ({ page, consoleErrors, pageErrors }) => {
-      // With shared_sighand the deadlock op is micro-op 196,708,403: 12,000 scans of
-      // 16,391 ops, the clone's window, runsc ps, then the senders, the second one
-      // waiting at k.extMu (engine test a_shared_signal_handlers_deadlocks_before_the_fix_only
-      // finds it by kind).
-      await page.goto(suite.url('#/case/gvisor-threadgroups?shared_sighand=on&step=micro:196708403'));
+      // With shared_sighand the deadlock op is micro-op 196,708,406: 12,000 scans of
+      // 16,391 ops, the clone's window, runsc ps, then the senders (the first one's
+      // Kernel.Pause, the second one queued at k.extMu inside Pause), the next to last op
+      // (engine test a_shared_signal_handlers_deadlocks_before_the_fix_only finds it by kind).
+      await page.goto(suite.url('#/case/gvisor-threadgroups?shared_sighand=on&step=micro:196708406'));
       await waitForApp(page);
       await page.getByTestId('gv-deadlock').waitFor();
       assert.match(await page.getByTestId('narration').innerText(), /wait-for graph finds a cycle/);

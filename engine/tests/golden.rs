@@ -10,6 +10,6 @@ pub const FIFO_DEFAULT_HASH: &str = "66a66955f45815ce";
 
 // The trace hash of `gvisor-threadgroups` before, default parameters (two minutes of
 // 16,384 threads) and seed 1: the per-visit cache draws, natively and in wasm alike.
-pub const GVISOR_DEFAULT_HASH: &str = "4ea8281edc355c31";
+pub const GVISOR_DEFAULT_HASH: &str = "eda2a70aa7019807";
 // The trace hash of `coredump-threads` 2.6.14-rc2 with default parameters and seed 1.
 pub const COREDUMP_THREADS_DEFAULT_HASH: &str = "2c56651ee0cf73fe";

@@ -122,11 +122,59 @@ fn defer_holds_one_lock_per_matching_group_until_return() {
         let fixed = run("tgids", &[("matching_groups", &g), ("senders", "1")]);
         assert_eq!(count(&fixed, "locks_held_max"), 1);
     }
-    // A second sender waits at k.extMu until the first returns (after the LIFO release of its pile).
-    let r = run("before", &[("senders", "2")]);
-    assert!(count(&r, "sender_wait_max_ns") > 3 * 2_000);
-    let fixed = run("tgids", &[("senders", "2")]);
-    assert!(count(&fixed, "sender_wait_max_ns") < count(&r, "sender_wait_max_ns"));
+}
+
+#[test]
+fn the_pause_walks_every_task_before_and_after_the_fix() {
+    let pause = |variant: &str, threads: u64| {
+        let threads = threads.to_string();
+        let r = run(variant, &[("threads_per_process", &threads), ("senders", "1"), ("writer_at", "0")]);
+        (
+            count(&r, "pause_walk_ns"),
+            count(&r, "unpause_walk_ns"),
+            count(&r, "pause_cpu_ns"),
+            count(&r, "tasks"),
+        )
+    };
+    for threads in [1_024, 16_384] {
+        let (walk, unwalk, cpu, tasks) = pause("before", threads);
+        // The fix changes the scans, not the pause: the same walk over every task.
+        assert_eq!(pause("tgids", threads), (walk, unwalk, cpu, tasks), "{threads}");
+        // One Kernel.Pause and one Kernel.Unpause per runsc kill, each over every task.
+        assert_eq!(cpu, walk + unwalk);
+        // At least the map walk's cheapest visit and the stop bookkeeping per task.
+        assert!(walk >= tasks * (44 + 100), "{walk} for {tasks} tasks");
+    }
+    // O(tasks): sixteen times the threads, sixteen times the walk, within the cache draws' noise.
+    let (small, _, _, small_tasks) = pause("before", 1_024);
+    let (large, _, _, large_tasks) = pause("before", 16_384);
+    let ratio = (large as f64 / large_tasks as f64) / (small as f64 / small_tasks as f64);
+    assert!((ratio - 1.0).abs() < 0.12, "per-task pause cost {ratio}");
+    // The fix's run spends milliseconds pausing, thousands of times its scans' share of one kill.
+    let fixed = run("tgids", &[("senders", "1")]);
+    assert!(count(&fixed, "pause_cpu_ns") > 1_000 * count(&fixed, "scan_ns"));
+}
+
+#[test]
+fn a_second_sender_queues_at_ext_mu_inside_kernel_pause() {
+    for variant in ["before", "tgids"] {
+        let r = run(variant, &[("senders", "2")]);
+        // It arrives 1 µs after the first and waits for the rest of its Pause walk.
+        assert!(count(&r, "sender_wait_max_ns") + 1_000 >= count(&r, "pause_walk_ns"), "{variant}");
+        let queued = (0..r.total_ops())
+            .rev()
+            .take(2_000)
+            .filter_map(|i| r.op(i))
+            .filter(|op| op.kind == OpKind::LockContended)
+            .map(|op| r.narrate(&op).iter().map(|s| format!("{s:?}")).collect::<String>())
+            .collect::<Vec<_>>();
+        assert!(
+            queued
+                .iter()
+                .any(|t| t.contains("sender 2") && t.contains("k.extMu") && t.contains("inside Pause")),
+            "{variant}: {queued:?}"
+        );
+    }
 }
 
 #[test]
@@ -138,6 +186,8 @@ fn a_shared_signal_handlers_deadlocks_before_the_fix_only() {
     // the sandbox stays paused, with the second sender still waiting at k.extMu.
     let last = r.op(r.total_ops() - 1).expect("ops");
     assert_eq!(last.kind, OpKind::Compute, "the paused sandbox, said");
+    // The deadlock op is the one before (the browser test opens it by index).
+    assert_eq!(r.op(r.total_ops() - 2).expect("ops").kind, OpKind::Deadlock);
     let said: String = r.narrate(&last).iter().map(|s| format!("{s:?}")).collect();
     assert!(said.contains("stays paused"), "{said}");
     let waiting = (0..r.total_ops())
@@ -203,7 +253,7 @@ mod properties {
             senders in 0u64..=4,
             groups in 0u64..=16,
             shared in any::<bool>(),
-            variant in prop::sample::select(vec!["before", "tgids", "tgids+idle-stop"]),
+            variant in prop::sample::select(vec!["before", "tgids", "tgids+idle-stop", "job-control"]),
             seed in any::<u64>(),
         ) {
             let sets = [
@@ -240,8 +290,17 @@ mod properties {
             let visits = super::count(&r, "visits_per_scan");
             prop_assert_eq!(super::count(&r, "tasks_visited"), scans * visits);
             let deadlocked = matches!(r.outcome, Outcome::Deadlock(_));
-            prop_assert_eq!(deadlocked, variant == "before" && shared && groups >= 2 && senders > 0);
-            if !deadlocked && senders > 0 && variant == "before" {
+            let self_deadlock = shared && groups >= 2 && senders > 0;
+            if variant == "job-control" {
+                // Shared handlers always deadlock; otherwise only two senders whose map
+                // orders cross can.
+                prop_assert!(deadlocked || !self_deadlock);
+                prop_assert!(!deadlocked || self_deadlock || (senders >= 2 && groups >= 2));
+                prop_assert_eq!(super::count(&r, "pause_cpu_ns"), 0);
+            } else {
+                prop_assert_eq!(deadlocked, variant == "before" && self_deadlock);
+            }
+            if !deadlocked && senders > 0 && variant != "tgids" && variant != "tgids+idle-stop" {
                 prop_assert_eq!(super::count(&r, "locks_held_max"), groups);
             }
         }
@@ -287,7 +346,109 @@ fn the_task_cap_is_applied_and_said() {
     assert!(count(&r, "tasks") <= cap);
     // 4,096 processes and 4 sidecars: (24,000 − 4) / 4,096 = 5 threads each.
     assert_eq!(count(&r, "threads"), 4_096 * ((cap - 4) / 4_096));
-    let setup = r.op(0).expect("setup op");
-    let text: String = r.narrate(&setup).iter().map(|s| format!("{s:?}")).collect();
-    assert!(text.contains("caps the task set"), "{text}");
+    let said = r.op(1).expect("the cap's note");
+    let text: String = r.narrate(&said).iter().map(|s| format!("{s:?}")).collect();
+    assert!(text.contains("caps the task set at") && text.contains("24,000"), "{text}");
+}
+
+fn narration(r: &Run, index: u64) -> String {
+    let op = r.op(index).expect("op");
+    r.narrate(&op).iter().map(|s| format!("{s:?}")).collect()
+}
+
+#[test]
+fn job_control_senders_in_different_map_orders_freeze_the_sandbox() {
+    // Seed 1: the two senders meet the process group's members in different orders
+    // and each holds a lock the other wants.
+    let r = run_seeded("job-control", &[], 1);
+    let Outcome::Deadlock(deadlock) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(deadlock.cycle.len(), 2, "two senders, each waiting for the other");
+    // No pause: job control runs on a task goroutine and never takes k.extMu.
+    assert_eq!(count(&r, "pause_cpu_ns"), 0);
+    assert!(r.layout.locks.iter().all(|lock| lock.name != "k.extMu"));
+    // The freeze: a clone 1 ms later queues behind the stuck readers, the ticker's next
+    // tick behind the clone (its CPU clock stops there), the watchdog's turn behind both.
+    let freeze = match r.metrics.get("freeze_at_ns") {
+        Some(Metric::None(Some(ns))) => *ns,
+        other => panic!("freeze_at_ns: {other:?}"),
+    };
+    let tick = match r.metrics.get("clock_stopped_tick") {
+        Some(Metric::None(Some(tick))) => *tick,
+        other => panic!("clock_stopped_tick: {other:?}"),
+    };
+    assert_eq!(tick, (freeze + MS) / (10 * MS) + 1, "the first tick after the clone queued");
+    let end = r.state_at(r.total_ops());
+    let taskset = &end.locks[0];
+    assert!(taskset.holders.len() == 2 && taskset.waiters.len() == 3, "{taskset:?}");
+    assert_eq!(taskset.waiters[0].mode, slowpath_engine::run::lock::LockMode::Write, "the clone first");
+    // The watchdog: a turn every 45 s; the first after the freeze waits 3 minutes for
+    // Root.Tasks(), then logs its own goroutine stuck (it never names the sender).
+    let report = match r.metrics.get("watchdog_report_ns") {
+        Some(Metric::None(Some(ns))) => *ns,
+        other => panic!("watchdog_report_ns: {other:?}"),
+    };
+    assert_eq!(report % (45 * SECOND), 0);
+    assert!((180 * SECOND..225 * SECOND).contains(&(report - freeze)), "{} s", (report - freeze) / SECOND);
+    // The run ends with five ops, which the browser test opens by index: the deadlock,
+    // the clone, the ticker, the watchdog's turn and its report.
+    let tail: Vec<OpKind> = (r.total_ops() - 5..r.total_ops()).map(|i| r.op(i).expect("op").kind).collect();
+    use OpKind::{Deadlock, LockContended as Queued, Note};
+    assert_eq!(tail, vec![Deadlock, Queued, Queued, Queued, Note]);
+    let last = narration(&r, r.total_ops() - 1);
+    assert!(last.contains("Watchdog goroutine is stuck") && last.contains("clock stopped"), "{last}");
+    assert_eq!(r.op(r.total_ops() - 1).expect("op").at_ns, report);
+}
+
+#[test]
+fn job_control_deadlocks_only_when_the_map_orders_cross() {
+    // Seed 5 gives both senders the same first member: the second waits, then goes on.
+    let same = run_seeded("job-control", &[], 5);
+    assert_eq!(same.outcome, Outcome::Completed);
+    assert_eq!(same.metrics.get("watchdog_report_ns"), Some(&Metric::None(None)));
+    // SendContainerSignal, serialised by k.extMu, never crosses, whatever the seed.
+    for seed in 1..=8 {
+        let r = run_seeded("before", &[("threads_per_process", "64")], seed);
+        assert_eq!(r.outcome, Outcome::Completed, "seed {seed}");
+    }
+    // With shared handlers one job-control sender deadlocks on itself, in any order.
+    for seed in [1, 5] {
+        let r = run_seeded(
+            "job-control",
+            &[("threads_per_process", "64"), ("senders", "1"), ("shared_sighand", "on")],
+            seed,
+        );
+        let Outcome::Deadlock(deadlock) = &r.outcome else { panic!("{:?}", r.outcome) };
+        assert_eq!(deadlock.cycle.len(), 1, "seed {seed}");
+    }
+}
+
+#[test]
+fn the_report_s_ranges_are_checked_against_the_band_and_the_closing_note_gives_every_n() {
+    use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
+    for seed in [1, 2, 3] {
+        let r = run_seeded("before", &[], seed);
+        let shape = r.extras::<SentryShape>().expect("extras");
+        let checks = shape.reported_checks();
+        let inside: Vec<u64> = checks.iter().filter(|c| c.inside()).map(|c| c.threads).collect();
+        // The band (all hot to all cold) holds 1 and 16,384 threads, not 1,024, 4,096 or 8,192.
+        assert_eq!(inside, vec![1, 16_384], "seed {seed}");
+        // The low ends at 1,024 and 4,096 threads are 1–2.4 ns per visit: not CPU time.
+        let floor: Vec<u64> = checks.iter().filter(|c| c.low_below_floor()).map(|c| c.threads).collect();
+        assert_eq!(floor, vec![1_024, 4_096]);
+        let note = shape.reported_note();
+        assert!(
+            note.contains("1,024 threads: 30–9,130 ms, outside") && note.contains("cannot be CPU time"),
+            "{note}"
+        );
+        let chart = shape.scaling_chart();
+        assert!(chart
+            .series
+            .iter()
+            .any(|s| s.name.contains("outside the band (1,024, 4,096, 8,192 threads)")));
+        let closing = shape.closing_note();
+        for n in ["1 threads", "1,024 threads", "4,096 threads", "8,192 threads", "16,384 threads"] {
+            assert!(closing.contains(n), "{n}: {closing}");
+        }
+        assert!(closing.contains("reported 17,210 ms before, 0 ms after"), "{closing}");
+    }
 }

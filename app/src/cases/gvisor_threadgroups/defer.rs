@@ -5,7 +5,8 @@
 
 use slowpath_engine::cases::gvisor_threadgroups::{SentryShape, EXT_MU_LOCK};
 use slowpath_engine::run::format::duration as format_duration;
-use slowpath_engine::run::lock::LockKind;
+use slowpath_engine::run::lock::{LockKind, LockMode};
+use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::run::trace::{OpKind, Outcome};
 use slowpath_engine::run::view::View;
 use slowpath_engine::run::world::TaskState;
@@ -49,10 +50,21 @@ pub fn defer_stage(props: &DeferProps) -> Html {
         _ => None,
     };
     let show_cycle = deadlock_at.is_some_and(|i| view.position > i);
+    let cycle_len = match &props.run.outcome {
+        Outcome::Deadlock(deadlock) => deadlock.cycle.len(),
+        _ => 0,
+    };
     let defer = !shape.tgids;
+    let call =
+        if shape.job_control { "ProcessGroup.SendSignal (job control)" } else { "SendContainerSignal" };
+    let title = if defer {
+        format!("{call}: defer inside the loop (before the fix)")
+    } else {
+        format!("{call}: unlock at the end of each iteration (the fix)")
+    };
     html! {
         <section class="gv-defer" aria-label="SendContainerSignal's locks">
-            <h3>{ if defer { "SendContainerSignal: defer inside the loop (before the fix)" } else { "SendContainerSignal: unlock at the end of each iteration (the fix)" } }</h3>
+            <h3>{ title }</h3>
             <p class="gv-note">{ if defer {
                 "Each matching thread group's SignalHandlers.mu is locked and its Unlock deferred: the pile grows per group and is released only at return, last locked first."
             } else {
@@ -67,6 +79,10 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                         .collect();
                     slowpath_engine::run::sort::sort_by(&mut held, |a, b| a.cmp(b));
                     let waits = view.locks.iter().find(|l| l.waiters.iter().any(|w| w.task == sender.id));
+                    // Kernel.Pause or Unpause: the only time a sender holds TaskSet.mu for writing.
+                    let pausing = view.locks.first().is_some_and(|lock| {
+                        lock.holders.iter().any(|h| h.task == sender.id && h.mode == LockMode::Write)
+                    });
                     let state = match sender.state {
                         TaskState::BlockedOnLock { .. } => "blocked",
                         TaskState::RunningKernel { .. } => "running",
@@ -85,6 +101,11 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                                     </li>
                                 }
                             </ol>
+                            if pausing {
+                                <p class="gv-pause" data-testid="gv-pause">{ format!(
+                                    "Kernel.Pause/Unpause: holds TaskSet.mu for writing and walks all {} tasks ({} to stop them, {} to resume), fix or not",
+                                    group_digits(shape.total_tasks), format_duration(shape.pause_walk_ns), format_duration(shape.unpause_walk_ns)) }</p>
+                            }
                             <p data-testid="gv-held-count">{ format!("locks held: {}", held.len()) }</p>
                             <p class="gv-defers">{ format!("defer stack (runs at return, top first): {}", defer_stack(view, sender.id, &held, defer)) }</p>
                             if let Some(lock) = waits {
@@ -99,6 +120,7 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                 <div class="gv-cycle" data-testid="gv-deadlock">
                     <h4>{ "Wait-for cycle (the simulator's view)" }</h4>
                     <p>{ shape.deadlock.clone().unwrap_or_default() }</p>
+                    if cycle_len == 1 {
                     <svg viewBox="0 0 320 90" class="gv-cycle-svg" role="img" aria-label="a sender waits for a lock it holds">
                         <rect x="10" y="30" width="110" height="30" rx="6" class="gv-node" />
                         <text x="65" y="50" text-anchor="middle">{ "sender 1" }</text>
@@ -109,10 +131,53 @@ pub fn defer_stage(props: &DeferProps) -> Html {
                         <path d="M190 52 C170 80, 150 80, 120 52" class="gv-edge" />
                         <text x="155" y="88" text-anchor="middle">{ "held by" }</text>
                     </svg>
-                    <p class="gv-note">{ "The real sentry would hang silently: Go reports a deadlock only when every goroutine sleeps. runsc paused the kernel before this call and never gets to unpause it: the sandbox stays paused, and every later runsc command that needs k.extMu hangs too. This is our reading of the code; the commit message does not mention the defer." }</p>
+                    }
+                    <p class="gv-note">{ if shape.job_control {
+                        "The real sentry would hang silently: Go reports a deadlock only when every goroutine sleeps. Nothing is paused here: the stuck senders keep TaskSet.mu for reading, so the next clone or exit waits for good, and every reader after it (the ticker, the watchdog, runsc ps). This is our reading of the code; the commit message does not mention the defer."
+                    } else {
+                        "The real sentry would hang silently: Go reports a deadlock only when every goroutine sleeps. runsc paused the kernel before this call and never gets to unpause it: the sandbox stays paused, and every later runsc command that needs k.extMu hangs too. This is our reading of the code; the commit message does not mention the defer."
+                    } }</p>
                 </div>
             }
+            if show_cycle && shape.job_control {
+                <Freeze run={props.run.clone()} view={props.view.clone()} />
+            }
         </section>
+    }
+}
+
+/// After job control's deadlock: who queues on TaskSet.mu behind the stuck
+/// readers, the CPU clock stopped, and the watchdog's report when it has come.
+#[function_component(Freeze)]
+fn freeze(props: &DeferProps) -> Html {
+    let Some(shape) = props.run.extras::<SentryShape>() else { return html! {} };
+    let view = &props.view;
+    let Some(taskset) = view.locks.first() else { return html! {} };
+    let name = |task: slowpath_engine::run::world::TaskId| {
+        view.tasks.get(task.0 as usize).map_or_else(|| "?".to_string(), |t| t.name.clone())
+    };
+    let queue: Vec<String> = taskset
+        .waiters
+        .iter()
+        .map(|w| format!("{} ({})", name(w.task), if w.mode == LockMode::Read { "read" } else { "write" }))
+        .collect();
+    let ticker_blocked =
+        view.tasks.first().is_some_and(|t| matches!(t.state, TaskState::BlockedOnLock { .. }));
+    let reported = shape.watchdog_report_ns.filter(|&at| view.now_ns >= at);
+    html! {
+        <div class="gv-freeze" data-testid="gv-freeze">
+            <h4>{ "The sandbox freezes (the simulator's view)" }</h4>
+            <p>{ format!("TaskSet.mu: held for reading by the stuck senders; queued behind them: {}",
+                if queue.is_empty() { "nobody yet".to_string() } else { queue.join(" → ") }) }</p>
+            if ticker_blocked {
+                <p data-testid="gv-clock-stopped">{ "The CPU-clock ticker waits behind the clone: the sandbox's CPU clock has stopped." }</p>
+            }
+            <p data-testid="gv-watchdog">{ match (reported, shape.watchdog_report_ns) {
+                (Some(at), _) => format!("Watchdog, at {}: \"Watchdog goroutine is stuck\" (it never names the senders: the CPU clock it measures them by stopped).", format_duration(at)),
+                (None, Some(at)) => format!("The watchdog will log its own goroutine stuck at {}, its timeout after its first turn behind the clone.", format_duration(at)),
+                (None, None) => String::new(),
+            } }</p>
+        </div>
     }
 }
 

@@ -82,7 +82,7 @@ const PARAMS: &[ParamSpec] = &[
         name: "senders",
         label: "Signal senders",
         kind: ParamKind::Count { min: 0, max: 4, default: 2 },
-        description: "Goroutines calling SendContainerSignal (runsc kill) at the end of the sleep, 1 µs apart; 0: none.",
+        description: "Goroutines calling SendContainerSignal (runsc kill --all, which pauses the kernel around it) at the end of the sleep, 1 µs apart; in the job-control variant, task goroutines calling ProcessGroup.SendSignal; 0: none.",
     },
     ParamSpec {
         name: "runsc_ps",
@@ -100,7 +100,7 @@ const PARAMS: &[ParamSpec] = &[
         name: "shared_sighand",
         label: "Shared SignalHandlers",
         kind: ParamKind::Switch { default: false },
-        description: "Sidecar 2 was cloned from sidecar 1 with CLONE_VM|CLONE_SIGHAND and without CLONE_THREAD: two thread groups, one SignalHandlers.",
+        description: "Sidecar 2 was cloned from sidecar 1 with CLONE_VM|CLONE_SIGHAND and without CLONE_THREAD (gVisor refuses shared handlers without a shared address space), so it inherited the container ID and the process group, and neither has called exec since (exec gives a group its own copy): two thread groups, one SignalHandlers.",
     },
 ];
 
@@ -122,6 +122,12 @@ const VARIANTS: &[VariantSpec] = &[
         label: "tgids + idle ticker stop (dd69b49)",
         description: "The fix, and the later commit that stops the CPU-clock ticker while no task runs.",
         group: VariantGroup::Fix,
+    },
+    VariantSpec {
+        id: "job-control",
+        label: "Job control (ProcessGroup.SendSignal, 82529bec)",
+        description: "The same defer in a loop on the TTY's job-control path: task goroutines inside the sandbox, no k.extMu, no pause. Two senders may take the locks in different map orders.",
+        group: VariantGroup::AsReported,
     },
 ];
 
@@ -147,6 +153,22 @@ static META: CaseMeta = CaseMeta {
         Source {
             label: "kernel.go at the parent (SendContainerSignal's defer)",
             url: "https://github.com/google/gvisor/blob/82529becaee6f5050cb3ebb4aaa7a798357c1cf1/pkg/sentry/kernel/kernel.go#L872",
+        },
+        Source {
+            label: "task_stop.go at the parent (Kernel.Pause's BeginExternalStop walks every task)",
+            url: "https://github.com/google/gvisor/blob/82529becaee6f5050cb3ebb4aaa7a798357c1cf1/pkg/sentry/kernel/task_stop.go#L190",
+        },
+        Source {
+            label: "loader.go at the parent (runsc kill --all: Pause, SendContainerSignal, Unpause)",
+            url: "https://github.com/google/gvisor/blob/82529becaee6f5050cb3ebb4aaa7a798357c1cf1/runsc/boot/loader.go#L907",
+        },
+        Source {
+            label: "sessions.go at the parent (ProcessGroup.SendSignal's defer)",
+            url: "https://github.com/google/gvisor/blob/82529becaee6f5050cb3ebb4aaa7a798357c1cf1/pkg/sentry/kernel/sessions.go#L237",
+        },
+        Source {
+            label: "watchdog.go at the parent (runTurn, DefaultTimeout)",
+            url: "https://github.com/google/gvisor/blob/82529becaee6f5050cb3ebb4aaa7a798357c1cf1/pkg/sentry/watchdog/watchdog.go#L192",
         },
         Source {
             label: "threads.go at the fix (tgids)",
@@ -179,7 +201,11 @@ fn config(params: &ParamValues, variant: &str, seed: u64) -> (sim::Config, bool)
     let fit = (MAX_TASKS - sidecars) / processes;
     let threads = wanted.min(fit).max(1);
     let cfg = sim::Config {
-        variant: if variant == "before" { sim::Variant::Before } else { sim::Variant::Tgids },
+        variant: if variant == "before" || variant == "job-control" {
+            sim::Variant::Before
+        } else {
+            sim::Variant::Tgids
+        },
         threads_per_process: threads,
         processes,
         sidecars,
@@ -192,18 +218,22 @@ fn config(params: &ParamValues, variant: &str, seed: u64) -> (sim::Config, bool)
         senders: params.unsigned("senders"),
         runsc_ps: params.switch("runsc_ps"),
         shared_sighand: params.switch("shared_sighand"),
+        job_control: variant == "job-control",
         seed,
         capped: threads < wanted,
     };
     (cfg, threads < wanted)
 }
 
-/// CPU time in ThreadGroupsAppend for `threads` in one process over the run's
-/// duration, in closed form: scans × (RLock + Σ visits + RUnlock).
+/// CPU time in ThreadGroupsAppend for `threads` in one process (the report's
+/// benchmark, no sidecars) over the run's duration, in closed form: scans × (RLock +
+/// Σ visits + RUnlock); and one runsc kill's pause and unpause at that size.
 fn scaling_point(cfg: &sim::Config, threads: u64) -> ScalingPoint {
     let mut at = cfg.clone();
     at.threads_per_process = threads;
     at.processes = 1;
+    // The report's benchmark: one process of N threads and nothing else in the sandbox.
+    at.sidecars = 0;
     let scans = |c: &sim::Config, scan_cpu: u64| {
         if c.idle_stop {
             return 0;
@@ -232,6 +262,7 @@ fn scaling_point(cfg: &sim::Config, threads: u64) -> ScalingPoint {
         tgids_ns: cpu(&after, after.scan_visits_ns()),
         before_hot_ns: cpu(&before, before.visits_per_scan() * hot),
         before_cold_ns: cpu(&before, before.visits_per_scan() * cold),
+        pause_ns: at.pause_walk_ns() + at.unpause_walk_ns(),
     }
 }
 
@@ -293,6 +324,12 @@ impl Case for GvisorThreadgroups {
         put("ps_scan_ns", Metric::None(totals.ps_scan_ns));
         put("sender_wait_max_ns", Metric::Ns(totals.sender_waits.iter().copied().max().unwrap_or(0)));
         put("locks_held_max", Metric::Count(totals.locks_held_max));
+        put("pause_walk_ns", Metric::Ns(totals.pause_walk_ns));
+        put("unpause_walk_ns", Metric::Ns(totals.unpause_walk_ns));
+        put("pause_cpu_ns", Metric::Ns(totals.pause_cpu_ns));
+        put("freeze_at_ns", Metric::None(totals.freeze_at_ns));
+        put("clock_stopped_tick", Metric::None(totals.clock_stopped_tick));
+        put("watchdog_report_ns", Metric::None(totals.watchdog_report_ns));
         put(
             "locks_held_at_return",
             Metric::List(totals.locks_held_at_return.iter().map(|&n| Metric::Count(n)).collect()),
@@ -335,7 +372,15 @@ impl Case for GvisorThreadgroups {
             } else {
                 text::APPEND_AFTER
             },
-            send_fn: if cfg.variant == sim::Variant::Before { text::SEND_BEFORE } else { text::SEND_AFTER },
+            send_fn: match (cfg.job_control, cfg.variant) {
+                (true, _) => text::JOB_CONTROL,
+                (false, sim::Variant::Before) => text::SEND_BEFORE,
+                (false, sim::Variant::Tgids) => text::SEND_AFTER,
+            },
+            job_control: cfg.job_control,
+            pause_walk_ns: totals.pause_walk_ns,
+            unpause_walk_ns: totals.unpause_walk_ns,
+            watchdog_report_ns: totals.watchdog_report_ns,
             ticker_fn: text::TICKER,
             clone_fn: text::CLONE,
             deadlock: totals.deadlock_text.clone(),
@@ -353,8 +398,11 @@ impl Case for GvisorThreadgroups {
         let moments = [
             (first(&[T::RLOCK]), "the ticker scans every task"),
             (first(&[T::WRITER_WAITS]), "a clone waits for TaskSet.mu"),
+            (first(&[T::PAUSE_WALK]), "the pause stops every task"),
             (first(&[T::SEND_LOCK_DEFER]), "a defer inside the loop: locks pile up"),
-            (first(&[T::DEADLOCK]), "deadlock"),
+            (first(&[T::DEADLOCK, T::DEADLOCK_PAIR, T::DEADLOCK_RING]), "deadlock"),
+            (first(&[T::FREEZE_TICK]), "the ticker queues: the CPU clock stops"),
+            (first(&[T::WATCHDOG_STUCK]), "the watchdog reports"),
         ];
         run.set_chapters(&moments);
         run

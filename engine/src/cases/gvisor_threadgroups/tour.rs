@@ -1,5 +1,6 @@
 //! The gvisor-threadgroups tour: the ticker's scans of every task, the clone that
-//! waits, the defer pile, then the fix. Figures come from slots.
+//! waits, the pause, the defer pile, the fix, then job control's freeze. Figures
+//! come from slots.
 
 use crate::tour::{Ask, At, Question, Stop, Tour};
 
@@ -52,6 +53,19 @@ pub static TOUR: Tour = Tour {
             question: None,
         },
         Stop {
+            title: "The pause stops every task",
+            set: &[],
+            variant: None,
+            seed: 3,
+            at: At::Chapter("the pause stops every task"),
+            text: &[
+                "Before it sends the signal, runsc pauses the kernel so that no new process appears meanwhile.",
+                "The pause takes TaskSet.mu for writing and visits all {m:tasks} tasks to stop each one: {m:pause_walk_ns}, and unpausing visits them again.",
+                "The fix changes the ticker's scans, not this walk.",
+            ],
+            question: None,
+        },
+        Stop {
             title: "Locks pile up",
             set: &[],
             variant: None,
@@ -72,6 +86,19 @@ pub static TOUR: Tour = Tour {
             text: &[
                 "The same sandbox with the fix: {variant}. The scan now walks the thread groups only.",
                 "One scan now takes {m:scan_ns}, and the ticker spends {m:scan_cpu_ns} in all.",
+            ],
+            question: None,
+        },
+        Stop {
+            title: "Job control freezes the sandbox",
+            set: &[],
+            variant: Some("job-control"),
+            seed: 3,
+            at: At::Chapter("the ticker queues: the CPU clock stops"),
+            text: &[
+                "The same defer sits in the terminal's job-control path, which two threads can run at once, with no pause.",
+                "Each visits the process group in its own random map order; here the orders cross and each holds a lock the other wants.",
+                "Both keep TaskSet.mu for reading, so a clone waits for good, and the ticker waits behind the clone: the CPU clock stops.",
             ],
             question: None,
         },

@@ -2,6 +2,7 @@
 //! repeat block per stretch of identical scans), a clone that needs
 //! `TaskSet.mu` for writing, and `SendContainerSignal` from concurrent senders.
 
+mod freeze;
 mod scan;
 mod signal;
 
@@ -32,6 +33,21 @@ pub(super) const WRITER_HOLD_NS: u64 = 5_000;
 pub(super) const MUTEX_NS: u64 = 20;
 pub(super) const SIGNAL_NS: u64 = 2_000;
 pub(super) const SENDER_GAP_NS: u64 = 1_000;
+/// Model choice: what `BeginExternalStop` does per task besides walking the map
+/// (task_stop.go at the parent): a `sync.Mutex` Lock and Unlock (`MUTEX_NS` each), an
+/// atomic add (≈ 10 ns) and `Task.interrupt`, a non-blocking channel send plus the
+/// platform's interrupt (≈ 50 ns): ≈ 100 ns. The woken sleeper's own work is not counted.
+pub(super) const STOP_TASK_NS: u64 = 2 * MUTEX_NS + 10 + 50;
+/// Model choice: `EndExternalStop` per task: Lock, an atomic add, Unlock, and a
+/// `sync.Cond` signal when the count reaches zero (≈ 10 ns): ≈ 60 ns.
+pub(super) const RESUME_TASK_NS: u64 = 2 * MUTEX_NS + 10 + 10;
+/// Model choice: after the job-control freeze, the next clone() or exit() reaches the
+/// sentry 1 ms later (the benchmark's threads wake from their sleep and exit).
+pub(super) const FREEZE_WRITER_AFTER_NS: u64 = 1_000_000;
+/// `watchdog.DefaultTimeout`, which runsc passes (watchdog.go and runsc/boot/loader.go at
+/// the parent): 3 minutes; a turn every timeout / 4.
+pub(super) const WATCHDOG_TIMEOUT_NS: u64 = 180 * 1_000_000_000;
+pub(super) const WATCHDOG_PERIOD_NS: u64 = WATCHDOG_TIMEOUT_NS / 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Variant {
@@ -54,6 +70,9 @@ pub(super) struct Config {
     pub senders: u64,
     pub runsc_ps: bool,
     pub shared_sighand: bool,
+    /// The job-control variant: the senders call `ProcessGroup.SendSignal` from task
+    /// goroutines (no `k.extMu`, no pause) instead of `SendContainerSignal`.
+    pub job_control: bool,
     pub seed: u64,
     /// Threads per process were reduced to fit the task cap.
     pub capped: bool,
@@ -101,6 +120,27 @@ impl Config {
     pub fn scan_visits_ns(&self) -> u64 {
         let (seed, cold_ppm, hot_ns, cold_ns) = (self.seed, self.cold_ppm(), self.hot_ns(), self.cold_ns());
         self.visits().map(|i| if Self::cold_at(seed, cold_ppm, i) { cold_ns } else { hot_ns }).sum()
+    }
+    /// Σ `visit_cost` over every task (what a walk of `tids` costs, fix or not).
+    pub fn all_tasks_visits_ns(&self) -> u64 {
+        let (seed, cold_ppm, hot_ns, cold_ns) = (self.seed, self.cold_ppm(), self.hot_ns(), self.cold_ns());
+        (0..self.total_tasks()).map(|i| if Self::cold_at(seed, cold_ppm, i) { cold_ns } else { hot_ns }).sum()
+    }
+    /// This run's mean cost of visiting one task (the cold share is the seed's).
+    pub fn mean_visit_ns(&self) -> u64 {
+        self.all_tasks_visits_ns() / self.total_tasks().max(1)
+    }
+    /// `BeginExternalStop`'s walk (Kernel.Pause): every task, before and after the fix.
+    pub fn pause_walk_ns(&self) -> u64 {
+        self.all_tasks_visits_ns() + self.total_tasks() * STOP_TASK_NS
+    }
+    /// `EndExternalStop`'s walk (Kernel.Unpause): every task again.
+    pub fn unpause_walk_ns(&self) -> u64 {
+        self.all_tasks_visits_ns() + self.total_tasks() * RESUME_TASK_NS
+    }
+    /// Whether the senders stop the kernel around their call (runsc kill --all).
+    pub fn pauses(&self) -> bool {
+        !self.job_control
     }
     /// How many visits one scan makes (as many as `visits()` yields).
     pub fn visits_per_scan(&self) -> u64 {
@@ -157,6 +197,15 @@ pub(super) struct Totals {
     pub locks_held_at_return: Vec<u64>,
     pub deadlock: Option<Deadlock>,
     pub deadlock_text: Option<String>,
+    /// One Kernel.Pause walk and one Kernel.Unpause walk, and their sum over the run.
+    pub pause_walk_ns: u64,
+    pub unpause_walk_ns: u64,
+    pub pause_cpu_ns: u64,
+    /// The job-control freeze: when the deadlock was found, the tick whose Notify
+    /// blocked (the CPU clock's last tick), and when the watchdog reported.
+    pub freeze_at_ns: Option<u64>,
+    pub clock_stopped_tick: Option<u64>,
+    pub watchdog_report_ns: Option<u64>,
     /// (time, tick number) of the scan where the clone waited, for the stage.
     pub writer_scan: Option<(u64, u64)>,
     pub sleep_end_ns: u64,
@@ -178,6 +227,8 @@ pub(super) struct Sim<'a> {
     writer: TaskId,
     senders: Vec<TaskId>,
     ps: TaskId,
+    /// The sentry's watchdog goroutine (job-control variant only).
+    watchdog: Option<TaskId>,
     taskset: LockId,
     /// `Kernel.extMu`, which `SendContainerSignal` takes first: one caller at a time
     /// (only when there are senders).
@@ -207,8 +258,10 @@ pub(super) fn run(cfg: &Config) -> Finished {
     let writer = layout.add_task("clone (writer)", sentry);
     let senders = (0..cfg.senders).map(|k| layout.add_task(format!("sender {}", k + 1), sentry)).collect();
     let ps = layout.add_task("runsc ps", sentry);
+    let watchdog = cfg.job_control.then(|| layout.add_task("watchdog", sentry));
     let taskset = layout.add_lock("TaskSet.mu", LockKind::GoRwMutex);
-    let ext_mu = (cfg.senders > 0).then(|| layout.add_lock(super::EXT_MU_LOCK, LockKind::GoMutex));
+    let ext_mu =
+        (cfg.senders > 0 && cfg.pauses()).then(|| layout.add_lock(super::EXT_MU_LOCK, LockKind::GoMutex));
     let distinct = if cfg.shared_sighand && cfg.sidecars >= 2 { cfg.sidecars - 1 } else { cfg.sidecars };
     let locks: Vec<LockId> = (0..distinct)
         .map(|k| {
@@ -243,6 +296,7 @@ pub(super) fn run(cfg: &Config) -> Finished {
         writer,
         senders,
         ps,
+        watchdog,
         taskset,
         ext_mu,
         sighand,
@@ -268,6 +322,12 @@ pub(super) fn run(cfg: &Config) -> Finished {
             locks_held_at_return: Vec::new(),
             deadlock: None,
             deadlock_text: None,
+            pause_walk_ns: cfg.pause_walk_ns(),
+            unpause_walk_ns: cfg.unpause_walk_ns(),
+            pause_cpu_ns: 0,
+            freeze_at_ns: None,
+            clock_stopped_tick: None,
+            watchdog_report_ns: None,
             writer_scan: None,
             sleep_end_ns: 0,
             ps_scan_ns: None,
@@ -338,8 +398,8 @@ impl Sim<'_> {
         self.visit_total_ns = offset;
         // One scan, wake to sleep: what the ticker spends per tick.
         self.totals.scan_ns = TICK_NS + RLOCK_NS + offset + RUNLOCK_NS;
-        // A Go ticker drops ticks for a slow receiver: the next scan is at the first
-        // tick after this one ends (a model choice for scans longer than a tick).
+        // The ticker is a ktime.Timer: expirations missed while Notify ran are counted
+        // and Notify runs once, so the next scan is at the first tick after this one ends.
         self.totals.scan_period_ns = (self.totals.scan_ns / self.cfg.tick_ns + 1) * self.cfg.tick_ns;
     }
 
@@ -374,7 +434,7 @@ impl Sim<'_> {
         ];
         effects
             .push(Effect::SetState { task: self.ps, state: TaskState::Sleeping { channel: self.ch_done } });
-        for &sender in &self.senders {
+        for &sender in self.senders.iter().chain(self.watchdog.iter()) {
             effects.push(Effect::SetState {
                 task: sender,
                 state: TaskState::Sleeping { channel: self.ch_done },
@@ -394,13 +454,21 @@ impl Sim<'_> {
                 Arg::Ns(cfg.visit_ns),
                 Arg::Ns(cfg.hot_ns()),
                 Arg::Ns(cfg.cold_ns()),
-                Arg::Word(if cfg.capped {
-                    " The model caps the task set at 65,536 tasks: threads per process were reduced to fit."
-                } else {
-                    ""
-                }),
+                Arg::Count(cfg.cold_ppm() / 10_000),
+                Arg::Ns(cfg.mean_visit_ns()),
             ],
             effects,
         });
+        if cfg.capped {
+            self.emit(&Owned {
+                at_ns: 0,
+                actor: Some(bench),
+                kind: OpKind::Note,
+                code: at(text::BENCH, 0),
+                template: T::CAPPED,
+                args: vec![Arg::Count(super::MAX_TASKS)],
+                effects: vec![],
+            });
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! The CPU-clock ticker's scans (one repeat block per stretch of identical
 //! scans, any visit expanded on demand), the sleep they fill, and the clone that
-//! waits for `TaskSet.mu` in between.
+//! waits for `TaskSet.mu` in between; and `runsc ps`, one more scan.
 
 use super::*;
 
@@ -318,5 +318,55 @@ impl Sim<'_> {
             self.builder.advance_to(resume);
         }
         next_tick
+    }
+}
+
+impl Sim<'_> {
+    /// `runsc ps` after the sleep: `ThreadGroups()`, one more scan by another goroutine.
+    pub(super) fn runsc_ps(&mut self) {
+        if !self.cfg.runsc_ps {
+            return;
+        }
+        let (ps, lock) = (self.ps, self.taskset);
+        let start = self.builder.now_ns();
+        self.builder.phase(say(T::PHASE_PS.id(), &[]));
+        self.builder.iteration(say(T::ITER_PS.id(), &[]));
+        self.emit(&Owned {
+            at_ns: start,
+            actor: Some(ps),
+            kind: OpKind::LockFast,
+            code: at(self.append_fn(), 1),
+            template: T::PS_RLOCK,
+            args: vec![Arg::Lock(lock)],
+            effects: vec![
+                Effect::SetState { task: ps, state: TaskState::RunningKernel { cpu: 1 } },
+                Effect::Acquire { lock, task: ps, mode: LockMode::Read, waited_ns: 0 },
+            ],
+        });
+        let from = start + RLOCK_NS;
+        for op in self.visit_ops.clone() {
+            self.emit(&Owned { at_ns: from + op.at_ns, actor: Some(ps), ..op });
+        }
+        let end = from + self.visit_total_ns;
+        let cpu = RLOCK_NS + self.visit_total_ns + RUNLOCK_NS;
+        self.totals.ps_scan_ns = Some(cpu);
+        self.emit(&Owned {
+            at_ns: end,
+            actor: Some(ps),
+            kind: OpKind::LockRelease,
+            code: at(self.append_fn(), 2),
+            template: T::PS_DONE,
+            args: vec![
+                Arg::Count(self.visit_ops.len() as u64),
+                Arg::Count(self.cfg.groups()),
+                Arg::Ns(cpu),
+                Arg::Lock(lock),
+            ],
+            effects: vec![
+                Effect::Release { lock, task: ps },
+                Effect::SetState { task: ps, state: TaskState::Sleeping { channel: self.ch_done } },
+            ],
+        });
+        self.builder.advance_to(end + RUNLOCK_NS);
     }
 }

@@ -1,68 +1,32 @@
-//! After the sleep: `runsc ps`, and `SendContainerSignal` from concurrent
-//! senders (the defer pile, its LIFO release, a self-deadlock on shared handlers).
+//! After the sleep: `runsc ps`, then the senders: `runsc kill --all` (Kernel.Pause,
+//! `SendContainerSignal`, Kernel.Unpause) or, in the job-control variant,
+//! `ProcessGroup.SendSignal` from task goroutines; the defer pile, its LIFO release,
+//! and the deadlocks it allows.
 
 use super::*;
 
-impl Sim<'_> {
-    /// `runsc ps` after the sleep: `ThreadGroups()`, one more scan by another goroutine.
-    pub(super) fn runsc_ps(&mut self) {
-        if !self.cfg.runsc_ps {
-            return;
-        }
-        let (ps, lock) = (self.ps, self.taskset);
-        let start = self.builder.now_ns();
-        self.builder.phase(say(T::PHASE_PS.id(), &[]));
-        self.builder.iteration(say(T::ITER_PS.id(), &[]));
-        self.emit(&Owned {
-            at_ns: start,
-            actor: Some(ps),
-            kind: OpKind::LockFast,
-            code: at(self.append_fn(), 1),
-            template: T::PS_RLOCK,
-            args: vec![Arg::Lock(lock)],
-            effects: vec![
-                Effect::SetState { task: ps, state: TaskState::RunningKernel { cpu: 1 } },
-                Effect::Acquire { lock, task: ps, mode: LockMode::Read, waited_ns: 0 },
-            ],
-        });
-        let from = start + RLOCK_NS;
-        for op in self.visit_ops.clone() {
-            self.emit(&Owned { at_ns: from + op.at_ns, actor: Some(ps), ..op });
-        }
-        let end = from + self.visit_total_ns;
-        let cpu = RLOCK_NS + self.visit_total_ns + RUNLOCK_NS;
-        self.totals.ps_scan_ns = Some(cpu);
-        self.emit(&Owned {
-            at_ns: end,
-            actor: Some(ps),
-            kind: OpKind::LockRelease,
-            code: at(self.append_fn(), 2),
-            template: T::PS_DONE,
-            args: vec![
-                Arg::Count(self.visit_ops.len() as u64),
-                Arg::Count(self.cfg.groups()),
-                Arg::Ns(cpu),
-                Arg::Lock(lock),
-            ],
-            effects: vec![
-                Effect::Release { lock, task: ps },
-                Effect::SetState { task: ps, state: TaskState::Sleeping { channel: self.ch_done } },
-            ],
-        });
-        self.builder.advance_to(end + RUNLOCK_NS);
-    }
-}
+mod pause;
 
 /// What a sender does next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Action {
-    RLock,
+    /// Kernel.Pause: `k.extMu`, then `TaskSet.mu` for writing.
+    Pause,
+    PauseWalk,
+    PauseDone,
+    /// Entering the signal call (`k.extMu` and `TaskSet.mu` for reading, or only the latter).
+    Enter,
     Walk,
-    Visit(u64),
-    Lock(u64),
-    Signal(u64),
-    Unlock(u64),
+    /// The k-th matching group in this sender's order.
+    Visit(usize),
+    Lock(usize),
+    Signal(usize),
+    Unlock(usize),
     Return,
+    /// Kernel.Unpause: `k.extMu`, then `TaskSet.mu` for writing again.
+    Unpause,
+    UnpauseWalk,
+    UnpauseDone,
     Done,
 }
 
@@ -74,25 +38,60 @@ fn queue_on(lock: LockId, task: TaskId) -> [Effect; 2] {
     ]
 }
 
-struct Sender {
+pub(super) struct Sender {
     task: TaskId,
     next_at: Option<u64>,
     action: Action,
     held: Vec<LockId>,
     held_max: u64,
-    blocked_since: u64,
+    /// The matching groups (sidecar indices) in the order this sender's range meets them.
+    order: Vec<u64>,
+    /// It has just let go of `k.extMu` and takes it straight back (Pause, then the
+    /// call; the call, then Unpause): Go's `sync.Mutex` in its normal mode lets a
+    /// running goroutine in before a waiter it has woken (a model choice: the woken
+    /// waiter needs microseconds to run, the next `Lock()` comes nanoseconds later).
+    barges: bool,
 }
 
 impl Sender {
-    /// Asleep on a lock from `now` until a `hand_off` wakes it.
-    fn block(&mut self, now: u64) {
+    /// Asleep on a lock until a `hand_off` wakes it.
+    fn block(&mut self) {
         self.next_at = None;
-        self.blocked_since = now;
+    }
+
+    fn then(&mut self, action: Action, at_ns: u64) {
+        self.action = action;
+        self.next_at = Some(at_ns);
+    }
+
+    fn group(&self, k: usize) -> u64 {
+        self.order[k]
     }
 }
 
 impl Sim<'_> {
-    /// `SendContainerSignal` from every sender. Returns the run's outcome.
+    /// The matching groups in the order each sender meets them: sidecar order for
+    /// `SendContainerSignal` (serialised by `k.extMu`, so the order changes nothing); a
+    /// seeded shuffle per sender for job control, where Go's random map order decides
+    /// whether two senders take the locks in different orders.
+    fn orders(&self) -> Vec<Vec<u64>> {
+        let cfg = self.cfg;
+        let mut rng = crate::run::rng::Rng::new(cfg.seed);
+        (0..cfg.senders)
+            .map(|_| {
+                let mut order: Vec<u64> = (0..cfg.sidecars).collect();
+                if cfg.job_control {
+                    for i in (1..order.len()).rev() {
+                        let j = rng.below(i as u64 + 1) as usize;
+                        order.swap(i, j);
+                    }
+                }
+                order
+            })
+            .collect()
+    }
+
+    /// The signal's senders, in time order. Returns the run's outcome.
     pub(super) fn signal(&mut self) -> Outcome {
         let cfg = self.cfg;
         if cfg.senders == 0 {
@@ -100,234 +99,30 @@ impl Sim<'_> {
         }
         let start = self.builder.now_ns();
         self.builder.phase(say(T::PHASE_SIGNAL.id(), &[Arg::Count(cfg.senders)]));
+        let first = if cfg.pauses() { Action::Pause } else { Action::Enter };
         let mut senders: Vec<Sender> = self
             .senders
             .iter()
+            .zip(self.orders())
             .enumerate()
-            .map(|(k, &task)| Sender {
+            .map(|(k, (&task, order))| Sender {
                 task,
                 next_at: Some(start + k as u64 * SENDER_GAP_NS),
-                action: Action::RLock,
+                action: first,
                 held: Vec::new(),
                 held_max: 0,
-                blocked_since: 0,
+                order,
+                barges: false,
             })
             .collect();
-        let send = self.send_fn();
-        let before = cfg.variant == Variant::Before;
-        let (taskset, c_held, c_signals) = (self.taskset, self.c_held, self.c_signals);
-        // Added with the senders (`sim::build`); none means no sender to run.
-        let Some(ext_mu) = self.ext_mu else { return Outcome::Completed };
         // Bounded: every action moves a sender forward or blocks it; at most
-        // senders × (4 × sidecars + 4) actions, plus the handoffs.
+        // senders × (4 × sidecars + 10) actions, plus the handoffs.
         while let Some(index) = (0..senders.len())
             .filter(|&k| senders[k].next_at.is_some())
             .min_by_key(|&k| (senders[k].next_at, k))
         {
             let now = senders[index].next_at.expect("runnable");
-            let task = senders[index].task;
-            let name = Arg::Task(task);
-            let cpu = u16::try_from(2 + index).expect("few senders");
-            match senders[index].action {
-                Action::RLock => {
-                    let label = [name, Arg::Word("SendContainerSignal")];
-                    self.builder.iteration(say(T::ITER_SENDER.id(), &label));
-                    let door = self.builder.world().lock(ext_mu).clone();
-                    if !gosync::lock_now(&door) {
-                        // k.extMu admits one caller at a time: this one waits at the door
-                        // until the caller inside returns (`hand_off`).
-                        let holder = door.holders.first().map_or(task, |h| h.task);
-                        self.emit(&Owned {
-                            at_ns: now,
-                            actor: Some(task),
-                            kind: OpKind::LockContended,
-                            code: at(send, 1),
-                            template: T::SEND_BLOCKED,
-                            args: vec![name, Arg::Lock(ext_mu), Arg::Task(holder)],
-                            effects: [Effect::SetState { task, state: TaskState::RunningKernel { cpu } }]
-                                .into_iter()
-                                .chain(queue_on(ext_mu, task))
-                                .collect(),
-                        });
-                        senders[index].block(now);
-                        continue;
-                    }
-                    self.emit(&Owned {
-                        at_ns: now,
-                        actor: Some(task),
-                        kind: OpKind::LockFast,
-                        code: at(send, 1),
-                        template: T::SEND_RLOCK,
-                        args: vec![name, Arg::Lock(taskset), Arg::Lock(ext_mu)],
-                        effects: [Effect::SetState { task, state: TaskState::RunningKernel { cpu } }]
-                            .into_iter()
-                            .chain(self.enter(ext_mu, task, 0))
-                            .collect(),
-                    });
-                    senders[index].action = Action::Walk;
-                    senders[index].next_at = Some(now + RLOCK_NS);
-                }
-                Action::Walk => {
-                    // The benchmark's entries: every task before, one per process after.
-                    let (what, entries, cost): (&'static str, u64, u64) = if before {
-                        let cost = (0..cfg.bench_tasks()).map(|i| cfg.visit_cost(i)).sum();
-                        ("tids (every task)", cfg.bench_tasks(), cost)
-                    } else {
-                        let cost = (0..cfg.processes).map(|g| cfg.visit_cost(cfg.leader(g))).sum();
-                        ("tgids (thread groups)", cfg.processes, cost)
-                    };
-                    self.emit(&Owned {
-                        at_ns: now,
-                        actor: Some(task),
-                        kind: OpKind::Compute,
-                        code: at(send, 3),
-                        template: T::SEND_WALK,
-                        args: vec![name, Arg::Word(what), Arg::Count(entries), Arg::Ns(cost)],
-                        effects: vec![],
-                    });
-                    senders[index].action = if cfg.sidecars > 0 { Action::Visit(0) } else { Action::Return };
-                    senders[index].next_at = Some(now + cost.max(1));
-                }
-                Action::Visit(g) => {
-                    let i = cfg.leader(cfg.processes + g);
-                    let label = [name, Arg::Word("a matching thread group")];
-                    self.builder.iteration(say(T::ITER_SENDER.id(), &label));
-                    self.emit(&Owned {
-                        at_ns: now,
-                        actor: Some(task),
-                        kind: OpKind::Compute,
-                        code: at(send, 4),
-                        template: T::SEND_VISIT,
-                        args: vec![
-                            name,
-                            Arg::Count(g + 1),
-                            Arg::Count(cfg.processes + g + 1),
-                            Arg::Count(Config::tid(i)),
-                        ],
-                        effects: vec![],
-                    });
-                    senders[index].action = Action::Lock(g);
-                    senders[index].next_at = Some(now + cfg.visit_cost(i));
-                }
-                Action::Lock(g) => {
-                    let lock = self.sighand[g as usize];
-                    let state = self.builder.world().lock(lock).clone();
-                    if gosync::lock_now(&state) {
-                        senders[index].held.push(lock);
-                        let held = senders[index].held.len() as u64;
-                        senders[index].held_max = senders[index].held_max.max(held);
-                        self.emit(&Owned {
-                            at_ns: now,
-                            actor: Some(task),
-                            kind: OpKind::LockFast,
-                            code: at(send, 5),
-                            template: if before { T::SEND_LOCK_DEFER } else { T::SEND_LOCK },
-                            args: vec![name, Arg::Lock(lock), Arg::Count(held)],
-                            effects: vec![
-                                Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: 0 },
-                                Effect::Count { counter: c_held, delta: 1 },
-                            ],
-                        });
-                        senders[index].action = Action::Signal(g);
-                        senders[index].next_at = Some(now + MUTEX_NS);
-                    } else {
-                        let own = gosync::relocks_own(&state, task);
-                        let holder = state.holders.first().map_or(task, |h| h.task);
-                        self.emit(&Owned {
-                            at_ns: now,
-                            actor: Some(task),
-                            kind: OpKind::LockContended,
-                            code: at(send, 5),
-                            template: if own { T::SEND_SELF } else { T::SEND_BLOCKED },
-                            args: vec![name, Arg::Lock(lock), Arg::Task(holder)],
-                            effects: queue_on(lock, task).to_vec(),
-                        });
-                        senders[index].block(now);
-                    }
-                }
-                Action::Signal(g) => {
-                    self.emit(&Owned {
-                        at_ns: now,
-                        actor: Some(task),
-                        kind: OpKind::Signal,
-                        code: at(send, if before { 7 } else { 6 }),
-                        template: T::SEND_SIGNAL,
-                        args: vec![name],
-                        effects: vec![Effect::Count { counter: c_signals, delta: 1 }],
-                    });
-                    senders[index].action = if before {
-                        if g + 1 < cfg.sidecars {
-                            Action::Visit(g + 1)
-                        } else {
-                            Action::Return
-                        }
-                    } else {
-                        Action::Unlock(g)
-                    };
-                    senders[index].next_at = Some(now + SIGNAL_NS);
-                }
-                Action::Unlock(g) => {
-                    let lock = self.sighand[g as usize];
-                    senders[index].held.retain(|&l| l != lock);
-                    let effects =
-                        vec![Effect::Release { lock, task }, Effect::Decrease { counter: c_held, delta: 1 }];
-                    self.emit(&Owned {
-                        at_ns: now,
-                        actor: Some(task),
-                        kind: OpKind::LockRelease,
-                        code: at(send, 7),
-                        template: T::SEND_UNLOCK,
-                        args: vec![name, Arg::Lock(lock)],
-                        effects,
-                    });
-                    self.hand_off(lock, now, &mut senders);
-                    senders[index].action =
-                        if g + 1 < cfg.sidecars { Action::Visit(g + 1) } else { Action::Return };
-                    senders[index].next_at = Some(now + MUTEX_NS);
-                }
-                Action::Return => {
-                    self.builder.iteration(say(T::ITER_SENDER.id(), &[name, Arg::Word("return")]));
-                    let mut t = now;
-                    self.totals.locks_held_at_return.push(senders[index].held.len() as u64);
-                    while let Some(lock) = senders[index].held.pop() {
-                        let still = senders[index].held.len() as u64;
-                        self.emit(&Owned {
-                            at_ns: t,
-                            actor: Some(task),
-                            kind: OpKind::LockRelease,
-                            code: at(send, 10),
-                            template: T::SEND_DEFER_UNLOCK,
-                            args: vec![name, Arg::Lock(lock), Arg::Count(still)],
-                            effects: vec![
-                                Effect::Release { lock, task },
-                                Effect::Decrease { counter: c_held, delta: 1 },
-                            ],
-                        });
-                        self.hand_off(lock, t, &mut senders);
-                        t += MUTEX_NS;
-                    }
-                    let held_max = senders[index].held_max;
-                    self.totals.locks_held_max = self.totals.locks_held_max.max(held_max);
-                    self.emit(&Owned {
-                        at_ns: t,
-                        actor: Some(task),
-                        kind: OpKind::LockRelease,
-                        code: at(send, 2),
-                        template: T::SEND_RUNLOCK,
-                        args: vec![name, Arg::Lock(taskset), Arg::Count(held_max)],
-                        effects: vec![
-                            Effect::Release { lock: taskset, task },
-                            Effect::Release { lock: ext_mu, task },
-                            Effect::SetState { task, state: TaskState::Sleeping { channel: self.ch_done } },
-                        ],
-                    });
-                    senders[index].action = Action::Done;
-                    senders[index].next_at = None;
-                    // The deferred k.extMu.Unlock, registered first, runs last: the next caller enters.
-                    self.hand_off(ext_mu, t, &mut senders);
-                }
-                Action::Done => senders[index].next_at = None,
-            }
+            self.step(index, now, &mut senders);
         }
         let stuck = senders.iter().any(|s| s.action != Action::Done);
         for sender in &senders {
@@ -339,15 +134,355 @@ impl Sim<'_> {
         self.stall()
     }
 
-    /// Entering `SendContainerSignal`: `ext_mu` (after `waited_ns` at the door), then
-    /// `TaskSet.mu` for reading, which no writer can be waiting for: runsc paused
-    /// the kernel, so no task clones or exits.
-    fn enter(&self, ext_mu: LockId, task: TaskId, waited_ns: u64) -> [Effect; 2] {
-        debug_assert!(gosync::rlock_now(self.builder.world().lock(self.taskset)));
-        [
-            Effect::Acquire { lock: ext_mu, task, mode: LockMode::Write, waited_ns },
-            Effect::Acquire { lock: self.taskset, task, mode: LockMode::Read, waited_ns: 0 },
-        ]
+    fn cpu_of(index: usize) -> u16 {
+        u16::try_from(2 + index).expect("few senders")
+    }
+
+    /// Sender `index` does its next action at `now`.
+    fn step(&mut self, index: usize, now: u64, senders: &mut [Sender]) {
+        let cfg = self.cfg;
+        let task = senders[index].task;
+        let name = Arg::Task(task);
+        match senders[index].action {
+            Action::Pause | Action::Unpause | Action::Enter => self.knock(index, now, senders),
+            Action::PauseWalk | Action::UnpauseWalk => self.walk_every_task(index, now, senders),
+            Action::PauseDone | Action::UnpauseDone => self.end_pause(index, now, senders),
+            Action::Walk => self.walk(index, now, senders),
+            Action::Visit(k) => {
+                let g = senders[index].group(k);
+                let i = cfg.leader(cfg.processes + g);
+                self.builder
+                    .iteration(say(T::ITER_SENDER.id(), &[name, Arg::Word("a matching thread group")]));
+                let (function, line) = self.signal_line(Line::Match);
+                self.emit(&Owned {
+                    at_ns: now,
+                    actor: Some(task),
+                    kind: OpKind::Compute,
+                    code: at(function, line),
+                    template: if cfg.job_control { T::JC_VISIT } else { T::SEND_VISIT },
+                    args: vec![
+                        name,
+                        Arg::Count(g + 1),
+                        Arg::Count(cfg.processes + g + 1),
+                        Arg::Count(Config::tid(i)),
+                    ],
+                    effects: vec![],
+                });
+                senders[index].then(Action::Lock(k), now + cfg.visit_cost(i));
+            }
+            Action::Lock(k) => self.lock_handlers(index, k, now, senders),
+            Action::Signal(k) => {
+                let (function, line) = self.signal_line(Line::Signal);
+                self.emit(&Owned {
+                    at_ns: now,
+                    actor: Some(task),
+                    kind: OpKind::Signal,
+                    code: at(function, line),
+                    template: T::SEND_SIGNAL,
+                    args: vec![name],
+                    effects: vec![Effect::Count { counter: self.c_signals, delta: 1 }],
+                });
+                let next =
+                    if cfg.variant == Variant::Before { self.after_group(k) } else { Action::Unlock(k) };
+                senders[index].then(next, now + SIGNAL_NS);
+            }
+            Action::Unlock(k) => {
+                let lock = self.sighand[senders[index].group(k) as usize];
+                senders[index].held.retain(|&l| l != lock);
+                self.emit(&Owned {
+                    at_ns: now,
+                    actor: Some(task),
+                    kind: OpKind::LockRelease,
+                    code: at(self.send_fn(), text::send_line::UNLOCK_AFTER),
+                    template: T::SEND_UNLOCK,
+                    args: vec![name, Arg::Lock(lock)],
+                    effects: vec![
+                        Effect::Release { lock, task },
+                        Effect::Decrease { counter: self.c_held, delta: 1 },
+                    ],
+                });
+                self.hand_off(lock, now, senders);
+                senders[index].then(self.after_group(k), now + MUTEX_NS);
+            }
+            Action::Return => self.return_from(index, now, senders),
+            Action::Done => senders[index].next_at = None,
+        }
+    }
+
+    /// Pause, the signal call or Unpause begins: at `k.extMu` (if any) it gets in or queues.
+    fn knock(&mut self, index: usize, now: u64, senders: &mut [Sender]) {
+        let cfg = self.cfg;
+        let task = senders[index].task;
+        let name = Arg::Task(task);
+        let running = Effect::SetState { task, state: TaskState::RunningKernel { cpu: Self::cpu_of(index) } };
+        let (label, blocked) = match senders[index].action {
+            Action::Pause => ("Kernel.Pause", T::PAUSE_BLOCKED),
+            Action::Unpause => ("Kernel.Unpause", T::UNPAUSE_BLOCKED),
+            _ if cfg.job_control => ("ProcessGroup.SendSignal", T::SEND_BLOCKED),
+            _ => ("SendContainerSignal", T::SEND_BLOCKED),
+        };
+        self.builder.iteration(say(T::ITER_SENDER.id(), &[name, Arg::Word(label)]));
+        if let Some(ext_mu) = self.ext_mu {
+            let door = self.builder.world().lock(ext_mu).clone();
+            let barges = std::mem::take(&mut senders[index].barges);
+            let free = if barges { door.holders.is_empty() } else { gosync::lock_now(&door) };
+            if !free {
+                // k.extMu admits one caller at a time: this one waits at the door
+                // until the caller inside lets go of it (`hand_off`).
+                let holder = door.holders.first().map_or(task, |h| h.task);
+                let (function, line) = self.door_line(senders[index].action);
+                self.emit(&Owned {
+                    at_ns: now,
+                    actor: Some(task),
+                    kind: OpKind::LockContended,
+                    code: at(function, line),
+                    template: blocked,
+                    args: vec![name, Arg::Lock(ext_mu), Arg::Task(holder)],
+                    effects: [running].into_iter().chain(queue_on(ext_mu, task)).collect(),
+                });
+                senders[index].block();
+                return;
+            }
+        }
+        let action = senders[index].action;
+        self.admit(index, action, now, 0, senders, true);
+    }
+
+    /// After the k-th matching group: the next one, or the return.
+    fn after_group(&self, k: usize) -> Action {
+        if (k as u64) + 1 < self.cfg.sidecars {
+            Action::Visit(k + 1)
+        } else {
+            Action::Return
+        }
+    }
+
+    /// Where a sender waiting at `k.extMu` for `action` stands in the pseudocode.
+    fn door_line(&self, action: Action) -> (u16, u16) {
+        match action {
+            Action::Pause => (text::PAUSE, 1),
+            Action::Unpause => (text::UNPAUSE, 1),
+            _ => (self.send_fn(), text::send_line::EXT_MU),
+        }
+    }
+
+    /// Sender `index` gets in, at once (`fresh`) or admitted at `k.extMu` after
+    /// `waited_ns`: into Kernel.Pause or Unpause (`TaskSet.mu` for writing, which is
+    /// free: only a holder of `k.extMu` takes it so), or into the signal call
+    /// (`TaskSet.mu` for reading).
+    fn admit(
+        &mut self,
+        index: usize,
+        action: Action,
+        now: u64,
+        waited_ns: u64,
+        senders: &mut [Sender],
+        fresh: bool,
+    ) {
+        let task = senders[index].task;
+        let name = Arg::Task(task);
+        let taskset = self.taskset;
+        let mut effects =
+            vec![Effect::SetState { task, state: TaskState::RunningKernel { cpu: Self::cpu_of(index) } }];
+        if let Some(ext_mu) = self.ext_mu {
+            effects.push(Effect::Acquire { lock: ext_mu, task, mode: LockMode::Write, waited_ns });
+        }
+        let ext_mu = self.ext_mu.map_or(Arg::Word("k.extMu"), Arg::Lock);
+        let (template, function, line, args, next, mode) = match action {
+            Action::Pause | Action::Unpause => {
+                debug_assert!(gosync::lock_now(self.builder.world().lock(taskset)));
+                let pause = action == Action::Pause;
+                let template = match (pause, fresh) {
+                    (true, true) => T::PAUSE_BEGIN,
+                    (true, false) => T::PAUSE_ADMITTED,
+                    (false, true) => T::UNPAUSE_BEGIN,
+                    (false, false) => T::UNPAUSE_ADMITTED,
+                };
+                let args = if fresh {
+                    vec![name, ext_mu, Arg::Lock(taskset)]
+                } else {
+                    vec![name, ext_mu, Arg::Ns(waited_ns), Arg::Lock(taskset)]
+                };
+                let function = if pause { text::PAUSE } else { text::UNPAUSE };
+                let next = if pause { Action::PauseWalk } else { Action::UnpauseWalk };
+                (template, function, 6, args, next, LockMode::Write)
+            }
+            _ => {
+                // No writer waits for TaskSet.mu here: runsc paused the kernel, or (job
+                // control) the run has no writer during the signal.
+                debug_assert!(gosync::rlock_now(self.builder.world().lock(taskset)));
+                let (template, line, args) = match (self.cfg.job_control, fresh) {
+                    (true, _) => (T::JC_ENTER, text::job_line::RLOCK, vec![name, Arg::Lock(taskset)]),
+                    (false, true) => {
+                        (T::SEND_RLOCK, text::send_line::EXT_MU, vec![name, Arg::Lock(taskset), ext_mu])
+                    }
+                    (false, false) => (
+                        T::SEND_ADMITTED,
+                        text::send_line::EXT_MU,
+                        vec![name, ext_mu, Arg::Ns(waited_ns), Arg::Lock(taskset)],
+                    ),
+                };
+                let function = if self.cfg.job_control { text::JOB_CONTROL } else { self.send_fn() };
+                (template, function, line, args, Action::Walk, LockMode::Read)
+            }
+        };
+        effects.push(Effect::Acquire { lock: taskset, task, mode, waited_ns: 0 });
+        self.emit(&Owned {
+            at_ns: now,
+            actor: Some(task),
+            kind: if fresh { OpKind::LockFast } else { OpKind::LockGranted },
+            code: at(function, line),
+            template,
+            args,
+            effects,
+        });
+        senders[index].then(next, now + RLOCK_NS);
+    }
+
+    /// The entries that do not match: every task before the fix, one per process after.
+    fn walk(&mut self, index: usize, now: u64, senders: &mut [Sender]) {
+        let cfg = self.cfg;
+        let task = senders[index].task;
+        let (what, entries, cost): (&'static str, u64, u64) = if cfg.variant == Variant::Before {
+            let cost = (0..cfg.bench_tasks()).map(|i| cfg.visit_cost(i)).sum();
+            ("tids (every task)", cfg.bench_tasks(), cost)
+        } else {
+            let cost = (0..cfg.processes).map(|g| cfg.visit_cost(cfg.leader(g))).sum();
+            ("tgids (thread groups)", cfg.processes, cost)
+        };
+        let (function, line) = self.signal_line(Line::Range);
+        self.emit(&Owned {
+            at_ns: now,
+            actor: Some(task),
+            kind: OpKind::Compute,
+            code: at(function, line),
+            template: if cfg.job_control { T::JC_WALK } else { T::SEND_WALK },
+            args: vec![Arg::Task(task), Arg::Word(what), Arg::Count(entries), Arg::Ns(cost)],
+            effects: vec![],
+        });
+        let next = if cfg.sidecars > 0 { Action::Visit(0) } else { Action::Return };
+        senders[index].then(next, now + cost.max(1));
+    }
+
+    /// `Lock()` on the k-th matching group's `SignalHandlers.mu`: taken, or queued
+    /// (on another sender, or on itself when two groups share the handlers).
+    fn lock_handlers(&mut self, index: usize, k: usize, now: u64, senders: &mut [Sender]) {
+        let before = self.cfg.variant == Variant::Before;
+        let task = senders[index].task;
+        let name = Arg::Task(task);
+        let lock = self.sighand[senders[index].group(k) as usize];
+        let state = self.builder.world().lock(lock).clone();
+        let (function, line) = self.signal_line(Line::Lock);
+        if gosync::lock_now(&state) {
+            senders[index].held.push(lock);
+            let held = senders[index].held.len() as u64;
+            senders[index].held_max = senders[index].held_max.max(held);
+            self.emit(&Owned {
+                at_ns: now,
+                actor: Some(task),
+                kind: OpKind::LockFast,
+                code: at(function, line),
+                template: if before { T::SEND_LOCK_DEFER } else { T::SEND_LOCK },
+                args: vec![name, Arg::Lock(lock), Arg::Count(held)],
+                effects: vec![
+                    Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: 0 },
+                    Effect::Count { counter: self.c_held, delta: 1 },
+                ],
+            });
+            senders[index].then(Action::Signal(k), now + MUTEX_NS);
+        } else {
+            let own = gosync::relocks_own(&state, task);
+            let holder = state.holders.first().map_or(task, |h| h.task);
+            self.emit(&Owned {
+                at_ns: now,
+                actor: Some(task),
+                kind: OpKind::LockContended,
+                code: at(function, line),
+                template: if own { T::SEND_SELF } else { T::SEND_BLOCKED },
+                args: vec![name, Arg::Lock(lock), Arg::Task(holder)],
+                effects: queue_on(lock, task).to_vec(),
+            });
+            senders[index].block();
+        }
+    }
+
+    /// The return: the deferred Unlocks, last locked first, then `TaskSet.mu` and
+    /// (registered first, so run last) `k.extMu`; then Kernel.Unpause.
+    fn return_from(&mut self, index: usize, now: u64, senders: &mut [Sender]) {
+        let task = senders[index].task;
+        let name = Arg::Task(task);
+        self.builder.iteration(say(T::ITER_SENDER.id(), &[name, Arg::Word("return")]));
+        let (function, line) = self.signal_line(Line::Return);
+        let mut t = now;
+        self.totals.locks_held_at_return.push(senders[index].held.len() as u64);
+        while let Some(lock) = senders[index].held.pop() {
+            let still = senders[index].held.len() as u64;
+            self.emit(&Owned {
+                at_ns: t,
+                actor: Some(task),
+                kind: OpKind::LockRelease,
+                code: at(function, line),
+                template: T::SEND_DEFER_UNLOCK,
+                args: vec![name, Arg::Lock(lock), Arg::Count(still)],
+                effects: vec![
+                    Effect::Release { lock, task },
+                    Effect::Decrease { counter: self.c_held, delta: 1 },
+                ],
+            });
+            self.hand_off(lock, t, senders);
+            t += MUTEX_NS;
+        }
+        let held_max = senders[index].held_max;
+        self.totals.locks_held_max = self.totals.locks_held_max.max(held_max);
+        let mut effects = vec![Effect::Release { lock: self.taskset, task }];
+        effects.extend(self.ext_mu.map(|lock| Effect::Release { lock, task }));
+        if !self.cfg.pauses() {
+            effects.push(Effect::SetState { task, state: TaskState::Sleeping { channel: self.ch_done } });
+        }
+        self.emit(&Owned {
+            at_ns: t,
+            actor: Some(task),
+            kind: OpKind::LockRelease,
+            code: at(function, self.signal_line(Line::Runlock).1),
+            template: T::SEND_RUNLOCK,
+            args: vec![name, Arg::Lock(self.taskset), Arg::Count(held_max)],
+            effects,
+        });
+        if self.cfg.pauses() {
+            // The deferred k.extMu.Unlock, registered first, ran last; runsc's Unpause
+            // takes it straight back.
+            senders[index].then(Action::Unpause, t + MUTEX_NS);
+            senders[index].barges = true;
+        } else {
+            senders[index].action = Action::Done;
+            senders[index].next_at = None;
+        }
+    }
+
+    /// The pseudocode function and line of a step of the signal call.
+    fn signal_line(&self, line: Line) -> (u16, u16) {
+        use text::{job_line as jc, send_line as sc};
+        if self.cfg.job_control {
+            let n = match line {
+                Line::Range => jc::RANGE,
+                Line::Match => jc::MATCH,
+                Line::Lock => jc::LOCK,
+                Line::Signal => jc::SIGNAL,
+                Line::Return | Line::Runlock => jc::RETURN,
+            };
+            return (text::JOB_CONTROL, n);
+        }
+        let before = self.cfg.variant == Variant::Before;
+        let n = match line {
+            Line::Range => sc::RANGE,
+            Line::Match => sc::MATCH,
+            Line::Lock => sc::LOCK,
+            Line::Signal if before => sc::SIGNAL_BEFORE,
+            Line::Signal => sc::SIGNAL_AFTER,
+            Line::Return => sc::RETURN,
+            Line::Runlock => sc::RUNLOCK,
+        };
+        (self.send_fn(), n)
     }
 
     /// `lock` was just released at `now`: the first waiter gets it (FIFO, a model choice).
@@ -362,39 +497,28 @@ impl Sim<'_> {
         self.totals.sender_waits.push(waited);
         if Some(lock) == self.ext_mu {
             // Admitted at the door: the call goes on as it would have at once.
-            let cpu = u16::try_from(2 + k).expect("few senders");
-            self.emit(&Owned {
-                at_ns: now,
-                actor: Some(waiter.task),
-                kind: OpKind::LockGranted,
-                code: at(self.send_fn(), 1),
-                template: T::SEND_ADMITTED,
-                args: vec![Arg::Task(waiter.task), Arg::Lock(lock), Arg::Ns(waited), Arg::Lock(self.taskset)],
-                effects: self
-                    .enter(lock, waiter.task, waited)
-                    .into_iter()
-                    .chain([Effect::SetState { task: waiter.task, state: TaskState::RunningKernel { cpu } }])
-                    .collect(),
-            });
-            senders[k].action = Action::Walk;
-            senders[k].next_at = Some(now + RLOCK_NS);
+            let action = senders[k].action;
+            self.admit(k, action, now, waited, senders, false);
             return;
         }
         senders[k].held.push(lock);
         let held = senders[k].held.len() as u64;
         senders[k].held_max = senders[k].held_max.max(held);
-        let cpu = u16::try_from(2 + k).expect("few senders");
+        let (function, line) = self.signal_line(Line::Lock);
         self.emit(&Owned {
             at_ns: now,
             actor: Some(waiter.task),
             kind: OpKind::LockGranted,
-            code: at(self.send_fn(), 5),
+            code: at(function, line),
             template: T::SEND_GRANTED,
             args: vec![Arg::Task(waiter.task), Arg::Lock(lock), Arg::Ns(waited)],
             effects: vec![
                 Effect::Acquire { lock, task: waiter.task, mode: LockMode::Write, waited_ns: waited },
                 Effect::Count { counter: self.c_held, delta: 1 },
-                Effect::SetState { task: waiter.task, state: TaskState::RunningKernel { cpu } },
+                Effect::SetState {
+                    task: waiter.task,
+                    state: TaskState::RunningKernel { cpu: Self::cpu_of(k) },
+                },
             ],
         });
         if let Action::Lock(g) = senders[k].action {
@@ -402,57 +526,15 @@ impl Sim<'_> {
         }
         senders[k].next_at = Some(now + MUTEX_NS);
     }
+}
 
-    /// Some sender never returns: the simulator's wait-for graph names the cycle,
-    /// and the paused sandbox stays paused.
-    pub(super) fn stall(&mut self) -> Outcome {
-        let now = self.builder.now_ns();
-        let taskset = self.taskset;
-        self.builder.phase(say(T::PHASE_STALL.id(), &[]));
-        self.builder.iteration(say(T::ITER_STALL.id(), &[]));
-        let found = find_deadlock(&self.builder.world().locks);
-        if let Some(deadlock) = &found {
-            let (task, lock) = deadlock.cycle[0];
-            self.emit(&Owned {
-                at_ns: now,
-                actor: Some(task),
-                kind: OpKind::Deadlock,
-                code: at(self.send_fn(), 5),
-                template: T::DEADLOCK,
-                args: vec![Arg::Task(task), Arg::Lock(lock)],
-                effects: vec![],
-            });
-            let layout = &self.builder.layout;
-            let words: Vec<String> = deadlock
-                .cycle
-                .iter()
-                .map(|(t, l)| format!("{} waits for {}", layout.task_name(*t), layout.lock_name(*l)))
-                .collect();
-            let text = if words.len() == 1 {
-                format!("{}, which it holds itself", words[0])
-            } else {
-                format!("{}, each lock held by the next", words.join("; "))
-            };
-            self.totals.deadlock_text = Some(text);
-        }
-        // runsc paused the kernel before the call: no task runs, so no clone comes; the
-        // stuck caller keeps k.extMu, and with it every later runsc command.
-        if let (Some(&(stuck, _)), Some(ext_mu)) = (found.as_ref().and_then(|d| d.cycle.first()), self.ext_mu)
-        {
-            self.emit(&Owned {
-                at_ns: now,
-                actor: Some(stuck),
-                kind: OpKind::Compute,
-                code: at(self.send_fn(), 2),
-                template: T::STALL_PAUSED,
-                args: vec![Arg::Task(stuck), Arg::Lock(taskset), Arg::Lock(ext_mu)],
-                effects: vec![],
-            });
-        }
-        self.totals.deadlock = found.clone();
-        match found {
-            Some(deadlock) => Outcome::Deadlock(deadlock),
-            None => Outcome::Completed,
-        }
-    }
+/// A step of the signal call, for its pseudocode line.
+#[derive(Clone, Copy)]
+enum Line {
+    Range,
+    Match,
+    Lock,
+    Signal,
+    Return,
+    Runlock,
 }
