@@ -155,14 +155,9 @@ impl Machine<'_> {
     pub(super) fn dump_give_up(&mut self, task: usize) {
         let tid = id(task);
         self.charge_sys(task, COSTS.step_ns);
-        self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-        let mut e = vec![Effect::Release { lock: self.shape.mmap_sem, task: tid }];
-        self.tasks[task].act = Act::Exiting;
-        e.extend(self.state(task, self.kernel_state(task)));
-        e.extend(self.gauges(task, Doing::Exiting));
         let args =
             [Arg::Task(tid), Arg::Word(sig::name(self.tasks[task].dequeued)), Arg::Task(id(self.dumper))];
-        self.op(self.now, Some(task), OpKind::Exit, at(text::COREDUMP, 1), T::DUMP_GIVE_UP, &args, &e);
+        self.release_mmap_for_exit(task, at(text::COREDUMP, 1), T::DUMP_GIVE_UP, &args);
         self.grant_mmap();
         self.exit_mm_core_wait(task);
     }
@@ -171,24 +166,22 @@ impl Machine<'_> {
     pub(super) fn exit_mm_resume(&mut self, task: usize) {
         let tid = id(task);
         self.charge_sys(task, COSTS.step_ns);
-        self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
-        let mut e = vec![Effect::Release { lock: self.shape.mmap_sem, task: tid }];
-        self.tasks[task].act = Act::Exiting;
-        e.extend(self.state(task, self.kernel_state(task)));
-        e.extend(self.gauges(task, Doing::Exiting));
-        self.op(
-            self.now,
-            Some(task),
-            OpKind::Exit,
-            at(text::EXIT_MM, 0),
-            T::EXIT_MM_RESUME,
-            &[Arg::Task(tid)],
-            &e,
-        );
+        self.release_mmap_for_exit(task, at(text::EXIT_MM, 0), T::EXIT_MM_RESUME, &[Arg::Task(tid)]);
         self.mmap_readers -= 1;
         if self.mmap_readers == 0 {
             self.grant_mmap();
         }
         self.exit_mm_core_wait(task);
+    }
+
+    /// `task` lets mmap_sem go on its way to do_exit: the op that says so (`template`).
+    fn release_mmap_for_exit(&mut self, task: usize, code: CodeLoc, template: T, args: &[Arg]) {
+        let tid = id(task);
+        self.iter(T::ITER_RUN, &[Arg::Task(tid)]);
+        let mut e = vec![Effect::Release { lock: self.shape.mmap_sem, task: tid }];
+        self.tasks[task].act = Act::Exiting;
+        e.extend(self.state(task, self.kernel_state(task)));
+        e.extend(self.gauges(task, Doing::Exiting));
+        self.op(self.now, Some(task), OpKind::Exit, code, template, args, &e);
     }
 }

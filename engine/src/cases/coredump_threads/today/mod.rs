@@ -382,16 +382,7 @@ impl Today<'_> {
         if let Some(spinner) = self.cpu_task[0] {
             self.preempt(spinner, Doing::User, at(text::COMPLETE_TODAY, 6), T::T_RUNS, MAIN);
         }
-        self.cpu_task[0] = Some(MAIN);
-        let e = self.become_(MAIN, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
-        self.op(
-            Some(MAIN),
-            OpKind::Compute,
-            at(text::COREDUMP_TODAY, 0),
-            T::T_RUNS,
-            &[Arg::Task(id(MAIN))],
-            &e,
-        );
+        self.dump_on_cpu0(MAIN);
         if !self.cfg.dumpable {
             // A set-uid program: do_coredump gives up before coredump_wait; do_group_exit
             // kills the others as SIGINT's sender would.
@@ -434,17 +425,16 @@ impl Today<'_> {
         self.op(Some(dumper), OpKind::Signal, at(text::XCPU_TODAY, 3), T::T_SIGNAL_XCPU, &args, &e);
         self.iter(T::ITER_RUN, &[Arg::Task(id(dumper))]);
         self.leave_cpu(dumper);
+        self.dump_on_cpu0(dumper);
+        self.zap_and_wait(n);
+    }
+
+    /// `dumper` has CPU 0 and enters do_coredump.
+    fn dump_on_cpu0(&mut self, dumper: usize) {
         self.cpu_task[0] = Some(dumper);
         let e = self.become_(dumper, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
-        self.op(
-            Some(dumper),
-            OpKind::Compute,
-            at(text::COREDUMP_TODAY, 0),
-            T::T_RUNS,
-            &[Arg::Task(id(dumper))],
-            &e,
-        );
-        self.zap_and_wait(n);
+        let args = [Arg::Task(id(dumper))];
+        self.op(Some(dumper), OpKind::Compute, at(text::COREDUMP_TODAY, 0), T::T_RUNS, &args, &e);
     }
 
     /// Spinning threads: main waits for a CPU. Model choice, a simple reading of EEVDF
