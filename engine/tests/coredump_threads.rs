@@ -423,3 +423,14 @@ fn a_signal_before_the_last_thread_exists_is_named_at_the_signal() {
     assert!(text.contains("only 944 of its 1,000 threads"), "{text}");
     assert_eq!(said("500"), None, "500 threads all exist by 1.3 s");
 }
+
+/// The figures' CSV names each thread as the stage does (`per_thread.T3.sys_ns`), not
+/// by its place in a list.
+#[test]
+fn the_csv_names_threads_by_their_names() {
+    let csv = slowpath_engine::export::csv::metrics_csv(&run("2.6.14-rc2", &[("threads", "5")]));
+    for name in ["main", "T0", "T4"] {
+        assert!(csv.contains(&format!("per_thread.{name}.sys_ns,")), "{name} in\n{csv}");
+    }
+    assert!(!csv.contains("per_thread.0."), "no list indices");
+}

@@ -316,7 +316,8 @@ pub fn simulate(config: &Config) -> Machine<'_> {
 fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
     let mut out = BTreeMap::new();
     let (mut user, mut sys) = (0, 0);
-    let mut per_thread = Vec::new();
+    // Keyed by the thread's name (as the stage and the CSV show it), the first 64.
+    let mut per_thread = BTreeMap::new();
     for t in 0..m.tasks() {
         let (u, s) = m.user_sys(t);
         user += u;
@@ -325,7 +326,8 @@ fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
             let mut o = BTreeMap::new();
             o.insert("user_ns".to_string(), Metric::Ns(u));
             o.insert("sys_ns".to_string(), Metric::Ns(s));
-            per_thread.push(Metric::Object(o));
+            let name = if t == machine::MAIN { "main".to_string() } else { format!("T{}", t - 1) };
+            per_thread.insert(name, Metric::Object(o));
         }
     }
     let r = &m.out;
@@ -355,7 +357,7 @@ fn metrics(m: &Machine<'_>, cfg: &Config) -> BTreeMap<String, Metric> {
     out.insert("first_sigxcpu_ns".into(), Metric::None(r.sigxcpu_ns.first().copied()));
     out.insert("blocked_dumpers".into(), Metric::Count(r.blocked_dumpers));
     out.insert("starving_ns".into(), Metric::None(r.starving_ns));
-    out.insert("per_thread".into(), Metric::List(per_thread));
+    out.insert("per_thread".into(), Metric::Object(per_thread));
     out
 }
 
