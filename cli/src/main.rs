@@ -199,7 +199,7 @@ fn write_exports(case: &dyn slowpath_engine::Case, run: &Run, args: &RunArgs) ->
         }
     }
     if let Some(path) = &args.svg {
-        write(path, svg::timeline_svg(run))?;
+        write(path, svg::timeline_svg(run, None))?;
         let stem = path.strip_suffix(".svg").unwrap_or(path);
         for chart in case.charts(run) {
             write(&format!("{stem}-{}.svg", chart.name), chart::chart_svg(&chart))?;

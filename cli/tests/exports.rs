@@ -26,7 +26,7 @@ fn run_writes_the_perfetto_csv_and_svg_files() {
     let trace: serde_json::Value = serde_json::from_str(&read("t.json")).expect("JSON");
     assert!(trace["traceEvents"].as_array().is_some_and(|events| events.len() > 10));
     assert_eq!(read("t.csv"), csv::metrics_csv(&run));
-    assert_eq!(read("t.svg"), svg::timeline_svg(&run));
+    assert_eq!(read("t.svg"), svg::timeline_svg(&run, None));
     for chart in case.charts(&run) {
         assert_eq!(read(&format!("t-{}.svg", chart.name)), chart::chart_svg(&chart), "{}", chart.name);
     }

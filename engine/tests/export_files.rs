@@ -85,8 +85,8 @@ fn every_default_run_draws_a_bounded_svg_with_its_task_names_as_text() {
     for case in registry() {
         let meta = case.meta();
         let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
-        let text = svg::timeline_svg(&run);
-        assert_eq!(text, svg::timeline_svg(&run), "{}: deterministic", meta.id);
+        let text = svg::timeline_svg(&run, None);
+        assert_eq!(text, svg::timeline_svg(&run, None), "{}: deterministic", meta.id);
         assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && text.ends_with("</svg>\n"));
         assert_eq!(text.matches("<text").count(), text.matches("</text>").count());
         assert_eq!(text.matches("<rect").count(), text.matches("</rect>").count() + 10, "{}", meta.id);
@@ -189,4 +189,22 @@ fn a_log_time_chart_has_a_gridline_per_decade_and_its_points_as_csv() {
     assert_eq!(rows[0], ["series", "x", "x_unit", "y", "y_unit"]);
     assert_eq!(rows.len(), 1 + 4);
     assert_eq!(rows[3], ["today", "20", "count", "20500000", "ns"]);
+}
+
+/// The timeline saved from a moment marks that moment; without one, none is drawn.
+#[test]
+fn the_timeline_svg_marks_the_moment_it_was_saved_at() {
+    let case = slowpath_engine::find("rwsem-playground").expect("registered");
+    let run = slowpath_engine::run_checked(
+        case,
+        &slowpath_engine::run::params::ParamValues::defaults(case.meta().params),
+        case.meta().default_variant().id,
+        1,
+    )
+    .expect("runs");
+    let middle = run.total_ops() / 2;
+    let marked = slowpath_engine::export::svg::timeline_svg(&run, Some(middle));
+    let moment = slowpath_engine::run::format::duration(run.time_at(middle));
+    assert!(marked.contains(&format!("this moment: {moment}")), "{moment}");
+    assert!(!slowpath_engine::export::svg::timeline_svg(&run, None).contains("this moment"));
 }

@@ -64,7 +64,7 @@ fn random_settings_export_without_panicking_and_account_exactly() {
             let text = perfetto_json(&run);
             check(&run, &text, Extent::of(&run, EFFECTS_MAX));
             assert!(!csv::metrics_csv(&run).is_empty());
-            assert!(svg::timeline_svg(&run).ends_with("</svg>\n"));
+            assert!(svg::timeline_svg(&run, None).ends_with("</svg>\n"));
             for drawn in case.charts(&run) {
                 assert!(chart::chart_svg(&drawn).ends_with("</svg>\n"));
             }

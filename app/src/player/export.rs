@@ -83,7 +83,11 @@ pub fn export_panel(props: &ExportProps) -> Html {
                         "image/svg+xml",
                     )
                 }
-                Kind::Svg => (file_name(&run, position, "svg"), svg::timeline_svg(&run), "image/svg+xml"),
+                Kind::Svg => (
+                    file_name(&run, position, "svg"),
+                    svg::timeline_svg(&run, Some(position)),
+                    "image/svg+xml",
+                ),
             };
             let size = slowpath_engine::run::format::size(text.len() as u64);
             let said = match text_blob(&text, mime).and_then(|blob| download(&name, &blob)) {

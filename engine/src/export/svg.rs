@@ -16,7 +16,7 @@ pub const ROWS_MAX: usize = 64;
 const LABEL_W: u64 = 180;
 const PLOT_W: u64 = 1000;
 const ROW_H: u64 = 18;
-const TOP: u64 = 58;
+const TOP: u64 = 74;
 
 /// The fill of each state, in `SpanState::ALL` order (the app's light theme).
 fn colour(state: SpanState) -> &'static str {
@@ -34,8 +34,10 @@ fn colour(state: SpanState) -> &'static str {
     }
 }
 
-/// The timeline of the whole run as an SVG document.
-pub fn timeline_svg(run: &Run) -> String {
+/// The timeline of the whole run as an SVG document; `moment` (a position, as links
+/// give it) is marked with a line of its own, so that "this run at this moment" is
+/// what the picture shows.
+pub fn timeline_svg(run: &Run, moment: Option<u64>) -> String {
     let timeline = run.timeline();
     let end_ns = timeline.end_ns.max(1);
     let rows = timeline.tracks.len().min(ROWS_MAX);
@@ -142,6 +144,18 @@ pub fn timeline_svg(run: &Run) -> String {
              <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{label}</text>",
             TOP - 4,
             TOP - 6,
+        );
+    }
+    if let Some(position) = moment {
+        let at_ns = run.time_at(position.min(run.total_ops()));
+        let x = x_of(at_ns);
+        let _ = writeln!(
+            out,
+            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{rows_bottom}\" stroke=\"#c0392b\" stroke-width=\"2\"/>\
+             <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#c0392b\" font-weight=\"bold\">this moment: {}</text>",
+            TOP - 36,
+            TOP - 38,
+            escape(&format::duration(at_ns))
         );
     }
     let mut x = 10;
