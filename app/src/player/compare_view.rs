@@ -225,7 +225,18 @@ const LANDMARKS_LABELLED: &str =
 pub fn second_narration(player: &Player, second: Option<&Result<StageContext, String>>) -> Html {
     let (Some(Ok(context)), Some((_, label))) = (second, labels(player)) else { return html! {} };
     let text = if player.other_at.ended {
-        format!("{label}: ended at {}", format::duration(context.run.end_ns))
+        // Say where both runs are: the other side keeps moving while this one has ended.
+        let (end_ns, here_ns) = (context.run.end_ns, player.clock_ns);
+        let later = if here_ns > end_ns {
+            format!(", {} after that end", format::duration(here_ns - end_ns))
+        } else {
+            String::new()
+        };
+        format!(
+            "{label}: ended at {}; the first run is at {}{later}",
+            format::duration(end_ns),
+            format::duration(here_ns)
+        )
     } else {
         match &context.view.step {
             Some(step) => {
