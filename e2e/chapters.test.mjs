@@ -1,5 +1,5 @@
 // Chapters: each reported case's key moments, listed and marked; n and p visit
-// them in order; a click on one seeks there.
+// them in order (with the notable events between them); a click on one seeks there.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,13 +25,25 @@ describe('chapters', () => {
         const count = await chapters.count();
         assert.ok(count >= 2, `${count} chapters`);
         assert.equal(await page.locator('.chapter-mark').count(), count);
-        await page.keyboard.press('n');
+        // n stops at every key moment (the chapters and the notable events between
+        // them), so chapter 1 and then chapter 2 come within a few presses, in order;
+        // p walks back the same way.
         const current = page.locator('.chapter[aria-current="step"]');
-        await waitForText(current, /^1\. /);
-        await page.keyboard.press('n');
-        await waitForText(current, /^2\. /);
-        await page.keyboard.press('p');
-        await waitForText(current, /^1\. /);
+        const pressUntil = async (key, pattern) => {
+          for (let press = 0; press < 200; press += 1) {
+            const before = await page.getByTestId('step-index').innerText();
+            await page.keyboard.press(key);
+            await page.waitForFunction(
+              (previous) => document.querySelector('[data-testid="step-index"]')?.textContent !== previous,
+              before,
+            );
+            if (pattern.test((await current.innerText().catch(() => '')) || '')) return;
+          }
+          assert.fail(`${key} never reached ${pattern}`);
+        };
+        await pressUntil('n', /^1\. /);
+        await pressUntil('n', /^2\. /);
+        await pressUntil('p', /^1\. /);
         await chapters.nth(count - 1).click();
         await waitForText(current, new RegExp(`^${count}\\. `));
         assert.match(await page.evaluate(() => location.hash), /step=/);

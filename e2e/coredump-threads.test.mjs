@@ -68,8 +68,9 @@ describe('coredump threads', () => {
     let expected;
     await withPage(suite.browser, 'cdt-xcpu', async ({ page, consoleErrors, pageErrors }) => {
       await openCase(page, suite.url('#/case/coredump-threads'));
-      // Chapter by chapter: the signal, the yield, then the first SIGXCPU dumper.
-      for (let k = 0; k < 40; k++) {
+      // Key moment by key moment: the signal, the yield, each slice that keeps the
+      // dumper waiting, the first SIGXCPU, then its dumper asleep on mmap_sem.
+      for (let k = 0; k < 200; k++) {
         await page.keyboard.press('n');
         await page.waitForTimeout(50);
         if (/sleeps on mmap_sem/.test(await page.getByTestId('narration').innerText())) break;

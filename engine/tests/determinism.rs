@@ -62,7 +62,26 @@ fn every_reported_case_has_chapters_in_order() {
             assert!(pair[0].position < pair[1].position, "{}: {:?}", meta.id, run.chapters);
         }
         assert!(run.chapters.iter().all(|c| c.position <= run.total_ops() && !c.title.is_empty()));
-        // `n` from the start lands on the first chapter.
-        assert_eq!(run.next_key_moment(0), Some(run.chapters[0].position), "{}", meta.id);
+        // `n` from the start visits every chapter in order, stopping at the notable
+        // events between them too; `p` walks the same stops back.
+        let mut stops = Vec::new();
+        let mut position = 0;
+        while let Some(next) = run.next_key_moment(position) {
+            assert!(next > position, "{}: n moves forward", meta.id);
+            stops.push(next);
+            position = next;
+            assert!(stops.len() <= run.notable_ops().len() + run.chapters.len(), "{}: n ends", meta.id);
+        }
+        for chapter in &run.chapters {
+            assert!(stops.contains(&chapter.position), "{}: n stops at {}", meta.id, chapter.title);
+        }
+        let mut back = Vec::new();
+        while let Some(previous) = run.previous_key_moment(position) {
+            back.push(position);
+            position = previous;
+        }
+        back.push(position);
+        back.reverse();
+        assert_eq!(back, stops, "{}: p retraces n", meta.id);
     }
 }

@@ -388,7 +388,7 @@ impl Player {
             Action::StepBackCoarse => next.position = run.step_back(self.position, g.coarser()),
             Action::ToStart => next.position = 0,
             Action::ToEnd => next.position = run.total_ops(),
-            // Chapters first (the case's key moments), then the other notable events.
+            // The nearest key moment: a chapter or another notable event, whichever comes first.
             Action::NextNotable => {
                 next.position = run.next_key_moment(self.position).unwrap_or(self.position)
             }

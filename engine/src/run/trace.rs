@@ -514,23 +514,19 @@ impl Run {
         self.chapters = chapters;
     }
 
-    /// The next chapter after `position`, else the next notable event: how `n` moves.
+    /// The nearest key moment after `position`, a chapter or a notable event: how `n`
+    /// moves. Chapters alone would skip what happens between them (each slice of a long
+    /// stall, every slow write after the first); the chapter buttons jump chapter to
+    /// chapter.
     pub fn next_key_moment(&self, position: u64) -> Option<u64> {
-        self.chapters
-            .iter()
-            .map(|c| c.position)
-            .find(|&p| p > position)
-            .or_else(|| self.next_notable(position))
+        let chapter = self.chapters.iter().map(|c| c.position).find(|&p| p > position);
+        [chapter, self.next_notable(position).filter(|&p| p > position)].into_iter().flatten().min()
     }
 
-    /// The previous chapter before `position`, else the previous notable event (`p`).
+    /// The nearest key moment before `position`, a chapter or a notable event (`p`).
     pub fn previous_key_moment(&self, position: u64) -> Option<u64> {
-        self.chapters
-            .iter()
-            .rev()
-            .map(|c| c.position)
-            .find(|&p| p < position)
-            .or_else(|| self.previous_notable(position))
+        let chapter = self.chapters.iter().rev().map(|c| c.position).find(|&p| p < position);
+        [chapter, self.previous_notable(position).filter(|&p| p < position)].into_iter().flatten().max()
     }
 
     /// The world after `position` ops: the nearest checkpoint at or before the
