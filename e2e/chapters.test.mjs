@@ -31,10 +31,11 @@ describe('chapters', () => {
         const current = page.locator('.chapter[aria-current="step"]');
         const pressUntil = async (key, pattern) => {
           for (let press = 0; press < 200; press += 1) {
-            const before = await page.getByTestId('step-index').innerText();
+            // Two key moments can share an iteration: the narration (its micro-op line) tells them apart.
+            const before = await page.getByTestId('narration').innerText();
             await page.keyboard.press(key);
             await page.waitForFunction(
-              (previous) => document.querySelector('[data-testid="step-index"]')?.textContent !== previous,
+              (previous) => document.querySelector('[data-testid="narration"]')?.innerText !== previous,
               before,
             );
             if (pattern.test((await current.innerText().catch(() => '')) || '')) return;
