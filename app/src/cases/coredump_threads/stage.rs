@@ -225,9 +225,12 @@ fn mmap_sem(view: &View) -> Html {
             <h3>{ mmap.name.clone() }</h3>
             <p><strong data-testid="cdt-mmap-holder">{ holder }</strong></p>
             if !mmap.waiters.is_empty() {
-                <p>{ format!("{} asleep on it, in order (TASK_UNINTERRUPTIBLE, off the run queue); each took a signal and \
-                              went for mmap_sem: a core-dump signal in do_coredump's down_write, another in exit_mm's down_read:",
-                             mmap.waiters.len()) }</p>
+                <p>{ format!("{} asleep on it in order, off the run queue (TASK_UNINTERRUPTIBLE), {}:", mmap.waiters.len(),
+                             if mmap.waiters.iter().all(|w| w.mode == slowpath_engine::run::lock::LockMode::Write) {
+                                 "each in do_coredump's down_write after taking a core-dump signal"
+                             } else {
+                                 "in do_coredump's down_write (a core-dump signal) or exit_mm's down_read (another fatal one)"
+                             }) }</p>
                 <ol class="cdt-queue" data-testid="cdt-mmap-queue">
                     { mmap.waiters.iter().map(|w| {
                         let signo = view.tasks.get(w.task.0 as usize).map_or(0, |t| g(t, gauge::DEQUEUED)) as u32;
