@@ -58,23 +58,23 @@ pub fn export_panel(props: &ExportProps) -> Html {
         let position = props.position;
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
+            let Some(case) = slowpath_engine::find(run.case) else { return };
+            let meta = case.meta();
             let (name, text, mime) = match kind {
-                Kind::Perfetto => {
-                    (file_name(&run, position, "json"), perfetto::perfetto_json(&run), "application/json")
-                }
-                Kind::Metrics => (file_name(&run, position, "csv"), csv::metrics_csv(&run), "text/csv"),
+                Kind::Perfetto => (
+                    file_name(&run, position, "json"),
+                    perfetto::perfetto_json(meta, &run),
+                    "application/json",
+                ),
+                Kind::Metrics => (file_name(&run, position, "csv"), csv::metrics_csv(meta, &run), "text/csv"),
                 Kind::Table(index) => {
-                    let Some(table) = slowpath_engine::find(run.case)
-                        .and_then(|case| case.csv_tables(&run).into_iter().nth(index))
-                    else {
+                    let Some(table) = case.csv_tables(&run).into_iter().nth(index) else {
                         return;
                     };
                     (part_file_name(&run, position, table.name, "csv"), table.to_csv(), "text/csv")
                 }
                 Kind::Chart(index) => {
-                    let Some(chart) = slowpath_engine::find(run.case)
-                        .and_then(|case| case.charts(&run).into_iter().nth(index))
-                    else {
+                    let Some(chart) = case.charts(&run).into_iter().nth(index) else {
                         return;
                     };
                     (

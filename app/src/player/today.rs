@@ -6,7 +6,7 @@
 //! the data is not in the wasm), the model's from a run made by the worker.
 
 use crate::route::Route;
-use slowpath_engine::case::find;
+use slowpath_engine::find;
 use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::run::params::ParamValues;
