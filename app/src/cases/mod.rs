@@ -22,6 +22,21 @@ pub struct StageContext {
     pub on_seek_time: Callback<u64>,
 }
 
+/// What a stage component re-renders from: the run and the view at the cursor,
+/// compared by the run's identity and the view's value (a step that changes nothing
+/// on screen re-renders nothing). One type for every case's stage.
+#[derive(yew::Properties, Clone)]
+pub struct StageProps {
+    pub run: Rc<Run>,
+    pub view: Rc<View>,
+}
+
+impl PartialEq for StageProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
+    }
+}
+
 /// A case's parts of the player page.
 pub struct CaseUi {
     /// The engine's case id (`CaseMeta::id`).
