@@ -57,7 +57,9 @@ impl Sim<'_> {
         }
     }
 
-    /// The micro-ops of one page at `addr`.
+    /// The micro-ops of one page at `addr`: the lock (every page before 6.15, once
+    /// after), the tree lookup, the VMA's flags, the page walk, the unlock, and the
+    /// page written or skipped.
     pub(super) fn page_steps(
         &self,
         vma: usize,
@@ -66,128 +68,169 @@ impl Sim<'_> {
         path: &[Visit],
         take_lock: bool,
     ) -> Vec<Step> {
-        let lock = self.lock;
-        let task = self.task;
-        let variant = self.config.variant;
+        let per_page_lock = !self.config.variant.keeps_lock();
+        let backing = self.space.vmas[vma].backing;
         let mut steps = Vec::new();
-        let dump = self.dump_fn();
-        let per_page_lock = !variant.keeps_lock();
         if per_page_lock || take_lock {
-            let (template, code) = if per_page_lock {
-                (T::LOCK, at(text::GUP_LOCKED, 1))
-            } else {
-                (T::LOCK_TAKE_615, at(dump, 3))
-            };
-            steps.push(Step {
-                kind: OpKind::LockFast,
-                code,
-                template,
-                args: vec![Arg::Lock(lock), Arg::Count(self.all.lock_acquisitions + 1)],
-                effects: vec![
-                    Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
-                    self.count(C_LOCKS, 1),
-                ],
-                cost: vec![(Cost::DownRead, self.config.costs.down_read)],
-            });
+            steps.push(self.read_lock_step(per_page_lock));
         }
         self.lookup_steps(addr, path, &mut steps);
-        let backing = self.space.vmas[vma].backing;
-        let rest = vec![
+        steps.push(self.flags_step(backing));
+        // The gate and vvar have no pages to walk: their flags end the lookup.
+        let no_walk = matches!(backing, Backing::Gate | Backing::Vvar);
+        let present = walk.present && !self.signal_pending && !no_walk;
+        if no_walk {
+        } else if self.signal_pending {
+            steps.push(self.signal_seen_step());
+        } else {
+            steps.push(self.page_walk_step(addr, walk));
+        }
+        if per_page_lock || present {
+            steps.push(self.read_unlock_step(per_page_lock));
+        }
+        if present {
+            steps.push(self.emit_step());
+        } else {
+            self.skip_steps(&mut steps);
+        }
+        steps
+    }
+
+    /// `mmap_read_lock`: per page in `get_dump_page` before 6.15, or once for the
+    /// whole dump after.
+    fn read_lock_step(&self, per_page_lock: bool) -> Step {
+        let (lock, task) = (self.lock, self.task);
+        let (template, code) = if per_page_lock {
+            (T::LOCK, at(text::GUP_LOCKED, 1))
+        } else {
+            (T::LOCK_TAKE_615, at(self.dump_fn(), 3))
+        };
+        Step {
+            kind: OpKind::LockFast,
+            code,
+            template,
+            args: vec![Arg::Lock(lock), Arg::Count(self.all.lock_acquisitions + 1)],
+            effects: vec![
+                Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
+                self.count(C_LOCKS, 1),
+            ],
+            cost: vec![(Cost::DownRead, self.config.costs.down_read)],
+        }
+    }
+
+    /// The VMA's flags checked: the gate page is a hole at once; vvar is refused here,
+    /// at the cost of the rest of the lookup.
+    fn flags_step(&self, backing: Backing) -> Step {
+        let rest = [
             (Cost::GupRest, self.config.costs.gup_base),
             (Cost::GetDumpPage, self.config.costs.get_dump_page),
         ];
         if backing == Backing::Gate {
-            steps.push(Step {
+            return Step {
                 kind: OpKind::Compute,
                 code: at(text::GUP, 2),
                 template: T::GATE_HOLE,
                 args: vec![],
                 effects: vec![],
-                cost: rest.clone(),
-            });
-        } else {
-            let vvar = backing == Backing::Vvar;
-            let mut cost = vec![(Cost::CheckFlags, self.config.costs.check_flags)];
-            if vvar {
-                cost.extend(rest.iter().copied());
-            }
-            steps.push(Step {
-                kind: OpKind::Compute,
-                code: at(text::GUP, 3),
-                template: if vvar { T::FLAGS_VVAR } else { T::FLAGS },
-                args: vec![],
-                effects: vec![],
-                cost,
-            });
-        }
-        let no_walk = matches!(backing, Backing::Gate | Backing::Vvar);
-        let present = walk.present && !self.signal_pending && !no_walk;
-        if no_walk {
-        } else if self.signal_pending {
-            steps.push(Step {
-                kind: OpKind::Compute,
-                code: at(text::GUP, 4),
-                template: T::SIGNAL_SEEN,
-                args: vec![],
-                effects: vec![],
-                cost: vec![
-                    (Cost::GupRest, self.config.costs.gup_base),
-                    (Cost::GetDumpPage, self.config.costs.get_dump_page),
-                ],
-            });
-        } else {
-            let levels = u64::from(walk.levels);
-            let names = self.tables.geometry.names;
-            let huge = walk.present && usize::from(walk.levels) < names.len();
-            let (template, args) = if huge {
-                (T::WALK_HUGE, vec![Arg::Addr(addr), Arg::Count(levels)])
-            } else if walk.present {
-                (T::WALK_PRESENT, vec![Arg::Addr(addr), Arg::Count(levels)])
-            } else {
-                (
-                    T::WALK_NONE,
-                    vec![Arg::Addr(addr), Arg::Word(names[usize::from(walk.levels) - 1]), Arg::Count(levels)],
-                )
+                cost: rest.to_vec(),
             };
-            steps.push(Step {
-                kind: OpKind::PageWalk,
-                code: at(text::FOLLOW, follow_line(names, walk)),
-                template,
-                args,
-                effects: vec![],
-                cost: vec![
-                    (Cost::GupRest, self.config.costs.gup_base + self.config.costs.level * levels),
-                    (Cost::GetDumpPage, self.config.costs.get_dump_page),
-                ],
-            });
         }
-        if per_page_lock || present {
-            let (template, code) = if per_page_lock {
-                (T::UNLOCK, at(text::GUP_LOCKED, 3))
-            } else {
-                (T::UNLOCK_615_EMIT, at(dump, 6))
-            };
-            steps.push(Step {
-                kind: OpKind::LockRelease,
-                code,
-                template,
-                args: vec![Arg::Lock(lock)],
-                effects: vec![Effect::Release { lock, task }],
-                cost: vec![(Cost::UpRead, self.config.costs.up_read)],
-            });
+        let vvar = backing == Backing::Vvar;
+        let mut cost = vec![(Cost::CheckFlags, self.config.costs.check_flags)];
+        if vvar {
+            cost.extend(rest.iter().copied());
         }
+        Step {
+            kind: OpKind::Compute,
+            code: at(text::GUP, 3),
+            template: if vvar { T::FLAGS_VVAR } else { T::FLAGS },
+            args: vec![],
+            effects: vec![],
+            cost,
+        }
+    }
+
+    /// A pending SIGKILL seen in the lookup: no walk, the page is not dumped.
+    fn signal_seen_step(&self) -> Step {
+        Step {
+            kind: OpKind::Compute,
+            code: at(text::GUP, 4),
+            template: T::SIGNAL_SEEN,
+            args: vec![],
+            effects: vec![],
+            cost: vec![
+                (Cost::GupRest, self.config.costs.gup_base),
+                (Cost::GetDumpPage, self.config.costs.get_dump_page),
+            ],
+        }
+    }
+
+    /// The page-table walk down to the page, a huge page, or the level with no entry.
+    fn page_walk_step(&self, addr: u64, walk: Walk) -> Step {
+        let levels = u64::from(walk.levels);
+        let names = self.tables.geometry.names;
+        let huge = walk.present && usize::from(walk.levels) < names.len();
+        let (template, args) = if huge {
+            (T::WALK_HUGE, vec![Arg::Addr(addr), Arg::Count(levels)])
+        } else if walk.present {
+            (T::WALK_PRESENT, vec![Arg::Addr(addr), Arg::Count(levels)])
+        } else {
+            (
+                T::WALK_NONE,
+                vec![Arg::Addr(addr), Arg::Word(names[usize::from(walk.levels) - 1]), Arg::Count(levels)],
+            )
+        };
+        Step {
+            kind: OpKind::PageWalk,
+            code: at(text::FOLLOW, follow_line(names, walk)),
+            template,
+            args,
+            effects: vec![],
+            cost: vec![
+                (Cost::GupRest, self.config.costs.gup_base + self.config.costs.level * levels),
+                (Cost::GetDumpPage, self.config.costs.get_dump_page),
+            ],
+        }
+    }
+
+    /// `mmap_read_unlock`: after every page before 6.15; after 6.15, before a present
+    /// page is written (the write may sleep).
+    fn read_unlock_step(&self, per_page_lock: bool) -> Step {
+        let (lock, task) = (self.lock, self.task);
+        let (template, code) = if per_page_lock {
+            (T::UNLOCK, at(text::GUP_LOCKED, 3))
+        } else {
+            (T::UNLOCK_615_EMIT, at(self.dump_fn(), 6))
+        };
+        Step {
+            kind: OpKind::LockRelease,
+            code,
+            template,
+            args: vec![Arg::Lock(lock)],
+            effects: vec![Effect::Release { lock, task }],
+            cost: vec![(Cost::UpRead, self.config.costs.up_read)],
+        }
+    }
+
+    /// A present page written to the core file.
+    fn emit_step(&self) -> Step {
+        let v615 = self.config.variant.keeps_lock();
+        Step {
+            kind: OpKind::Emit,
+            code: at(self.dump_fn(), if v615 { 7 } else { 4 }),
+            template: T::EMIT,
+            args: vec![Arg::Word(if self.config.page == 4096 { "4 KiB" } else { "one" })],
+            effects: vec![self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)],
+            cost: vec![(Cost::Emit, self.config.costs.emit)],
+        }
+    }
+
+    /// A page not dumped: skipped (checking for a signal where the variant does), and
+    /// the loop left when one is pending and the variant looks.
+    fn skip_steps(&self, steps: &mut Vec<Step>) {
+        let variant = self.config.variant;
         let v615 = variant.keeps_lock();
-        if present {
-            steps.push(Step {
-                kind: OpKind::Emit,
-                code: at(dump, if v615 { 7 } else { 4 }),
-                template: T::EMIT,
-                args: vec![Arg::Word(if self.config.page == 4096 { "4 KiB" } else { "one" })],
-                effects: vec![self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)],
-                cost: vec![(Cost::Emit, self.config.costs.emit)],
-            });
-            return steps;
-        }
+        let dump = self.dump_fn();
         let (template, check) = match variant {
             Variant::V613 => (T::SKIP, 0),
             Variant::Interruptible => (T::SKIP_CHECKED, self.config.costs.interrupt_check),
@@ -211,7 +254,6 @@ impl Sim<'_> {
                 cost: vec![],
             });
         }
-        steps
     }
 
     pub(super) fn unlock_op(&mut self, now: u64, _why: Option<T>) {
