@@ -215,7 +215,8 @@ fn use_guess(index: usize) -> (NodeRef, UseStateHandle<Option<String>>) {
 #[function_component(TourOf)]
 fn tour_of(props: &TourProps) -> Html {
     let meta = props.meta.0;
-    let stops = slowpath_engine::find(meta.id).map_or(&[][..], |case| case.tour().stops);
+    let case = slowpath_engine::find(meta.id);
+    let stops = case.map_or(&[][..], |case| case.tour().stops);
     let (index, notice) = tour::stop_number(&props.stop, stops.len());
     let flags = flags(&props.query);
     let (opened, revealed) = use_opened_stop(meta, stops, index);
@@ -282,7 +283,7 @@ fn tour_of(props: &TourProps) -> Html {
         })
     });
     let player = html! {
-        <PlayerView {key} meta={meta} query={AttrValue::from(player_query)}
+        <PlayerView {key} meta={meta} case={case} query={AttrValue::from(player_query)}
             run={opened.as_ref().ok().map(|opened| opened.run.clone())}
             address={Some(address)} {on_position} />
     };
@@ -490,7 +491,7 @@ mod tests {
                 let opened = tour::open(*case, index).expect("opens");
                 for flags in ["", "present"] {
                     let query = player_query(meta, &opened, flags);
-                    let player = Player::open(meta, &query);
+                    let player = Player::open(*case, &query);
                     let name = format!("{} stop {} `{query}`", meta.id, index + 1);
                     assert_eq!(player.position, opened.position, "{name}");
                     assert_eq!(player.query.params, opened.state.params, "{name}");

@@ -38,6 +38,10 @@ const DETAIL_PARTS: u8 = 4;
 #[derive(Properties, Clone)]
 pub struct PlayerProps {
     pub meta: &'static CaseMeta,
+    /// The case, handed in by the page (the player looks no case up); None only
+    /// with a `preset`.
+    #[prop_or_default]
+    pub case: Option<&'static dyn slowpath_engine::Case>,
     /// The query part of the hash when the page was opened.
     pub query: AttrValue,
     /// Set for synthetic load runs (the perf route): opens this run instead.
@@ -70,7 +74,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
         let query = props.query.clone();
         let preset = props.preset.clone();
         let run = props.run.clone();
-        use_reducer(move || open_player(meta, &query, preset, run))
+        let case = props.case;
+        use_reducer(move || open_player(meta, case, &query, preset, run))
     };
     // A changed parameter, variant or seed: the new run comes from the worker.
     let (making, making_target_ns, cancel_making) = loader::use_wanted_run(&player);
@@ -165,6 +170,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
 /// or one made here, at the case's own pace.
 fn open_player(
     meta: &'static CaseMeta,
+    case: Option<&'static dyn slowpath_engine::Case>,
     query: &str,
     preset: Option<Rc<model::Preset>>,
     run: Option<Rc<slowpath_engine::Run>>,
@@ -172,10 +178,11 @@ fn open_player(
     if let Some(preset) = preset {
         return Player::from_preset(meta, &preset);
     }
+    let case = case.expect("a player without a preset is handed its case");
     let speed = crate::cases::ui_for(meta.id).map_or(model::DEFAULT_SPEED, |ui| model::speed_of(ui.pace));
     let mut player = match run {
-        Some(run) => Player::open_with_run(meta, query, run),
-        None => Player::open(meta, query),
+        Some(run) => Player::open_with_run(case, query, run),
+        None => Player::open(case, query),
     };
     player.speed = speed.min(SPEEDS.len() - 1);
     player
@@ -430,7 +437,7 @@ fn below_the_first_screen(screen: &Screen, details_shown: u8) -> Html {
                 if screen.case_ui.is_some() {
                     <LockPanel view={view.clone()} run={player.run.clone()} />
                 }
-                <today::TodayPanel meta={crate::components::MetaRef(meta)} />
+                <today::TodayPanel meta={crate::components::MetaRef(meta)} check={player.case.and_then(|case| case.today())} />
             </div>
             }
             if details_shown >= 2 {
@@ -446,7 +453,7 @@ fn below_the_first_screen(screen: &Screen, details_shown: u8) -> Html {
             </div>
             }
             if details_shown >= DETAIL_PARTS {
-            <export::ExportPanel run={player.run.clone()} position={player.position} />
+            <export::ExportPanel run={player.run.clone()} position={player.position} case={player.case} />
             <div class="player-bottom" id="details-params" tabindex="-1">
                 <ParamPanel meta={meta} params={player.query.params.clone()} variant={player.query.variant}
                     seed={player.query.seed} on_action={screen.on_action.clone()} />

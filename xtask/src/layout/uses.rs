@@ -98,11 +98,8 @@ pub const KNOWN_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "engine:registry",
         "a re-export kept while the app's coredump-threads scaling, changed on another branch, reaches `case::find`",
     ),
-    // The player is still given a case's metadata and looks the rest up; handing it
-    // the case and its stage (`CaseUi`) is the next step of the same rule.
-    ("app/src/player/export.rs", "engine:registry", "the export panel looks its case up"),
-    ("app/src/player/model.rs", "engine:registry", "the player model looks its case up"),
-    ("app/src/player/today.rs", "engine:registry", "the Today panel looks its case up"),
+    // The player is handed its case but still looks its stage up; handing it its
+    // `CaseUi` too is the next step of the same rule.
     ("app/src/player/mod.rs", "app:cases", "the player looks its stage up in `CASE_UIS`"),
     ("app/src/player/compare_view.rs", "app:cases", "the stage types live beside `CASE_UIS`"),
 ];
