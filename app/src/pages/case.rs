@@ -39,7 +39,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
         // An embed or the presenter view: the player alone (it links back to this page itself).
         return html! {
             <article class="case case-embed" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
-                <PlayerLoader key={props.query.to_string()} case={props.case} query={props.query.clone()} />
+                <PlayerLoader key={props.query.to_string()} case={props.case} case_ui={crate::cases::ui_for(meta.id)} query={props.query.clone()} />
             </article>
         };
     }
@@ -61,7 +61,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             </header>
 
             // Keyed by the link: pasting another link into the address bar reopens the player.
-            <PlayerLoader key={props.query.to_string()} case={props.case} query={props.query.clone()} />
+            <PlayerLoader key={props.query.to_string()} case={props.case} case_ui={crate::cases::ui_for(meta.id)} query={props.query.clone()} />
 
             if about_shown >= 1 {
             <section class="about-case" id="about" tabindex="-1" aria-labelledby="about-title">

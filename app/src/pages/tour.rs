@@ -283,7 +283,7 @@ fn tour_of(props: &TourProps) -> Html {
         })
     });
     let player = html! {
-        <PlayerView {key} meta={meta} case={case} query={AttrValue::from(player_query)}
+        <PlayerView {key} meta={meta} case={case} case_ui={crate::cases::ui_for(meta.id)} query={AttrValue::from(player_query)}
             run={opened.as_ref().ok().map(|opened| opened.run.clone())}
             address={Some(address)} {on_position} />
     };

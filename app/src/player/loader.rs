@@ -66,6 +66,8 @@ fn ask(key: RunKey, on_reply: Callback<Reply>) -> Ticket {
 pub struct LoaderProps {
     /// The case whose player this is, handed in by the page.
     pub case: &'static dyn slowpath_engine::Case,
+    /// The case's own stage, if it has one (`crate::cases::ui_for`).
+    pub case_ui: Option<&'static super::stage::CaseUi>,
     pub query: AttrValue,
 }
 
@@ -103,7 +105,7 @@ pub fn player_loader(props: &LoaderProps) -> Html {
         });
     }
     if let Some(run) = (*run).clone() {
-        return html! { <PlayerView meta={meta} case={Some(props.case)} query={props.query.clone()} run={Some(run)} /> };
+        return html! { <PlayerView meta={meta} case={Some(props.case)} case_ui={props.case_ui} query={props.query.clone()} run={Some(run)} /> };
     }
     let on_cancel = {
         let ticket = ticket.clone();

@@ -1,6 +1,6 @@
 //! The player: one reducer (`model.rs`), the state in the URL (`url.rs`), the
 //! transport, panels and timeline, keyboard shortcuts and the playback loop.
-//! Generic: it knows no case; a case's own stage comes from `crate::cases`.
+//! Generic: it knows no case; the page hands it the case and its stage (`stage.rs`).
 
 pub mod canvas;
 pub mod chart;
@@ -14,6 +14,7 @@ mod jump;
 pub mod loader;
 pub mod model;
 pub mod panels;
+pub mod stage;
 pub mod timeline;
 pub mod today;
 pub mod url;
@@ -25,6 +26,7 @@ use model::{Action, Player, SPEEDS};
 use panels::{CodePanel, LockPanel, MetricsPanel, NarrationPanel};
 use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::CaseMeta;
+use stage::{CaseUi, StageContext};
 use std::cell::RefCell;
 use std::rc::Rc;
 use timeline::Timeline;
@@ -42,6 +44,10 @@ pub struct PlayerProps {
     /// with a `preset`.
     #[prop_or_default]
     pub case: Option<&'static dyn slowpath_engine::Case>,
+    /// The case's own stage, handed in by the page (`crate::cases::ui_for`); None:
+    /// the generic panels draw it.
+    #[prop_or_default]
+    pub case_ui: Option<&'static CaseUi>,
     /// The query part of the hash when the page was opened.
     pub query: AttrValue,
     /// Set for synthetic load runs (the perf route): opens this run instead.
@@ -74,8 +80,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
         let query = props.query.clone();
         let preset = props.preset.clone();
         let run = props.run.clone();
-        let case = props.case;
-        use_reducer(move || open_player(meta, case, &query, preset, run))
+        let (case, case_ui) = (props.case, props.case_ui);
+        use_reducer(move || open_player(meta, case, case_ui, &query, preset, run))
     };
     // A changed parameter, variant or seed: the new run comes from the worker.
     let (making, making_target_ns, cancel_making) = loader::use_wanted_run(&player);
@@ -127,9 +133,9 @@ pub fn player_view(props: &PlayerProps) -> Html {
     let started = hooks::now_ms();
     let view = Rc::new(player.run.view(player.position));
     record_engine_ms(hooks::now_ms() - started);
-    // The case's own stage, from the case table; the generic panels whatever it is.
-    let case_ui = crate::cases::ui_for(meta.id);
-    let context = crate::cases::StageContext {
+    // The case's own stage, as the page handed it; the generic panels whatever it is.
+    let case_ui = props.case_ui;
+    let context = StageContext {
         meta,
         run: player.run.clone(),
         view: view.clone(),
@@ -171,6 +177,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
 fn open_player(
     meta: &'static CaseMeta,
     case: Option<&'static dyn slowpath_engine::Case>,
+    case_ui: Option<&'static CaseUi>,
     query: &str,
     preset: Option<Rc<model::Preset>>,
     run: Option<Rc<slowpath_engine::Run>>,
@@ -179,7 +186,7 @@ fn open_player(
         return Player::from_preset(meta, &preset);
     }
     let case = case.expect("a player without a preset is handed its case");
-    let speed = crate::cases::ui_for(meta.id).map_or(model::DEFAULT_SPEED, |ui| model::speed_of(ui.pace));
+    let speed = case_ui.map_or(model::DEFAULT_SPEED, |ui| model::speed_of(ui.pace));
     let mut player = match run {
         Some(run) => Player::open_with_run(case, query, run),
         None => Player::open(case, query),
@@ -197,9 +204,9 @@ struct Screen {
     address: Option<AttrValue>,
     links: Links,
     view: Rc<slowpath_engine::View>,
-    case_ui: Option<&'static crate::cases::CaseUi>,
-    context: crate::cases::StageContext,
-    second: Option<Result<crate::cases::StageContext, String>>,
+    case_ui: Option<&'static CaseUi>,
+    context: StageContext,
+    second: Option<Result<StageContext, String>>,
     labels: Option<(String, String)>,
     second_narration: Html,
     /// The runs being made by the worker, with a way to cancel them.
@@ -217,7 +224,7 @@ impl Screen {
     }
 
     /// The stage (both sides in compare mode); `fallback` for a case without one.
-    fn stages(&self, fallback: fn(&crate::cases::StageContext) -> Html) -> Html {
+    fn stages(&self, fallback: fn(&StageContext) -> Html) -> Html {
         compare_view::stages(
             self.case_ui,
             &self.context,
@@ -228,7 +235,7 @@ impl Screen {
     }
 
     /// The case's wide slot (outputs, charts), both sides in compare mode.
-    fn case_wide(&self, case_ui: &'static crate::cases::CaseUi) -> Html {
+    fn case_wide(&self, case_ui: &'static CaseUi) -> Html {
         compare_view::wide(case_ui, &self.context, self.second.as_ref(), self.labels.as_ref())
     }
 
@@ -274,12 +281,12 @@ impl Links {
 }
 
 /// A case without a stage of its own: its locks are what animates.
-fn locks_stage(context: &crate::cases::StageContext) -> Html {
+fn locks_stage(context: &StageContext) -> Html {
     html! { <LockPanel view={context.view.clone()} run={context.run.clone()} /> }
 }
 
 /// An embed of a case without a stage of its own: the narration.
-fn narration_stage(context: &crate::cases::StageContext) -> Html {
+fn narration_stage(context: &StageContext) -> Html {
     html! { <NarrationPanel run={context.run.clone()} view={context.view.clone()} earlier={Rc::new(Vec::new())} /> }
 }
 

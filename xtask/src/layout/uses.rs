@@ -98,10 +98,6 @@ pub const KNOWN_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "engine:registry",
         "a re-export kept while the app's coredump-threads scaling, changed on another branch, reaches `case::find`",
     ),
-    // The player is handed its case but still looks its stage up; handing it its
-    // `CaseUi` too is the next step of the same rule.
-    ("app/src/player/mod.rs", "app:cases", "the player looks its stage up in `CASE_UIS`"),
-    ("app/src/player/compare_view.rs", "app:cases", "the stage types live beside `CASE_UIS`"),
 ];
 
 /// One `use` edge: the file and line, the part it is in and the part it reaches.
