@@ -3,7 +3,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { pressAndWaitForStep, startSuite, waitForApp, withPage } from './browser.mjs';
 import { axeViolations as violations } from './checks.mjs';
 
 const T = { timeout: 120_000 };
@@ -42,8 +42,7 @@ describe('accessibility (axe-core)', () => {
             if (hash.startsWith('#/case/')) {
               await page.getByTestId('player').waitFor();
               // A state with a step shown, not only the start.
-              await page.keyboard.press('n');
-              await page.waitForTimeout(300);
+              await pressAndWaitForStep(page, 'n');
             }
             assert.deepEqual(await violations(page), []);
           },

@@ -161,6 +161,23 @@ export async function waitForShell(page) {
 }
 
 /**
+ * Presses `key` and waits until the player's step index shows another step, then
+ * returns its text: the key is handled in a later task than `press` returns, so a
+ * state read at once may still be the old one.
+ */
+export async function pressAndWaitForStep(page, key, timeoutMs = TIMEOUT_MS) {
+  const stepIndex = () => document.querySelector('[data-testid="step-index"]')?.textContent;
+  const before = await page.evaluate(stepIndex);
+  await page.keyboard.press(key);
+  await page.waitForFunction(
+    (old) => document.querySelector('[data-testid="step-index"]')?.textContent !== old,
+    before,
+    { timeout: timeoutMs },
+  );
+  return page.getByTestId('step-index').first().innerText();
+}
+
+/**
  * Waits until `locator`'s text matches `pattern`, then returns the text. A key
  * press is handled in a later task than `keyboard.press` returns, so reading
  * the text at once races the app on a loaded machine.

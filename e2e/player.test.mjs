@@ -2,7 +2,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitForApp, withPage, waitForText } from './browser.mjs';
+import { pressAndWaitForStep, startSuite, waitForApp, withPage, waitForText } from './browser.mjs';
 
 const T = { timeout: 90_000 };
 const CASE = '#/case/rwsem-playground';
@@ -73,8 +73,7 @@ describe('player', () => {
       await page.getByTestId('help').waitFor();
       await page.keyboard.press('Escape');
       assert.equal(await page.getByTestId('help').count(), 0);
-      await page.keyboard.press('n');
-      assert.doesNotMatch(await page.getByTestId('step-index').innerText(), /^start/, 'jumped to a notable event');
+      assert.doesNotMatch(await pressAndWaitForStep(page, 'n'), /^start/, 'jumped to a notable event');
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

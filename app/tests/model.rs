@@ -5,7 +5,7 @@ use slowpath_engine::run::trace::Granularity;
 use std::rc::Rc;
 
 fn playground() -> Player {
-    Player::open(slowpath_engine::find("rwsem-playground").unwrap().meta(), "")
+    Player::open(slowpath_engine::find("rwsem-playground").unwrap(), "")
 }
 
 #[test]
@@ -35,7 +35,7 @@ fn a_link_reopens_at_the_same_step_and_mid_unit_positions_survive() {
     }
     player = player.apply(Action::SetGranularity(Granularity::Phase));
     let link = player.query.to_query(meta);
-    let reopened = Player::open(meta, &link);
+    let reopened = Player::open(slowpath_engine::find(meta.id).unwrap(), &link);
     assert_eq!(reopened.position, player.position, "{link}");
     assert_eq!(reopened.query.granularity, Granularity::Phase);
 }
@@ -51,7 +51,7 @@ fn changing_a_parameter_reruns_and_keeps_the_position_if_it_exists() {
     assert!(Rc::ptr_eq(&asked.run, &player.run), "the run on screen stays until the new one arrives");
     let key = asked.wanted().expect("a new run is wanted");
     assert_eq!(key.params.unsigned("jitter"), 10);
-    let made = Rc::new(execute(asked.meta, &asked.query).expect("runs"));
+    let made = Rc::new(execute(asked.case.expect("runs"), &asked.query));
     let changed = asked.apply(Action::RunReady(RunHandle(made)));
     assert!(!Rc::ptr_eq(&changed.run, &player.run));
     assert_eq!(changed.wanted(), None);
@@ -106,7 +106,7 @@ fn playing_by_time_moves_the_clock_between_steps_and_stops_at_the_end() {
 }
 
 fn comparing(link: &str) -> Player {
-    Player::open(slowpath_engine::find("rwsem-playground").unwrap().meta(), link)
+    Player::open(slowpath_engine::find("rwsem-playground").unwrap(), link)
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn compare_mode_asks_for_the_second_run_and_ignores_stale_ones() {
     assert!(stale.other.is_none());
     let mut second = asked.query.clone();
     second.variant = "no-handoff";
-    let made = Rc::new(execute(asked.meta, &second).expect("runs"));
+    let made = Rc::new(execute(asked.case.expect("runs"), &second));
     let ready = asked.apply(Action::CompareReady(RunHandle(made)));
     assert_eq!(ready.wanted_compare(), None);
     // The second side's parameter changes ask again; the first side's parameter is followed.

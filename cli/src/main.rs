@@ -189,10 +189,10 @@ fn write_exports(case: &dyn slowpath_engine::Case, run: &Run, args: &RunArgs) ->
         std::fs::write(path, text).map_err(|error| format!("cannot write `{}`: {error}", quote_input(path)))
     };
     if let Some(path) = &args.perfetto {
-        write(path, perfetto::perfetto_json(run))?;
+        write(path, perfetto::perfetto_json(case.meta(), run))?;
     }
     if let Some(path) = &args.csv {
-        write(path, csv::metrics_csv(run))?;
+        write(path, csv::metrics_csv(case.meta(), run))?;
         let stem = path.strip_suffix(".csv").unwrap_or(path);
         for table in case.csv_tables(run) {
             write(&format!("{stem}-{}.csv", table.name), table.to_csv())?;

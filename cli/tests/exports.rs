@@ -22,10 +22,10 @@ fn run_writes_the_perfetto_csv_and_svg_files() {
         .expect("valid");
     let run = run_checked(case, &params, case.meta().default_variant().id, 1).expect("runs");
     let read = |name: &str| std::fs::read_to_string(path(name)).expect(name);
-    assert_eq!(read("t.json"), perfetto::perfetto_json(&run));
+    assert_eq!(read("t.json"), perfetto::perfetto_json(case.meta(), &run));
     let trace: serde_json::Value = serde_json::from_str(&read("t.json")).expect("JSON");
     assert!(trace["traceEvents"].as_array().is_some_and(|events| events.len() > 10));
-    assert_eq!(read("t.csv"), csv::metrics_csv(&run));
+    assert_eq!(read("t.csv"), csv::metrics_csv(case.meta(), &run));
     assert_eq!(read("t.svg"), svg::timeline_svg(&run, None));
     for chart in case.charts(&run) {
         assert_eq!(read(&format!("t-{}.svg", chart.name)), chart::chart_svg(&chart), "{}", chart.name);

@@ -3,7 +3,7 @@
 //! ten times as the page `#/__perf` does in wasm (`run::timing`), and prints
 //! `first_ms median_ms fastest_ms` (the median and the fastest of the nine after the first).
 //! `cargo run --profile bench -p slowpath-engine --example native_time -- 'run=fifo-trigger&duration=60s'`
-use slowpath_engine::case::{find, run_checked};
+use slowpath_engine::{find, run_checked};
 use std::time::Instant;
 
 fn main() {

@@ -1,7 +1,7 @@
 //! Prints each default run's size as messages (`run::wire`) and the time to encode
 //! and decode it natively: `cargo run --release -p slowpath-engine --example wire_size`;
 //! with `-- <case> <variant> [key=value ...]`, that one run (a link's worst settings).
-use slowpath_engine::case::{registry, run_checked};
+use slowpath_engine::{registry, run_checked};
 use std::time::Instant;
 
 fn main() {
@@ -22,10 +22,10 @@ fn main() {
         };
         let run = run_checked(*case, &params, variant, 1).expect("the run");
         let start = Instant::now();
-        let bytes = slowpath_engine::run::wire::encode(&run);
+        let bytes = slowpath_engine::run::wire::encode(*case, &run);
         let encoded = start.elapsed();
         let start = Instant::now();
-        let mut assembler = slowpath_engine::run::wire::Assembler::new();
+        let mut assembler = slowpath_engine::run::wire::Assembler::new(*case);
         let mut slowest = std::time::Duration::ZERO;
         let mut slowest_part = (0u8, 0usize);
         for part in &bytes {

@@ -4,7 +4,8 @@
 //! the same trace natively and in the browser. See ARCHITECTURE.md.
 //!
 //! Three layers, dependencies pointing down only:
-//! - [`case`] and [`cases`]: the registry and one module per case;
+//! - [`registry`]: the one list of cases, above everything else;
+//! - [`case`] and [`cases`]: the `Case` trait and one module per case;
 //! - [`kernel`]: kernel models several cases share (schedulers, locks, the maple tree);
 //! - [`run`]: the run machinery (parameters, the simulated world, traces, views);
 //! - [`tour`]: guided tours, data each case declares and the registry checks;
@@ -14,10 +15,12 @@ pub mod case;
 pub mod cases;
 pub mod export;
 pub mod kernel;
+pub mod registry;
 pub mod run;
 pub mod tour;
 
-pub use case::{find, registry, run_checked, Case, CaseMeta, RunError};
+pub use case::{run_checked, Case, CaseMeta, RunError};
+pub use registry::{find, registry};
 pub use run::params::{Notice, ParamKind, ParamSpec, ParamValue, ParamValues};
 pub use run::trace::{Granularity, Metric, Outcome, Run};
 pub use run::view::View;

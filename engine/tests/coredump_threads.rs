@@ -428,7 +428,8 @@ fn a_signal_before_the_last_thread_exists_is_named_at_the_signal() {
 /// by its place in a list.
 #[test]
 fn the_csv_names_threads_by_their_names() {
-    let csv = slowpath_engine::export::csv::metrics_csv(&run("2.6.14-rc2", &[("threads", "5")]));
+    let case = find("coredump-threads").expect("registered");
+    let csv = slowpath_engine::export::csv::metrics_csv(case.meta(), &run("2.6.14-rc2", &[("threads", "5")]));
     for name in ["main", "T0", "T4"] {
         assert!(csv.contains(&format!("per_thread.{name}.sys_ns,")), "{name} in\n{csv}");
     }

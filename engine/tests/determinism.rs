@@ -5,8 +5,19 @@ mod common;
 
 use slowpath_engine::{registry, run_checked};
 
+/// The variants whose default run draws from the seed (arrivals, cache draws, the
+/// spinners' phases): another seed must give another trace.
+const DRAWN_FROM_THE_SEED: &[(&str, &str)] = &[
+    ("rwsem-playground", "v6.13"),
+    ("rwsem-playground", "no-spin"),
+    ("rwsem-playground", "no-handoff"),
+    ("gvisor-threadgroups", "before"),
+    ("coredump-threads", "today"),
+];
+
 #[test]
 fn every_case_is_deterministic_and_seed_sensitive() {
+    let mut sensitive = Vec::new();
     for case in registry() {
         let meta = case.meta();
         let params = meta.default_params();
@@ -15,8 +26,24 @@ fn every_case_is_deterministic_and_seed_sensitive() {
             let b = run_checked(*case, &params, variant.id, 7).expect("runs");
             assert_eq!(a.trace_hash, b.trace_hash, "{} {}", meta.id, variant.id);
             assert_eq!(a.counts, b.counts);
+            let other = run_checked(*case, &params, variant.id, 8).expect("runs");
+            assert_eq!((a.seed, other.seed), (7, 8), "{} {}: a run records its seed", meta.id, variant.id);
+            if other.trace_hash != a.trace_hash {
+                sensitive.push((meta.id, variant.id));
+            }
         }
     }
+    for drawn in DRAWN_FROM_THE_SEED {
+        assert!(sensitive.contains(drawn), "{drawn:?}: another seed gives the same trace");
+    }
+    // A setting that draws only when asked: the sparse dump's random touch pattern.
+    let sparse = slowpath_engine::find("sparse-dump").expect("registered");
+    let random =
+        slowpath_engine::ParamValues::from_pairs_exact(sparse.meta().params, [("touch_pattern", "random")])
+            .expect("valid");
+    let hash = |seed| run_checked(sparse, &random, "v6.13", seed).expect("runs").trace_hash;
+    assert_eq!(hash(7), hash(7));
+    assert_ne!(hash(7), hash(8), "the random pattern follows the seed");
 }
 
 #[test]

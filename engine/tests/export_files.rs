@@ -35,8 +35,8 @@ fn every_default_run_exports_rectangular_csv_with_the_runs_figures() {
     for case in registry() {
         let meta = case.meta();
         let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
-        let text = csv::metrics_csv(&run);
-        assert_eq!(text, csv::metrics_csv(&run), "{}: deterministic", meta.id);
+        let text = csv::metrics_csv(meta, &run);
+        assert_eq!(text, csv::metrics_csv(meta, &run), "{}: deterministic", meta.id);
         let rows = parse_csv(&text);
         assert_eq!(rows[0], ["metric", "value", "unit"]);
         assert!(rows.iter().all(|row| row.len() == 3), "{}: three cells a row", meta.id);

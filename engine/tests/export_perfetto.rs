@@ -22,8 +22,8 @@ fn every_default_run_exports_well_formed_trace_events_with_exact_task_time() {
     for case in registry() {
         let meta = case.meta();
         let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
-        let text = perfetto_json(&run);
-        assert_eq!(text, perfetto_json(&run), "{}: the export is deterministic", meta.id);
+        let text = perfetto_json(meta, &run);
+        assert_eq!(text, perfetto_json(meta, &run), "{}: the export is deterministic", meta.id);
         let counts = check(&run, &text, Extent::of(&run, EFFECTS_MAX));
         assert!(!Extent::of(&run, EFFECTS_MAX).cut, "{}: a default run fits in one file", meta.id);
         println!("{}: {} bytes, {counts}", meta.id, text.len());
@@ -38,7 +38,7 @@ fn a_file_cut_at_its_stored_ops_bound_accounts_exactly_up_to_its_end() {
         let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         let extent = Extent::of(&run, 300);
         cut += usize::from(extent.cut);
-        let text = perfetto_json_within(&run, 300);
+        let text = perfetto_json_within(meta, &run, 300);
         check(&run, &text, extent);
         if extent.cut {
             let file: Value = serde_json::from_str(&text).expect("JSON");
@@ -61,9 +61,9 @@ fn random_settings_export_without_panicking_and_account_exactly() {
             let params = ParamValues::drawn(meta.params, |bound| rng.below(bound));
             let variant = meta.variants[rng.below(meta.variants.len() as u64) as usize].id;
             let run = run_checked(*case, &params, variant, draws).expect("drawn settings are valid");
-            let text = perfetto_json(&run);
+            let text = perfetto_json(meta, &run);
             check(&run, &text, Extent::of(&run, EFFECTS_MAX));
-            assert!(!csv::metrics_csv(&run).is_empty());
+            assert!(!csv::metrics_csv(meta, &run).is_empty());
             assert!(svg::timeline_svg(&run, None).ends_with("</svg>\n"));
             for drawn in case.charts(&run) {
                 assert!(chart::chart_svg(&drawn).ends_with("</svg>\n"));

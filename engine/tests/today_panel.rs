@@ -1,8 +1,8 @@
 //! Every case's "Today" check opens: its results file gives a median and a
 //! provenance, and its model run exists and carries the metric it names.
 
-use slowpath_engine::case::{registry, run_checked};
 use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::{registry, run_checked};
 
 #[test]
 fn every_today_check_has_a_measurement_a_provenance_and_a_model_run() {

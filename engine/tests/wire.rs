@@ -2,7 +2,8 @@
 //! sends it to the page: same views, figures, extras and chapters, and the same
 //! bytes again when re-encoded. Damaged bytes give an error, never a panic.
 
-use slowpath_engine::case::{registry, run_checked};
+use slowpath_engine::case::{run_checked, Case};
+use slowpath_engine::registry::{find, registry};
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::rng::counter_hash;
 use slowpath_engine::run::trace::Run;
@@ -17,9 +18,10 @@ fn positions(run: &Run) -> Vec<u64> {
 }
 
 fn assert_round_trip(run: &Run) {
-    let bytes = encode(run);
-    let back = decode(&bytes).unwrap_or_else(|error| panic!("{}: {error}", run.case));
-    assert_eq!(encode(&back), bytes, "{}: re-encoding gives the same bytes", run.case);
+    let case = find(run.case).expect("registered");
+    let bytes = encode(case, run);
+    let back = decode(case, &bytes).unwrap_or_else(|error| panic!("{}: {error}", run.case));
+    assert_eq!(encode(case, &back), bytes, "{}: re-encoding gives the same bytes", run.case);
     assert_eq!((back.case, back.variant, back.seed), (run.case, run.variant, run.seed));
     assert_eq!(back.params, run.params);
     assert_eq!(back.metrics, run.metrics, "{}: metrics keep their types", run.case);
@@ -63,18 +65,20 @@ fn random_settings_round_trip() {
 fn damaged_bytes_give_an_error_not_a_panic() {
     let case = registry()[0];
     let run = run_checked(case, &case.meta().default_params(), case.meta().default_variant().id, 1).unwrap();
-    let bytes = encode(&run);
-    assert!(decode(&[]).is_err(), "no header");
-    assert!(decode(&bytes[1..]).is_err(), "a table before the header");
+    let bytes = encode(case, &run);
+    assert!(decode(case, &[]).is_err(), "no header");
+    assert!(decode(case, &bytes[1..]).is_err(), "a table before the header");
     let header = &bytes[0];
-    assert!(decode(&[header[..header.len() / 2].to_vec()]).is_err(), "a cut message is refused");
+    assert!(decode(case, &[header[..header.len() / 2].to_vec()]).is_err(), "a cut message is refused");
+    let other: &'static dyn Case = registry()[1];
+    assert!(decode(other, &bytes).is_err(), "a run read as another case's is refused");
     for k in 0..200u64 {
         let mut damaged = bytes.clone();
         let part = (counter_hash(5, k) % damaged.len() as u64) as usize;
         let at = (counter_hash(3, k) % damaged[part].len() as u64) as usize;
         damaged[part][at] ^= 1 << (k % 8);
         // Either refused or decoded into a run whose indices were checked: never a panic.
-        let _ = decode(&damaged);
+        let _ = decode(case, &damaged);
     }
 }
 
@@ -85,7 +89,7 @@ fn a_summary_carries_the_figures_and_a_request_its_inputs() {
         let meta = case.meta();
         let run =
             run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("defaults run");
-        let summary = decode_summary(&encode_summary(&run)).expect("decodes");
+        let summary = decode_summary(*case, &encode_summary(*case, &run)).expect("decodes");
         assert_eq!((summary.case, summary.variant), (run.case, run.variant));
         assert_eq!(
             (&summary.metrics, &summary.outcome, summary.end_ns),
@@ -96,6 +100,6 @@ fn a_summary_carries_the_figures_and_a_request_its_inputs() {
         assert_eq!((back.id, back.case.as_str(), back.seed, back.detail), (7, meta.id, 3, Detail::Summary));
         assert_eq!(back.params(), run.params, "parameters keep their types");
     }
-    assert!(decode_summary(b"\x00garbage").is_err());
+    assert!(decode_summary(registry()[0], b"\x00garbage").is_err());
     assert!(Request::from_bytes(b"\xff").is_err());
 }

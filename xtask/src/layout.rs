@@ -1,12 +1,14 @@
-//! The layout check that `cargo xtask test` runs first: the generic code knows
-//! no case, the Markdown stays inside the repository, and the wasm's crates sort
-//! through the one stable sort.
+//! The layout check that `cargo xtask test` runs first: every `use` follows the
+//! dependency rule ([`uses`]), the generic code knows no case, the Markdown stays
+//! inside the repository, and the wasm's crates sort through the one stable sort.
 //!
 //! Why: adding a case must be one folder on each side (`engine/src/cases/<case>/`,
 //! `app/src/cases/<case>/`) plus a registry line; the moment the run machinery,
 //! a shared kernel model or the generic player names a case, that stops being
 //! true without anyone noticing. And a clone has only the repository, so a link
 //! that leaves it is broken for every reader.
+
+mod uses;
 
 use crate::cmd::{root, Failure, Outcome};
 use std::collections::BTreeSet;
@@ -28,13 +30,14 @@ const THE_SORT: &str = "engine/src/run/sort.rs";
 pub fn check() -> Outcome {
     let root = root();
     let mut problems = Vec::new();
+    problems.extend(uses::forbidden_uses(&root));
     problems.extend(generic_code_names_no_case(&root));
     problems.extend(every_case_has_notes(&root));
     problems.extend(markdown_stays_inside(&root));
     problems.extend(stable_sorts_go_through_run_sort(&root));
     if problems.is_empty() {
         println!(
-            "xtask: layout: generic code names no case, every case has notes, Markdown stays in the repository, \
+            "xtask: layout: every use follows the dependency rule, generic code names no case, every case has notes, Markdown stays in the repository, \
              stable sorts go through run::sort"
         );
         Ok(())

@@ -1,40 +1,31 @@
 //! Each case's own stage, charts and sweeps, one folder per case, and the one
 //! table that maps a case id to them (the app's side of the engine's registry).
-//! The generic player knows no case: it asks [`ui_for`] and draws what comes
-//! back; a case with no row still gets every generic panel.
+//! The generic player knows no case: the page hands it what [`ui_for`] gives and it
+//! draws that; a case with no row still gets every generic panel.
 
 mod coredump_threads;
 mod fifo_trigger;
 mod gvisor_threadgroups;
 mod sparse_dump;
 
-use slowpath_engine::{CaseMeta, Run, View};
+pub use crate::player::stage::{CaseUi, StageContext};
+use slowpath_engine::{Run, View};
 use std::rc::Rc;
-use yew::{Callback, Html};
+use yew::Html;
 
-/// What a case's stage is drawn from: the run, the view at the cursor, and a
-/// way to move the cursor.
-pub struct StageContext {
-    pub meta: &'static CaseMeta,
+/// What a stage component re-renders from: the run and the view at the cursor,
+/// compared by the run's identity and the view's value (a step that changes nothing
+/// on screen re-renders nothing). One type for every case's stage.
+#[derive(yew::Properties, Clone)]
+pub struct StageProps {
     pub run: Rc<Run>,
     pub view: Rc<View>,
-    /// Seeks the player to a simulated time (a chart click, a marker).
-    pub on_seek_time: Callback<u64>,
 }
 
-/// A case's parts of the player page.
-pub struct CaseUi {
-    /// The engine's case id (`CaseMeta::id`).
-    pub id: &'static str,
-    /// The stage: what animates, on the first screen beside the narration and the
-    /// pseudocode. It must fit there (about 34rem tall at 1280 × 800): secondary
-    /// parts go in `wide`.
-    pub main: fn(&StageContext) -> Html,
-    /// Drawn at full width below the first screen (outputs, plots, sweeps, diffs).
-    pub wide: fn(&StageContext) -> Html,
-    /// The speed Play starts at: one that reaches the case's headline moment
-    /// within about ten seconds.
-    pub pace: crate::player::model::Pace,
+impl PartialEq for StageProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
+    }
 }
 
 /// Every case that has a stage of its own.

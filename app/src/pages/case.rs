@@ -1,5 +1,4 @@
 use super::not_found::no_such_case;
-use crate::components::MetaRef;
 use crate::player::loader::PlayerLoader;
 use crate::route::Route;
 use slowpath_engine::{CaseMeta, ParamSpec};
@@ -10,7 +9,7 @@ use yew::prelude::*;
 pub fn case_page(id: &str, query: &str) -> Html {
     match slowpath_engine::find(id) {
         Some(case) => {
-            html! { <CaseDetails meta={MetaRef(case.meta())} query={AttrValue::from(query.to_string())} /> }
+            html! { <CaseDetails {case} query={AttrValue::from(query.to_string())} /> }
         }
         None => no_such_case(id),
     }
@@ -23,15 +22,21 @@ fn loader_key(meta: &CaseMeta, query: &str) -> String {
     format!("{}?{query}", meta.id)
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 struct CaseDetailsProps {
-    meta: MetaRef,
+    case: &'static dyn slowpath_engine::Case,
     query: AttrValue,
+}
+
+impl PartialEq for CaseDetailsProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.case.meta().id == other.case.meta().id && self.query == other.query
+    }
 }
 
 #[function_component(CaseDetails)]
 fn case_details(props: &CaseDetailsProps) -> Html {
-    let meta = props.meta.0;
+    let meta = props.case.meta();
     // What the case is (below the player) is mounted after the player's first screen,
     // in three parts, one per frame: the variants, the parameter table, the figures
     // and sources (laid out at once, its text was a long task of its own).
@@ -41,7 +46,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
         // An embed or the presenter view: the player alone (it links back to this page itself).
         return html! {
             <article class="case case-embed" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
-                <PlayerLoader key={loader_key(meta, &props.query)} meta={meta} query={props.query.clone()} />
+                <PlayerLoader key={loader_key(meta, &props.query)} case={props.case} case_ui={crate::cases::ui_for(meta.id)} query={props.query.clone()} />
             </article>
         };
     }
@@ -63,7 +68,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             </header>
 
             // Keyed by the link: pasting another link into the address bar reopens the player.
-            <PlayerLoader key={loader_key(meta, &props.query)} meta={meta} query={props.query.clone()} />
+            <PlayerLoader key={loader_key(meta, &props.query)} case={props.case} case_ui={crate::cases::ui_for(meta.id)} query={props.query.clone()} />
 
             if about_shown >= 1 {
             <section class="about-case" id="about" tabindex="-1" aria-labelledby="about-title">

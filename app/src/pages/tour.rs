@@ -18,6 +18,7 @@ use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::tour::{self, Answer, OpenStop, Posed, TourError};
 use slowpath_engine::CaseMeta;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -100,12 +101,18 @@ fn typing(event: &web_sys::KeyboardEvent, arrows: bool) -> bool {
     }
 }
 
-#[function_component(TourOf)]
-fn tour_of(props: &TourProps) -> Html {
-    let meta = props.meta.0;
-    let stops = slowpath_engine::find(meta.id).map_or(&[][..], |case| case.tour().stops);
-    let (index, notice) = tour::stop_number(&props.stop, stops.len());
-    let flags = flags(&props.query);
+/// A stop as it opens: None while its run is made, then the stop or why it could not open.
+type Opening = Option<Result<OpenStop, TourError>>;
+
+/// A stop's run and the previous stop's question revealed, as the engine's worker
+/// makes their runs: (the stop opened, the question revealed). None while a run is
+/// being made.
+#[hook]
+fn use_opened_stop(
+    meta: &'static CaseMeta,
+    stops: &'static [tour::Stop],
+    index: usize,
+) -> (Rc<Opening>, Rc<Option<Posed>>) {
     // The stop's run, and the previous stop's when it asked a question (revealed
     // here, so that a link straight to this stop still shows the answer), come
     // from the engine's worker; the stop opens on them.
@@ -125,26 +132,21 @@ fn tour_of(props: &TourProps) -> Html {
     let previous_run = crate::worker::use_run(previous_asks.and_then(key_of));
     // Opening a stop fills its text and works out its question from the run:
     // once per stop and run, not on every render.
-    let identity = |run: &Option<Result<std::rc::Rc<slowpath_engine::Run>, String>>| {
-        run.as_ref()
-            .map(|made| made.as_ref().map(|run| std::rc::Rc::as_ptr(run) as usize).map_err(Clone::clone))
+    let identity = |run: &Option<Result<Rc<slowpath_engine::Run>, String>>| {
+        run.as_ref().map(|made| made.as_ref().map(|run| Rc::as_ptr(run) as usize).map_err(Clone::clone))
     };
-    let opened = {
-        let stop_run = stop_run.clone();
-        use_memo((index, identity(&stop_run)), move |&(index, _)| -> Option<Result<OpenStop, TourError>> {
-            match case {
-                None => Some(Err(TourError(format!("no case `{}`", meta.id)))),
-                Some(case) => match (tour::state_of(case, index), &stop_run) {
-                    (Err(error), _) => Some(Err(error)),
-                    (Ok(_), None) => None,
-                    (Ok(_), Some(Err(why))) => Some(Err(TourError(why.clone()))),
-                    (Ok(_), Some(Ok(run))) => Some(tour::open_with_run(case, index, run.clone())),
-                },
-            }
-        })
-    };
-    let revealed = {
-        let previous_run = previous_run.clone();
+    let opened = use_memo((index, identity(&stop_run)), move |&(index, _)| -> Opening {
+        match case {
+            None => Some(Err(TourError(format!("no case `{}`", meta.id)))),
+            Some(case) => match (tour::state_of(case, index), &stop_run) {
+                (Err(error), _) => Some(Err(error)),
+                (Ok(_), None) => None,
+                (Ok(_), Some(Err(why))) => Some(Err(TourError(why.clone()))),
+                (Ok(_), Some(Ok(run))) => Some(tour::open_with_run(case, index, run.clone())),
+            },
+        }
+    });
+    let revealed =
         use_memo((previous_asks, identity(&previous_run)), move |&(previous, _)| -> Option<Posed> {
             match (case, previous, &previous_run) {
                 (Some(case), Some(previous), Some(Ok(run))) => {
@@ -152,12 +154,52 @@ fn tour_of(props: &TourProps) -> Html {
                 }
                 _ => None,
             }
-        })
-    };
-    let answers = use_state(BTreeMap::<usize, Given>::new);
+        });
+    (opened, revealed)
+}
+
+/// →/PageDown and ←/PageUp move between stops, caught on the window before the
+/// player's own keys, so that a presentation clicker drives the tour.
+#[hook]
+fn use_stop_keys(meta: &'static CaseMeta, index: usize, len: usize, flags: String) {
+    use_effect_with((index, flags), move |(index, flags)| {
+        let (index, flags) = (*index, flags.clone());
+        let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
+        let listener =
+            EventListener::new_with_options(&gloo::utils::window(), "keydown", options, move |event| {
+                let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                if event.ctrl_key() || event.meta_key() || event.alt_key() || event.shift_key() {
+                    return;
+                }
+                let key = event.key();
+                let arrows = matches!(key.as_str(), "ArrowRight" | "ArrowLeft");
+                let target = match key.as_str() {
+                    "ArrowRight" | "PageDown" => Some((index + 1 < len).then_some(index + 1)),
+                    "ArrowLeft" | "PageUp" => Some(index.checked_sub(1)),
+                    _ => None,
+                };
+                let Some(target) = target else { return };
+                if typing(event, arrows) {
+                    return;
+                }
+                // The tour owns these keys here: the player's step keys must not also run.
+                event.prevent_default();
+                event.stop_propagation();
+                if let Some(target) = target {
+                    go_to(meta, target, &flags);
+                }
+            });
+        move || drop(listener)
+    });
+}
+
+/// A guess typed at one stop: its input and the message about it, both cleared
+/// when the stop changes (a message about the last stop's guess says nothing about
+/// this one's).
+#[hook]
+fn use_guess(index: usize) -> (NodeRef, UseStateHandle<Option<String>>) {
     let guess_error = use_state(|| None::<String>);
     let guess_ref = use_node_ref();
-    // A message about the last stop's guess says nothing about this one's.
     {
         let (guess_error, guess_ref) = (guess_error.clone(), guess_ref.clone());
         use_effect_with(index, move |_| {
@@ -167,197 +209,56 @@ fn tour_of(props: &TourProps) -> Html {
             }
         });
     }
+    (guess_ref, guess_error)
+}
 
-    {
-        let flags = flags.clone();
-        let len = stops.len();
-        use_effect_with((index, flags), move |(index, flags)| {
-            let (index, flags) = (*index, flags.clone());
-            let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
-            let listener =
-                EventListener::new_with_options(&gloo::utils::window(), "keydown", options, move |event| {
-                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    if event.ctrl_key() || event.meta_key() || event.alt_key() || event.shift_key() {
-                        return;
-                    }
-                    let key = event.key();
-                    let arrows = matches!(key.as_str(), "ArrowRight" | "ArrowLeft");
-                    let target = match key.as_str() {
-                        "ArrowRight" | "PageDown" => Some((index + 1 < len).then_some(index + 1)),
-                        "ArrowLeft" | "PageUp" => Some(index.checked_sub(1)),
-                        _ => None,
-                    };
-                    let Some(target) = target else { return };
-                    if typing(event, arrows) {
-                        return;
-                    }
-                    // The tour owns these keys here: the player's step keys must not also run.
-                    event.prevent_default();
-                    event.stop_propagation();
-                    if let Some(target) = target {
-                        go_to(meta, target, &flags);
-                    }
-                });
-            move || drop(listener)
-        });
-    }
+#[function_component(TourOf)]
+fn tour_of(props: &TourProps) -> Html {
+    let meta = props.meta.0;
+    let case = slowpath_engine::find(meta.id);
+    let stops = case.map_or(&[][..], |case| case.tour().stops);
+    let (index, notice) = tour::stop_number(&props.stop, stops.len());
+    let flags = flags(&props.query);
+    let (opened, revealed) = use_opened_stop(meta, stops, index);
+    let answers = use_state(BTreeMap::<usize, Given>::new);
+    let (guess_ref, guess_error) = use_guess(index);
+    use_stop_keys(meta, index, stops.len(), flags.clone());
 
     let route = Route::Tour { id: meta.id.to_string(), stop: String::new(), query: flags.clone() };
     let address = AttrValue::from(stop_hash(meta, index, &flags));
     let Some(opened) = (*opened).as_ref() else {
-        let title = stops.get(index).map_or("", |stop| stop.title);
-        // The stops stay reachable while the run is made: nobody has to wait to move on.
-        let go = |target: usize| {
-            let flags = flags.clone();
-            Callback::from(move |_: MouseEvent| go_to(meta, target, &flags))
-        };
-        let leave = Route::Case { id: meta.id.to_string(), query: flags.clone() }.to_hash();
-        return html! {
-            <section class="panel tour-panel" aria-labelledby="tour-title" data-testid="tour-loading" aria-busy="true">
-                <p class="tour-count">{ format!("Guided tour · stop {} of {}", index + 1, stops.len()) }</p>
-                <h2 id="tour-title">{ title }</h2>
-                <p class="tour-text" role="status">{ "Opening this stop: the engine is making its run…" }</p>
-                <nav class="tour-nav" aria-label="Tour stops">
-                    <button type="button" data-testid="tour-prev" disabled={index == 0}
-                        onclick={go(index.saturating_sub(1))}>{ "← Previous stop" }</button>
-                    <button type="button" data-testid="tour-next" disabled={index + 1 >= stops.len()}
-                        onclick={go((index + 1).min(stops.len().saturating_sub(1)))}>{ "Next stop →" }</button>
-                    <a href={leave} data-testid="leave-tour">{ "Leave tour" }</a>
-                </nav>
-            </section>
-        };
+        return loading_panel(meta, stops, index, &flags);
     };
     let (player_query, open_error) = match &opened {
         Ok(opened) => (player_query(meta, opened, &flags), None),
         Err(error) => (flags.clone(), Some(error.to_string())),
     };
-    let leave = Route::Case { id: meta.id.to_string(), query: player_query.clone() }.to_hash();
-    let go = |target: usize| {
-        let flags = flags.clone();
-        Callback::from(move |_: MouseEvent| go_to(meta, target, &flags))
-    };
-    let last = index + 1 >= stops.len();
-    // When the next stop is later in this same run, playing (or stepping) to its moment
-    // moves the tour there: predict, play, see. (own position, next stop's position)
-    let follow = match (&opened, stops.get(index + 1)) {
-        (Ok(opened), Some(next)) => tour::stop_state(meta, next)
-            .ok()
-            .filter(|state| *state == opened.state)
-            .and_then(|_| tour::resolve(&opened.run, next.at).ok())
-            .filter(|&next| next > opened.position)
-            .map(|next| (opened.position, next)),
-        _ => None,
-    };
-    let title = stops.get(index).map_or("", |stop| stop.title);
-    let given = answers.get(&index).cloned();
-
+    let follow =
+        opened.as_ref().ok().and_then(|opened| next_stop_in_this_run(meta, opened, stops.get(index + 1)));
     let question = match &opened {
         Ok(OpenStop { question: Some(posed), .. }) => {
-            let record = {
-                let answers = answers.clone();
-                move |said: String, right: bool| {
-                    let mut next = (*answers).clone();
-                    next.insert(index, Given { said, right });
-                    answers.set(next);
-                }
+            let asked = Asked {
+                index,
+                posed,
+                answers: answers.clone(),
+                guess_ref,
+                guess_error,
+                follows: follow.is_some(),
             };
-            let body = match &posed.answer {
-                Answer::Choice { choices, correct } => html! {
-                    <div class="tour-choices">
-                        { for choices.iter().enumerate().map(|(i, choice)| {
-                            let record = record.clone();
-                            let (said, right) = (choice.clone(), i == *correct);
-                            let onchange = Callback::from(move |_: Event| record(said.clone(), right));
-                            let checked = given.as_ref().is_some_and(|g| g.said == *choice);
-                            html! {
-                                <label class="tour-choice">
-                                    <input type="radio" name={format!("tour-question-{index}")} {checked} {onchange} />
-                                    { choice.clone() }
-                                </label>
-                            }
-                        }) }
-                    </div>
-                },
-                Answer::Guess { .. } => {
-                    let onsubmit = {
-                        let (answer, guess_ref, guess_error) =
-                            (posed.answer.clone(), guess_ref.clone(), guess_error.clone());
-                        Callback::from(move |event: SubmitEvent| {
-                            event.prevent_default();
-                            let text = guess_ref
-                                .cast::<web_sys::HtmlInputElement>()
-                                .map(|i| i.value())
-                                .unwrap_or_default();
-                            match answer.judge_guess(&text) {
-                                Ok(right) => {
-                                    guess_error.set(None);
-                                    record(text.trim().to_string(), right);
-                                }
-                                Err(why) => guess_error.set(Some(why)),
-                            }
-                        })
-                    };
-                    html! {
-                        <form class="tour-guess" {onsubmit}>
-                            <label>
-                                <span>{ "Your guess" }</span>
-                                <input type="text" ref={guess_ref.clone()} data-testid="tour-guess" autocomplete="off"
-                                    aria-describedby="tour-guess-error" />
-                            </label>
-                            <button type="submit">{ "Save my guess" }</button>
-                            <p id="tour-guess-error" class="tour-error" aria-live="polite">
-                                { (*guess_error).clone().unwrap_or_default() }
-                            </p>
-                        </form>
-                    }
-                }
-            };
-            html! {
-                <fieldset class="tour-question" data-testid="tour-question">
-                    <legend>{ posed.prompt.clone() }</legend>
-                    { body }
-                    <p class="tour-noted" role="status" data-testid="tour-noted">
-                        { given.as_ref().map(|g| if follow.is_some() {
-                            format!("Noted: {}. Play on: at the next stop's moment the tour moves there and shows whether you were right.", g.said)
-                        } else {
-                            format!("Noted: {}. Go to the next stop to see whether you were right.", g.said)
-                        }).unwrap_or_default() }
-                    </p>
-                </fieldset>
-            }
+            question_panel(&asked)
         }
         _ => Html::default(),
     };
-
     let reveal = match (&*revealed, index.checked_sub(1)) {
-        (Some(posed), Some(previous)) => {
-            let verdict = match answers.get(&previous) {
-                Some(Given { said, right: true }) => format!("You said {said}: right."),
-                Some(Given { said, right: false }) => format!("You said {said}: not this time."),
-                None => "You did not answer at the previous stop.".to_string(),
-            };
-            html! {
-                <div class="tour-reveal" data-testid="tour-reveal">
-                    <h3>{ "The answer" }</h3>
-                    <p class="tour-prompt">{ posed.prompt.clone() }</p>
-                    <p data-testid="tour-verdict">{ verdict }</p>
-                    <p><strong>{ posed.answer.correct_text() }</strong>{ ". " }{ posed.explain.clone() }</p>
-                </div>
-            }
-        }
+        (Some(posed), Some(previous)) => reveal_panel(posed, answers.get(&previous)),
         _ => Html::default(),
-    };
-
-    let text = match &opened {
-        Ok(opened) => opened.text.join(" "),
-        Err(_) => String::new(),
     };
     let panel = html! {
         <section class="panel tour-panel" aria-labelledby="tour-title" data-testid="tour">
             <p class="tour-count" data-testid="tour-count">
                 { format!("Guided tour · stop {} of {}", index + 1, stops.len()) }
             </p>
-            <h2 id="tour-title">{ title }</h2>
+            <h2 id="tour-title">{ stops.get(index).map_or("", |stop| stop.title) }</h2>
             if let Some(notice) = &notice {
                 <p class="tour-notice" role="status" data-testid="tour-notice">{ notice.message.clone() }</p>
             }
@@ -367,16 +268,9 @@ fn tour_of(props: &TourProps) -> Html {
                 </p>
             }
             { reveal }
-            <p class="tour-text" data-testid="tour-text">{ text }</p>
+            <p class="tour-text" data-testid="tour-text">{ opened.as_ref().map(|opened| opened.text.join(" ")).unwrap_or_default() }</p>
             { question }
-            <nav class="tour-nav" aria-label="Tour stops">
-                <button type="button" data-testid="tour-prev" disabled={index == 0}
-                    onclick={go(index.saturating_sub(1))}>{ "← Previous stop" }</button>
-                <button type="button" data-testid="tour-next" disabled={last}
-                    onclick={go((index + 1).min(stops.len().saturating_sub(1)))}>{ "Next stop →" }</button>
-                <a href={leave} data-testid="leave-tour">{ "Leave tour" }</a>
-                <span class="tour-keys">{ "→ or PageDown: next stop · ← or PageUp: previous" }</span>
-            </nav>
+            { stop_nav(meta, stops.len(), index, &flags, &Route::Case { id: meta.id.to_string(), query: player_query.clone() }.to_hash(), true) }
         </section>
     };
     let key = format!("{index}?{player_query}");
@@ -389,10 +283,173 @@ fn tour_of(props: &TourProps) -> Html {
         })
     });
     let player = html! {
-        <PlayerView {key} meta={meta} query={AttrValue::from(player_query)}
+        <PlayerView {key} meta={meta} case={case} case_ui={crate::cases::ui_for(meta.id)} query={AttrValue::from(player_query)}
             run={opened.as_ref().ok().map(|opened| opened.run.clone())}
             address={Some(address)} {on_position} />
     };
+    tour_page_frame(meta, &route, panel, player)
+}
+
+/// The buttons to the previous and next stops and the way out; `keys`: with the
+/// keys that do the same.
+fn stop_nav(meta: &'static CaseMeta, len: usize, index: usize, flags: &str, leave: &str, keys: bool) -> Html {
+    let go = |target: usize| {
+        let flags = flags.to_string();
+        Callback::from(move |_: MouseEvent| go_to(meta, target, &flags))
+    };
+    html! {
+        <nav class="tour-nav" aria-label="Tour stops">
+            <button type="button" data-testid="tour-prev" disabled={index == 0}
+                onclick={go(index.saturating_sub(1))}>{ "← Previous stop" }</button>
+            <button type="button" data-testid="tour-next" disabled={index + 1 >= len}
+                onclick={go((index + 1).min(len.saturating_sub(1)))}>{ "Next stop →" }</button>
+            <a href={leave.to_string()} data-testid="leave-tour">{ "Leave tour" }</a>
+            if keys {
+                <span class="tour-keys">{ "→ or PageDown: next stop · ← or PageUp: previous" }</span>
+            }
+        </nav>
+    }
+}
+
+/// The panel while the stop's run is made: the stops stay reachable, so that
+/// nobody has to wait to move on.
+fn loading_panel(meta: &'static CaseMeta, stops: &[tour::Stop], index: usize, flags: &str) -> Html {
+    let title = stops.get(index).map_or("", |stop| stop.title);
+    let leave = Route::Case { id: meta.id.to_string(), query: flags.to_string() }.to_hash();
+    html! {
+        <section class="panel tour-panel" aria-labelledby="tour-title" data-testid="tour-loading" aria-busy="true">
+            <p class="tour-count">{ format!("Guided tour · stop {} of {}", index + 1, stops.len()) }</p>
+            <h2 id="tour-title">{ title }</h2>
+            <p class="tour-text" role="status">{ "Opening this stop: the engine is making its run…" }</p>
+            { stop_nav(meta, stops.len(), index, flags, &leave, false) }
+        </section>
+    }
+}
+
+/// When the next stop is later in this same run, playing (or stepping) to its moment
+/// moves the tour there: predict, play, see. (own position, next stop's position)
+fn next_stop_in_this_run(
+    meta: &'static CaseMeta,
+    opened: &OpenStop,
+    next: Option<&tour::Stop>,
+) -> Option<(u64, u64)> {
+    tour::stop_state(meta, next?)
+        .ok()
+        .filter(|state| *state == opened.state)
+        .and_then(|_| tour::resolve(&opened.run, next?.at).ok())
+        .filter(|&next| next > opened.position)
+        .map(|next| (opened.position, next))
+}
+
+/// A stop's question as asked: where the answer goes and what was said.
+struct Asked<'a> {
+    index: usize,
+    posed: &'a Posed,
+    answers: UseStateHandle<BTreeMap<usize, Given>>,
+    guess_ref: NodeRef,
+    guess_error: UseStateHandle<Option<String>>,
+    /// Playing on reaches the next stop (`next_stop_in_this_run`).
+    follows: bool,
+}
+
+/// The question: choices or a typed guess, and what was noted.
+fn question_panel(asked: &Asked) -> Html {
+    let (index, posed) = (asked.index, asked.posed);
+    let given = asked.answers.get(&index).cloned();
+    let record = {
+        let answers = asked.answers.clone();
+        move |said: String, right: bool| {
+            let mut next = (*answers).clone();
+            next.insert(index, Given { said, right });
+            answers.set(next);
+        }
+    };
+    let body = match &posed.answer {
+        Answer::Choice { choices, correct } => html! {
+            <div class="tour-choices">
+                { for choices.iter().enumerate().map(|(i, choice)| {
+                    let record = record.clone();
+                    let (said, right) = (choice.clone(), i == *correct);
+                    let onchange = Callback::from(move |_: Event| record(said.clone(), right));
+                    let checked = given.as_ref().is_some_and(|g| g.said == *choice);
+                    html! {
+                        <label class="tour-choice">
+                            <input type="radio" name={format!("tour-question-{index}")} {checked} {onchange} />
+                            { choice.clone() }
+                        </label>
+                    }
+                }) }
+            </div>
+        },
+        Answer::Guess { .. } => guess_form(asked, record),
+    };
+    html! {
+        <fieldset class="tour-question" data-testid="tour-question">
+            <legend>{ posed.prompt.clone() }</legend>
+            { body }
+            <p class="tour-noted" role="status" data-testid="tour-noted">
+                { given.as_ref().map(|g| if asked.follows {
+                    format!("Noted: {}. Play on: at the next stop's moment the tour moves there and shows whether you were right.", g.said)
+                } else {
+                    format!("Noted: {}. Go to the next stop to see whether you were right.", g.said)
+                }).unwrap_or_default() }
+            </p>
+        </fieldset>
+    }
+}
+
+/// A typed guess, judged when saved; a guess that is not a number says why.
+fn guess_form(asked: &Asked, record: impl Fn(String, bool) + 'static) -> Html {
+    let onsubmit = {
+        let (answer, guess_ref, guess_error) =
+            (asked.posed.answer.clone(), asked.guess_ref.clone(), asked.guess_error.clone());
+        Callback::from(move |event: SubmitEvent| {
+            event.prevent_default();
+            let text = guess_ref.cast::<web_sys::HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
+            match answer.judge_guess(&text) {
+                Ok(right) => {
+                    guess_error.set(None);
+                    record(text.trim().to_string(), right);
+                }
+                Err(why) => guess_error.set(Some(why)),
+            }
+        })
+    };
+    html! {
+        <form class="tour-guess" {onsubmit}>
+            <label>
+                <span>{ "Your guess" }</span>
+                <input type="text" ref={asked.guess_ref.clone()} data-testid="tour-guess" autocomplete="off"
+                    aria-describedby="tour-guess-error" />
+            </label>
+            <button type="submit">{ "Save my guess" }</button>
+            <p id="tour-guess-error" class="tour-error" aria-live="polite">
+                { (*asked.guess_error).clone().unwrap_or_default() }
+            </p>
+        </form>
+    }
+}
+
+/// The previous stop's answer, beside what was said there.
+fn reveal_panel(posed: &Posed, given: Option<&Given>) -> Html {
+    let verdict = match given {
+        Some(Given { said, right: true }) => format!("You said {said}: right."),
+        Some(Given { said, right: false }) => format!("You said {said}: not this time."),
+        None => "You did not answer at the previous stop.".to_string(),
+    };
+    html! {
+        <div class="tour-reveal" data-testid="tour-reveal">
+            <h3>{ "The answer" }</h3>
+            <p class="tour-prompt">{ posed.prompt.clone() }</p>
+            <p data-testid="tour-verdict">{ verdict }</p>
+            <p><strong>{ posed.answer.correct_text() }</strong>{ ". " }{ posed.explain.clone() }</p>
+        </div>
+    }
+}
+
+/// The tour panel above the player: alone in an embed or the presenter view, else
+/// under the case's breadcrumb and title.
+fn tour_page_frame(meta: &'static CaseMeta, route: &Route, panel: Html, player: Html) -> Html {
     if route.embedded() || route.presenting() {
         return html! {
             <article class="case case-embed case-tour" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
@@ -434,7 +491,7 @@ mod tests {
                 let opened = tour::open(*case, index).expect("opens");
                 for flags in ["", "present"] {
                     let query = player_query(meta, &opened, flags);
-                    let player = Player::open(meta, &query);
+                    let player = Player::open(*case, &query);
                     let name = format!("{} stop {} `{query}`", meta.id, index + 1);
                     assert_eq!(player.position, opened.position, "{name}");
                     assert_eq!(player.query.params, opened.state.params, "{name}");

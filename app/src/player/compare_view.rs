@@ -6,8 +6,8 @@
 use super::compare::{difference, rows};
 use super::controls::{select_value, ParamPanel};
 use super::model::{Action, Player};
+use super::stage::{CaseUi, StageContext};
 use super::url::Align;
-use crate::cases::{CaseUi, StageContext};
 use slowpath_engine::case::VariantGroup;
 use slowpath_engine::run::format;
 use slowpath_engine::{CaseMeta, ParamValues};

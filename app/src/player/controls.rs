@@ -41,19 +41,60 @@ pub(super) fn select_value(event: &Event) -> Option<String> {
 #[function_component(Transport)]
 pub fn transport(props: &PlayerProps) -> Html {
     let player = &props.player;
-    let run = &player.run;
     let on = |action: Action| send(&props.on_action, action);
+    html! {
+        <div class="transport" role="toolbar" aria-label="Playback">
+            { transport_buttons(player, on) }
+            { step_and_speed(player, &props.on_action) }
+            { position_readout(player) }
+            { scrub_bar(&player.run, player.position, &props.on_action) }
+            { chapter_list(&player.run, player.position, on) }
+        </div>
+    }
+}
+
+/// The buttons. Each glyph button carries a short word under its glyph: the glyphs
+/// alone explained themselves only in tooltips. The words are in the buttons' names.
+fn transport_buttons(player: &Player, on: impl Fn(Action) -> Callback<MouseEvent>) -> Html {
     let g = player.query.granularity;
-    let count = run.unit_count(g);
-    let index_text = match player.index() {
-        Some(index) => {
-            format!("{} {} of {}", granularity_label(g), group_digits(index + 1), group_digits(count))
-        }
-        None => format!("start · {} {}s", group_digits(count), granularity_label(g)),
-    };
-    let now_ns = run.time_at(player.position);
+    html! {
+        <div class="transport-buttons">
+            <button type="button" onclick={on(Action::ToStart)} aria-label="Jump to start (Home)" title="Start (Home)">
+                <span class="glyph" aria-hidden="true">{ "⇤" }</span><span class="caption">{ "start" }</span>
+            </button>
+            <button type="button" onclick={on(Action::PreviousNotable)} aria-label="Previous key moment (p)" title="Previous key moment (p)">
+                <span class="glyph" aria-hidden="true">{ "◂◆" }</span><span class="caption">{ "previous" }</span>
+            </button>
+            <button type="button" data-testid="step-back" onclick={on(Action::StepBack)}
+                aria-label={format!("Step back one {} (←)", granularity_label(g))} title="Step back (←)">
+                <span class="glyph" aria-hidden="true">{ "◀" }</span><span class="caption">{ "back" }</span>
+            </button>
+            <button type="button" data-testid="play" class="play" onclick={on(Action::TogglePlay)}
+                aria-label={if player.playing { "Pause (Space)" } else { "Play (Space)" }} aria-pressed={player.playing.to_string()}>
+                { if player.playing { "❚❚ Pause" } else { "▶ Play" } }
+            </button>
+            <button type="button" data-testid="step-forward" onclick={on(Action::StepForward)}
+                aria-label={format!("Step forward one {} (→)", granularity_label(g))} title="Step forward (→)">
+                <span class="glyph" aria-hidden="true">{ "▶" }</span><span class="caption">{ "forward" }</span>
+            </button>
+            <button type="button" onclick={on(Action::NextNotable)} aria-label="Next key moment (n)" title="Next key moment (n)">
+                <span class="glyph" aria-hidden="true">{ "◆▸" }</span><span class="caption">{ "next" }</span>
+            </button>
+            <button type="button" onclick={on(Action::ToEnd)} aria-label="Jump to end (End)" title="End (End)">
+                <span class="glyph" aria-hidden="true">{ "⇥" }</span><span class="caption">{ "end" }</span>
+            </button>
+            <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keys and words (?)">
+                <span class="glyph" aria-hidden="true">{ "?" }</span><span class="caption">{ "keys" }</span>
+            </button>
+        </div>
+    }
+}
+
+/// The step granularity and the playback speed, as two selects.
+fn step_and_speed(player: &Player, on_action: &Callback<Action>) -> Html {
+    let g = player.query.granularity;
     let on_granularity = {
-        let on_action = props.on_action.clone();
+        let on_action = on_action.clone();
         Callback::from(move |event: Event| {
             if let Some(g) = select_value(&event).and_then(|key| Granularity::from_key(&key)) {
                 on_action.emit(Action::SetGranularity(g));
@@ -61,59 +102,15 @@ pub fn transport(props: &PlayerProps) -> Html {
         })
     };
     let on_speed = {
-        let on_action = props.on_action.clone();
+        let on_action = on_action.clone();
         Callback::from(move |event: Event| {
             if let Some(speed) = select_value(&event).and_then(|text| text.parse::<usize>().ok()) {
                 on_action.emit(Action::SetSpeed(speed));
             }
         })
     };
-    let on_scrub = {
-        let on_action = props.on_action.clone();
-        Callback::from(move |event: InputEvent| {
-            let value = event
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-                .map(|i| i.value());
-            if let Some(position) = value.and_then(|text| text.parse::<f64>().ok()) {
-                on_action.emit(Action::Seek(position.max(0.0) as u64));
-            }
-        })
-    };
-    let total = run.total_ops();
     html! {
-        <div class="transport" role="toolbar" aria-label="Playback">
-            // Each glyph button carries a short word under its glyph: the glyphs alone
-            // explained themselves only in tooltips. The words are in the buttons' names.
-            <div class="transport-buttons">
-                <button type="button" onclick={on(Action::ToStart)} aria-label="Jump to start (Home)" title="Start (Home)">
-                    <span class="glyph" aria-hidden="true">{ "⇤" }</span><span class="caption">{ "start" }</span>
-                </button>
-                <button type="button" onclick={on(Action::PreviousNotable)} aria-label="Previous key moment (p)" title="Previous key moment (p)">
-                    <span class="glyph" aria-hidden="true">{ "◂◆" }</span><span class="caption">{ "previous" }</span>
-                </button>
-                <button type="button" data-testid="step-back" onclick={on(Action::StepBack)}
-                    aria-label={format!("Step back one {} (←)", granularity_label(g))} title="Step back (←)">
-                    <span class="glyph" aria-hidden="true">{ "◀" }</span><span class="caption">{ "back" }</span>
-                </button>
-                <button type="button" data-testid="play" class="play" onclick={on(Action::TogglePlay)}
-                    aria-label={if player.playing { "Pause (Space)" } else { "Play (Space)" }} aria-pressed={player.playing.to_string()}>
-                    { if player.playing { "❚❚ Pause" } else { "▶ Play" } }
-                </button>
-                <button type="button" data-testid="step-forward" onclick={on(Action::StepForward)}
-                    aria-label={format!("Step forward one {} (→)", granularity_label(g))} title="Step forward (→)">
-                    <span class="glyph" aria-hidden="true">{ "▶" }</span><span class="caption">{ "forward" }</span>
-                </button>
-                <button type="button" onclick={on(Action::NextNotable)} aria-label="Next key moment (n)" title="Next key moment (n)">
-                    <span class="glyph" aria-hidden="true">{ "◆▸" }</span><span class="caption">{ "next" }</span>
-                </button>
-                <button type="button" onclick={on(Action::ToEnd)} aria-label="Jump to end (End)" title="End (End)">
-                    <span class="glyph" aria-hidden="true">{ "⇥" }</span><span class="caption">{ "end" }</span>
-                </button>
-                <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keys and words (?)">
-                    <span class="glyph" aria-hidden="true">{ "?" }</span><span class="caption">{ "keys" }</span>
-                </button>
-            </div>
+        <>
             <label class="transport-field">
                 <span>{ "Step" }</span>
                 <select data-testid="step-granularity" onchange={on_granularity} aria-label="Step granularity (g)">
@@ -130,49 +127,94 @@ pub fn transport(props: &PlayerProps) -> Html {
                     }) }
                 </select>
             </label>
-            <p class="transport-position" aria-live="polite">
-                <span data-testid="step-index">{ index_text }</span>
-                <span class="sep">{ " · " }</span>
-                <span>{ "t = " }<span data-testid="sim-time">{ format::duration(now_ns) }</span></span>
-            </p>
-            <div class="scrub">
-                <input type="range" data-testid="scrub" aria-label="Position in the run" min="0" max={total.to_string()}
-                    step="1" value={player.position.to_string()} oninput={on_scrub} />
-                <ScrubMarkers run={player.run.clone()} />
-                // The chapters as labelled marks at their place in the run; a mark that
-                // would sit on the one before moves just right of it (a badge is ~3 % wide).
-                { for run.chapters.iter().enumerate().scan(f64::NEG_INFINITY, |shown, (index, chapter)| {
-                    let at = chapter.position as f64 / total.max(1) as f64 * 100.0;
-                    *shown = at.max(*shown + CHAPTER_MARK_GAP_PERCENT).min(100.0);
-                    Some((index, chapter, *shown))
-                }).map(|(index, chapter, left)| {
+        </>
+    }
+}
+
+/// Which step of how many, at the granularity, and the simulated time.
+fn position_readout(player: &Player) -> Html {
+    let run = &player.run;
+    let g = player.query.granularity;
+    let count = run.unit_count(g);
+    let index_text = match player.index() {
+        Some(index) => {
+            format!("{} {} of {}", granularity_label(g), group_digits(index + 1), group_digits(count))
+        }
+        None => format!("start · {} {}s", group_digits(count), granularity_label(g)),
+    };
+    html! {
+        <p class="transport-position" aria-live="polite">
+            <span data-testid="step-index">{ index_text }</span>
+            <span class="sep">{ " · " }</span>
+            <span>{ "t = " }<span data-testid="sim-time">{ format::duration(run.time_at(player.position)) }</span></span>
+        </p>
+    }
+}
+
+/// The scrub bar over the whole run, its notable-event markers and its chapter marks.
+fn scrub_bar(run: &Rc<slowpath_engine::Run>, position: u64, on_action: &Callback<Action>) -> Html {
+    let total = run.total_ops();
+    let on_scrub = {
+        let on_action = on_action.clone();
+        Callback::from(move |event: InputEvent| {
+            let value = event
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                .map(|i| i.value());
+            if let Some(position) = value.and_then(|text| text.parse::<f64>().ok()) {
+                on_action.emit(Action::Seek(position.max(0.0) as u64));
+            }
+        })
+    };
+    html! {
+        <div class="scrub">
+            <input type="range" data-testid="scrub" aria-label="Position in the run" min="0" max={total.to_string()}
+                step="1" value={position.to_string()} oninput={on_scrub} />
+            <ScrubMarkers run={run.clone()} />
+            // The chapters as labelled marks at their place in the run; a mark that
+            // would sit on the one before moves just right of it (a badge is ~3 % wide).
+            { for run.chapters.iter().enumerate().scan(f64::NEG_INFINITY, |shown, (index, chapter)| {
+                let at = chapter.position as f64 / total.max(1) as f64 * 100.0;
+                *shown = at.max(*shown + CHAPTER_MARK_GAP_PERCENT).min(100.0);
+                Some((index, chapter, *shown))
+            }).map(|(index, chapter, left)| {
+                html! {
+                    <span class="chapter-mark" style={format!("left: {left:.3}%")} aria-hidden="true"
+                        title={format!("{}. {}", index + 1, chapter.title)}>{ index + 1 }</span>
+                }
+            }) }
+        </div>
+    }
+}
+
+/// The chapters as buttons, the one the position is in marked current.
+fn chapter_list(
+    run: &slowpath_engine::Run,
+    position: u64,
+    on: impl Fn(Action) -> Callback<MouseEvent>,
+) -> Html {
+    if run.chapters.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <nav class="chapters" aria-label="Chapters" data-testid="chapters">
+            <ol role="list">
+                { for run.chapters.iter().enumerate().map(|(index, chapter)| {
+                    let reached = position >= chapter.position
+                        && run.chapters.get(index + 1).is_none_or(|next| position < next.position);
+                    let chapter_position = chapter.position;
                     html! {
-                        <span class="chapter-mark" style={format!("left: {left:.3}%")} aria-hidden="true"
-                            title={format!("{}. {}", index + 1, chapter.title)}>{ index + 1 }</span>
+                        <li key={chapter_position.to_string()}>
+                            <button type="button" class={classes!("chapter", reached.then_some("current"))}
+                                aria-current={reached.then_some("step")}
+                                onclick={on(Action::Seek(chapter_position))}>
+                                { format!("{}. {}", index + 1, chapter.title) }
+                            </button>
+                        </li>
                     }
                 }) }
-            </div>
-            if !run.chapters.is_empty() {
-                <nav class="chapters" aria-label="Chapters" data-testid="chapters">
-                    <ol role="list">
-                        { for run.chapters.iter().enumerate().map(|(index, chapter)| {
-                            let reached = player.position >= chapter.position
-                                && run.chapters.get(index + 1).is_none_or(|next| player.position < next.position);
-                            let position = chapter.position;
-                            html! {
-                                <li key={position.to_string()}>
-                                    <button type="button" class={classes!("chapter", reached.then_some("current"))}
-                                        aria-current={reached.then_some("step")}
-                                        onclick={on(Action::Seek(position))}>
-                                        { format!("{}. {}", index + 1, chapter.title) }
-                                    </button>
-                                </li>
-                            }
-                        }) }
-                    </ol>
-                </nav>
-            }
-        </div>
+            </ol>
+        </nav>
     }
 }
 

@@ -18,6 +18,8 @@ use yew::prelude::*;
 pub struct ExportProps {
     pub run: Rc<Run>,
     pub position: u64,
+    /// The run's case, for its parameters, tables and charts (None: a preset's run).
+    pub case: Option<&'static dyn slowpath_engine::Case>,
 }
 
 impl PartialEq for ExportProps {
@@ -43,9 +45,9 @@ pub fn export_panel(props: &ExportProps) -> Html {
     let status = use_state(|| None::<String>);
     // The case's table and chart names, once per run (the position changes on every step).
     let parts = {
-        let run = props.run.clone();
+        let (run, case) = (props.run.clone(), props.case);
         use_memo((run.case, run.trace_hash), move |_| -> (Vec<&'static str>, Vec<&'static str>) {
-            let Some(case) = slowpath_engine::find(run.case) else { return Default::default() };
+            let Some(case) = case else { return Default::default() };
             (
                 case.csv_tables(&run).iter().map(|table| table.name).collect(),
                 case.charts(&run).iter().map(|chart| chart.name).collect(),
@@ -54,27 +56,27 @@ pub fn export_panel(props: &ExportProps) -> Html {
     };
     let (tables, charts) = &*parts;
     let save = |kind: Kind| {
-        let run = props.run.clone();
+        let (run, case) = (props.run.clone(), props.case);
         let position = props.position;
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
+            let Some(case) = case else { return };
+            let meta = case.meta();
             let (name, text, mime) = match kind {
-                Kind::Perfetto => {
-                    (file_name(&run, position, "json"), perfetto::perfetto_json(&run), "application/json")
-                }
-                Kind::Metrics => (file_name(&run, position, "csv"), csv::metrics_csv(&run), "text/csv"),
+                Kind::Perfetto => (
+                    file_name(&run, position, "json"),
+                    perfetto::perfetto_json(meta, &run),
+                    "application/json",
+                ),
+                Kind::Metrics => (file_name(&run, position, "csv"), csv::metrics_csv(meta, &run), "text/csv"),
                 Kind::Table(index) => {
-                    let Some(table) = slowpath_engine::find(run.case)
-                        .and_then(|case| case.csv_tables(&run).into_iter().nth(index))
-                    else {
+                    let Some(table) = case.csv_tables(&run).into_iter().nth(index) else {
                         return;
                     };
                     (part_file_name(&run, position, table.name, "csv"), table.to_csv(), "text/csv")
                 }
                 Kind::Chart(index) => {
-                    let Some(chart) = slowpath_engine::find(run.case)
-                        .and_then(|case| case.charts(&run).into_iter().nth(index))
-                    else {
+                    let Some(chart) = case.charts(&run).into_iter().nth(index) else {
                         return;
                     };
                     (

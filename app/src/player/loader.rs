@@ -8,7 +8,7 @@ use super::PlayerView;
 use crate::worker::{self, Reply, RunKey, Ticket};
 use slowpath_engine::run::format;
 use slowpath_engine::run::wire::Detail;
-use slowpath_engine::{CaseMeta, Run};
+use slowpath_engine::Run;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -64,20 +64,23 @@ fn ask(key: RunKey, on_reply: Callback<Reply>) -> Ticket {
 
 #[derive(Properties)]
 pub struct LoaderProps {
-    pub meta: &'static CaseMeta,
+    /// The case whose player this is, handed in by the page.
+    pub case: &'static dyn slowpath_engine::Case,
+    /// The case's own stage, if it has one (`crate::cases::ui_for`).
+    pub case_ui: Option<&'static super::stage::CaseUi>,
     pub query: AttrValue,
 }
 
 impl PartialEq for LoaderProps {
     fn eq(&self, other: &Self) -> bool {
-        self.meta.id == other.meta.id && self.query == other.query
+        self.case.meta().id == other.case.meta().id && self.query == other.query
     }
 }
 
 /// A case's player: asks for the link's run, shows its progress, then the player.
 #[function_component(PlayerLoader)]
 pub fn player_loader(props: &LoaderProps) -> Html {
-    let meta = props.meta;
+    let meta = props.case.meta();
     let run = use_state(|| None::<Rc<Run>>);
     let making = use_state(|| Making::Running(None));
     let ticket = use_mut_ref(|| None::<Ticket>);
@@ -103,7 +106,7 @@ pub fn player_loader(props: &LoaderProps) -> Html {
     }
     // Only this case's run: never another case's under this one's title.
     if let Some(run) = (*run).clone().filter(|run| run.case == meta.id) {
-        return html! { <PlayerView meta={meta} query={props.query.clone()} run={Some(run)} /> };
+        return html! { <PlayerView meta={meta} case={Some(props.case)} case_ui={props.case_ui} query={props.query.clone()} run={Some(run)} /> };
     }
     let on_cancel = {
         let ticket = ticket.clone();

@@ -6,7 +6,7 @@ use super::url::{Align, CompareSide, PlayerQuery};
 use slowpath_engine::run::params::Notice;
 use slowpath_engine::run::timeline::Timeline;
 use slowpath_engine::run::trace::Granularity;
-use slowpath_engine::{run_checked, CaseMeta, Run};
+use slowpath_engine::{run_checked, Case, CaseMeta, Run};
 use std::rc::Rc;
 
 pub use crate::worker::RunKey;
@@ -129,6 +129,9 @@ impl std::fmt::Debug for RunHandle {
 #[derive(Clone)]
 pub struct Player {
     pub meta: &'static CaseMeta,
+    /// The case the player was handed (None for a preset's synthetic run): it makes
+    /// the runs a changed parameter asks for.
+    pub case: Option<&'static dyn Case>,
     pub query: PlayerQuery,
     pub run: Rc<Run>,
     pub timeline: Rc<Timeline>,
@@ -187,13 +190,12 @@ fn key_of(run: &Run) -> RunKey {
     RunKey { case: run.case, variant: run.variant, seed: run.seed, params: run.params.clone() }
 }
 
-/// Runs a registered case here, on this thread (host tests; the page asks the
-/// engine's worker instead); None for metas outside the registry (presets).
-pub fn execute(meta: &'static CaseMeta, query: &PlayerQuery) -> Option<Run> {
-    let case = slowpath_engine::find(meta.id)?;
+/// Runs `case` here, on this thread (host tests; the page asks the engine's worker
+/// instead).
+pub fn execute(case: &'static dyn Case, query: &PlayerQuery) -> Run {
     // The query was validated against the schema, so this cannot fail; if it ever
     // did, the panic overlay would report it rather than show a wrong run.
-    Some(run_checked(case, &query.params, query.variant, query.seed).expect("validated parameters run"))
+    run_checked(case, &query.params, query.variant, query.seed).expect("validated parameters run")
 }
 
 /// The position a link's `step` points at, clamped to the run, with a notice if clamped.
@@ -217,10 +219,10 @@ fn position_for(run: &Run, step: Option<(Granularity, u64)>) -> (u64, Option<Not
 
 impl Player {
     /// Opens a case from a link's query string, making its run here.
-    pub fn open(meta: &'static CaseMeta, query_text: &str) -> Player {
-        let (query, _) = PlayerQuery::parse(meta, query_text);
-        let run = execute(meta, &query).expect("open() takes registered cases");
-        let player = Player::open_with_run(meta, query_text, Rc::new(run));
+    pub fn open(case: &'static dyn Case, query_text: &str) -> Player {
+        let (query, _) = PlayerQuery::parse(case.meta(), query_text);
+        let run = execute(case, &query);
+        let player = Player::open_with_run(case, query_text, Rc::new(run));
         match &query.compare {
             Some(side) => {
                 let second = PlayerQuery {
@@ -229,7 +231,7 @@ impl Player {
                     seed: side.seed,
                     ..query.clone()
                 };
-                let other = execute(meta, &second).expect("open() takes registered cases");
+                let other = execute(case, &second);
                 player.apply(Action::CompareReady(RunHandle(Rc::new(other))))
             }
             None => player,
@@ -238,7 +240,8 @@ impl Player {
 
     /// Opens a case from a link's query string with its run, made elsewhere (the
     /// engine's worker) from the same query.
-    pub fn open_with_run(meta: &'static CaseMeta, query_text: &str, run: Rc<Run>) -> Player {
+    pub fn open_with_run(case: &'static dyn Case, query_text: &str, run: Rc<Run>) -> Player {
+        let meta = case.meta();
         let (query, mut notices) = PlayerQuery::parse(meta, query_text);
         debug_assert_eq!(run.variant, query.variant, "the run was made from this query");
         let (position, notice) = position_for(&run, query.step);
@@ -248,6 +251,7 @@ impl Player {
         crate::perf::record("__slowpathTimelineMs", meta.id, crate::perf::now_ms() - started);
         let mut player = Player {
             meta,
+            case: Some(case),
             query,
             run,
             timeline,
@@ -271,6 +275,7 @@ impl Player {
         let run = preset.run.clone();
         Player {
             meta,
+            case: None,
             query: PlayerQuery::defaults(meta),
             timeline: Rc::new(run.timeline()),
             run,
@@ -315,13 +320,13 @@ impl Player {
         let same = self.run.params == query.params
             && self.run.variant == query.variant
             && self.run.seed == query.seed;
-        (!same && slowpath_engine::find(self.meta.id).is_some()).then(|| run_key(self.meta, query))
+        (!same && self.case.is_some()).then(|| run_key(self.meta, query))
     }
 
     /// Compare mode's second run, when it is not the one held (the worker makes it).
     pub fn wanted_compare(&self) -> Option<RunKey> {
         let side = self.query.compare.as_ref()?;
-        slowpath_engine::find(self.meta.id)?;
+        self.case?;
         let key = compare_key(self.meta, side);
         (self.other.as_deref().map(key_of) != Some(key.clone())).then_some(key)
     }

@@ -6,7 +6,6 @@
 //! the data is not in the wasm), the model's from a run made by the worker.
 
 use crate::route::Route;
-use slowpath_engine::case::find;
 use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::run::params::ParamValues;
@@ -14,15 +13,24 @@ use slowpath_engine::run::trace::Metric;
 use slowpath_engine::CaseMeta;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct TodayProps {
     pub meta: crate::components::MetaRef,
+    /// The case's measured figure (`Case::today`), if it has one.
+    pub check: Option<&'static slowpath_engine::run::measured::TodayCheck>,
+}
+
+impl PartialEq for TodayProps {
+    /// The check is the case's: the same case has the same one.
+    fn eq(&self, other: &Self) -> bool {
+        self.meta == other.meta
+    }
 }
 
 #[function_component(TodayPanel)]
 pub fn today_panel(props: &TodayProps) -> Html {
     let meta: &'static CaseMeta = props.meta.0;
-    let check = find(meta.id).and_then(|case| case.today());
+    let check = props.check;
     let key = check.and_then(|check| {
         let variant = meta.variant(check.variant)?;
         let params = ParamValues::from_pairs_exact(meta.params, check.params.iter().copied()).ok()?;

@@ -62,7 +62,8 @@ struct Job {
 /// Where the reply to the request in flight is being put together.
 enum Reading {
     Run(Box<Assembler>),
-    Summary(Option<Summary>),
+    /// The case asked of, whose tables read the figures, and the figures once read.
+    Summary(&'static dyn slowpath_engine::Case, Option<Summary>),
 }
 
 struct Client {
@@ -258,8 +259,8 @@ fn on_message(data: JsValue) {
                 let started = crate::perf::now_ms();
                 let read = match reading {
                     Reading::Run(assembler) => assembler.push(&bytes),
-                    Reading::Summary(summary) => {
-                        wire::decode_summary(&bytes).map(|read| *summary = Some(read))
+                    Reading::Summary(case, summary) => {
+                        wire::decode_summary(*case, &bytes).map(|read| *summary = Some(read))
                     }
                 };
                 crate::perf::record_max("__slowpathDecodeMs", job.key.case, crate::perf::now_ms() - started);
@@ -274,7 +275,7 @@ fn on_message(data: JsValue) {
                 crate::perf::record("__slowpathRunMs", job.key.case, crate::perf::now_ms() - job.started_ms);
                 let reply = match reading {
                     Reading::Run(assembler) => assembler.finish().map(|run| Reply::Run(Rc::new(run))),
-                    Reading::Summary(summary) => {
+                    Reading::Summary(_, summary) => {
                         summary.map(|s| Reply::Summary(Rc::new(s))).ok_or_else(|| "no figures".to_string())
                     }
                 };
@@ -327,13 +328,15 @@ fn pump() {
         match &client.worker {
             Some(worker) => {
                 let key = &job.key;
+                // An unknown case is answered here, by `run_here`, as every failure is.
+                let Some(case) = slowpath_engine::find(key.case) else { return Next::Here(job) };
                 let request = Request::new(job.id, key.case, key.variant, key.seed, &key.params, job.detail);
                 let bytes = js_sys::Uint8Array::from(request.to_bytes().as_slice());
                 let message = js_sys::Object::new();
                 let _ = js_sys::Reflect::set(&message, &"request".into(), &bytes);
                 let reading = match job.detail {
-                    Detail::Run => Reading::Run(Box::new(Assembler::new())),
-                    Detail::Summary => Reading::Summary(None),
+                    Detail::Run => Reading::Run(Box::new(Assembler::new(case))),
+                    Detail::Summary => Reading::Summary(case, None),
                 };
                 if worker.post_message(&message).is_err() {
                     return Next::Here(job);
@@ -363,7 +366,7 @@ fn run_here(key: &RunKey, detail: Detail) -> Reply {
         Err(error) => Reply::Failed(error.to_string()),
         Ok(run) => match detail {
             Detail::Run => Reply::Run(Rc::new(run)),
-            Detail::Summary => match wire::decode_summary(&wire::encode_summary(&run)) {
+            Detail::Summary => match wire::decode_summary(case, &wire::encode_summary(case, &run)) {
                 Ok(summary) => Reply::Summary(Rc::new(summary)),
                 Err(error) => Reply::Failed(error),
             },

@@ -72,11 +72,11 @@ fn handle(scope: &DedicatedWorkerGlobalScope, bytes: &[u8]) {
     };
     match request.detail {
         Detail::Run => {
-            for part in wire::encode(&run) {
+            for part in wire::encode(case, &run) {
                 post_part(scope, id, &part);
             }
         }
-        Detail::Summary => post_part(scope, id, &wire::encode_summary(&run)),
+        Detail::Summary => post_part(scope, id, &wire::encode_summary(case, &run)),
     }
     post(scope, "done", id, &[]);
 }

@@ -5,6 +5,7 @@
 //! dotted path. A case's plot points (per-write dt, scaling curves) come as
 //! [`Table`]s from `Case::csv_tables`.
 
+use crate::case::CaseMeta;
 use crate::run::trace::{Metric, Run};
 use crate::run::world::{Bucket, TaskId};
 
@@ -59,18 +60,16 @@ fn write_cell(out: &mut String, cell: &str) {
 }
 
 /// The run's figures: `metric,value,unit` rows.
-pub fn metrics_table(run: &Run) -> Table {
+pub fn metrics_table(meta: &CaseMeta, run: &Run) -> Table {
     let mut table = Table::new("metrics", &["metric", "value", "unit"]);
     let mut put =
         |metric: String, value: String, unit: &str| table.row(vec![metric, value, unit.to_string()]);
     put("case".into(), run.case.into(), "");
     put("variant".into(), run.variant.into(), "");
     put("seed".into(), run.seed.to_string(), "");
-    if let Some(case) = crate::case::find(run.case) {
-        for spec in case.meta().params {
-            if let Some(value) = run.params.0.get(spec.name) {
-                put(format!("param.{}", spec.name), spec.format_value(value), "");
-            }
+    for spec in meta.params {
+        if let Some(value) = run.params.0.get(spec.name) {
+            put(format!("param.{}", spec.name), spec.format_value(value), "");
         }
     }
     put("sim_time".into(), run.end_ns.to_string(), "ns");
@@ -136,8 +135,8 @@ fn flatten(rows: &mut Vec<(String, String, &'static str)>, path: String, metric:
 }
 
 /// The metrics table as CSV text.
-pub fn metrics_csv(run: &Run) -> String {
-    metrics_table(run).to_csv()
+pub fn metrics_csv(meta: &CaseMeta, run: &Run) -> String {
+    metrics_table(meta, run).to_csv()
 }
 
 #[cfg(test)]

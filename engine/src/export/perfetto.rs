@@ -21,6 +21,7 @@
 //! `otherData.note` say where the file stops.
 
 use super::{write_json_str, write_us};
+use crate::case::CaseMeta;
 use crate::run::lock::LockMode;
 use crate::run::narration::{plain, Segment};
 use crate::run::timeline::{LockSpan, LockSpanKind, SpanState};
@@ -85,14 +86,14 @@ fn writes_an_event(effect: &Effect) -> bool {
 
 /// The run as a Trace Event Format JSON object (`traceEvents` plus `otherData`),
 /// up to [`EFFECTS_MAX`] stored effects.
-pub fn perfetto_json(run: &Run) -> String {
-    perfetto_json_within(run, EFFECTS_MAX)
+pub fn perfetto_json(meta: &CaseMeta, run: &Run) -> String {
+    perfetto_json_within(meta, run, EFFECTS_MAX)
 }
 
 /// The run as Trace Event JSON over the blocks whose stored effects fit in `effects_max`.
-pub fn perfetto_json_within(run: &Run, effects_max: u64) -> String {
+pub fn perfetto_json_within(meta: &CaseMeta, run: &Run, effects_max: u64) -> String {
     let extent = Extent::of(run, effects_max);
-    let mut writer = Writer { run, extent, out: String::with_capacity(64 * 1024), first: true };
+    let mut writer = Writer { meta, run, extent, out: String::with_capacity(64 * 1024), first: true };
     writer.out.push_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{");
     writer.other_data();
     writer.out.push_str("},\"traceEvents\":[\n");
@@ -105,6 +106,8 @@ pub fn perfetto_json_within(run: &Run, effects_max: u64) -> String {
 }
 
 struct Writer<'r> {
+    /// The run's case: its parameters' names and units.
+    meta: &'r CaseMeta,
     run: &'r Run,
     extent: Extent,
     out: String,
@@ -143,9 +146,9 @@ impl Writer<'_> {
             ",\"seed\":\"{}\",\"end_ns\":\"{}\",\"trace_hash\":\"{:016x}\",\"params\":",
             run.seed, run.end_ns, run.trace_hash
         );
-        let params: Vec<String> = crate::case::find(run.case)
-            .map(|case| case.meta().params)
-            .unwrap_or_default()
+        let params: Vec<String> = self
+            .meta
+            .params
             .iter()
             .filter_map(|spec| {
                 Some(format!("{}={}", spec.name, spec.format_value(run.params.0.get(spec.name)?)))

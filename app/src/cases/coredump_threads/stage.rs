@@ -12,17 +12,7 @@ use slowpath_engine::Run;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, Clone)]
-pub struct StageProps {
-    pub run: Rc<Run>,
-    pub view: Rc<View>,
-}
-
-impl PartialEq for StageProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
-    }
-}
+pub use crate::cases::StageProps;
 
 /// Above this many threads the cards become a heat strip.
 const CARDS_UP_TO: usize = 64;

@@ -125,35 +125,77 @@ fn draw_chart(
     measured: Option<MeasuredBand>,
 ) {
     let Some((pen, width)) = context_2d(canvas, CHART_H) else { return };
-    let fast = css_var(canvas, "--fifo-fast", "#0a4bb3");
-    let slow = css_var(canvas, "--fifo-slow", "#b3261e");
-    let grid = css_var(canvas, "--border", "#b9bcc4");
-    let muted = css_var(canvas, "--muted", "#3f4654");
-    let now = css_var(canvas, "--fifo-now", "#c2410c");
-    let burst = css_var(canvas, "--warm", "#9a4a00");
+    let colours = Colours::of(canvas);
     let font = css_var(canvas, "font-family", "system-ui, sans-serif");
     pen.clear_rect(0.0, 0.0, width, CHART_H);
     pen.set_font(&format!("12px {font}"));
-    let bottom = CHART_H - PAD_BOTTOM;
+    draw_decades_and_threshold(&pen, width, case.slow_ns, &colours);
+    if let Some(band) = measured {
+        draw_measured_band(&pen, width, band, &css_var(canvas, "--text", "#1b1f24"), &colours);
+    }
+    let n = case.write_dt_ns.len();
+    if n == 0 {
+        pen.set_text_align("center");
+        pen.set_fill_style_str(&colours.muted);
+        let _ = pen.fill_text("no write in this run", PAD_LEFT + (width - PAD_LEFT) / 2.0, CHART_H / 2.0);
+        return;
+    }
+    let columns = Columns::new(n, width);
+    let bar_w = (columns.col_width() * if columns.per_write { 0.8 } else { 1.0 }).max(1.0);
+    draw_bars(&pen, case, &columns, bar_w, &colours);
+    draw_burst_marks(&pen, width, case, &columns, bar_w, &colours);
+    let current_x =
+        current.filter(|&k| k < n).map(|k| (k, (columns.x_of_col(columns.col_of(k)) + bar_w / 2.0).round()));
+    draw_write_numbers(&pen, width, n, current_x, &colours);
+    if let Some((k, x)) = current_x {
+        draw_current_write(&pen, width, x, case.write_dt_ns[k], k, &colours);
+    }
+}
 
-    // Decades, and the slow threshold dashed.
+/// The chart's colours, read from the stylesheet at draw time (they follow the theme).
+struct Colours {
+    fast: String,
+    slow: String,
+    grid: String,
+    muted: String,
+    now: String,
+    burst: String,
+}
+
+impl Colours {
+    fn of(canvas: &web_sys::HtmlCanvasElement) -> Colours {
+        Colours {
+            fast: css_var(canvas, "--fifo-fast", "#0a4bb3"),
+            slow: css_var(canvas, "--fifo-slow", "#b3261e"),
+            grid: css_var(canvas, "--border", "#b9bcc4"),
+            muted: css_var(canvas, "--muted", "#3f4654"),
+            now: css_var(canvas, "--fifo-now", "#c2410c"),
+            burst: css_var(canvas, "--warm", "#9a4a00"),
+        }
+    }
+}
+
+type Pen = web_sys::CanvasRenderingContext2d;
+
+/// Decades, and the slow threshold dashed.
+fn draw_decades_and_threshold(pen: &Pen, width: f64, slow_ns: u64, colours: &Colours) {
     pen.set_text_align("right");
     pen.set_text_baseline("middle");
     let mut decade = Y_MIN_NS;
     while decade <= Y_MAX_NS {
         let y = y_of(decade).round() + 0.5;
-        pen.set_stroke_style_str(&grid);
+        pen.set_stroke_style_str(&colours.grid);
         pen.set_line_width(1.0);
         pen.begin_path();
         pen.move_to(PAD_LEFT, y);
         pen.line_to(width - PAD_RIGHT, y);
         pen.stroke();
-        pen.set_fill_style_str(&muted);
+        pen.set_fill_style_str(&colours.muted);
         let _ = pen.fill_text(&format::duration(decade as u64), PAD_LEFT - 6.0, y);
         decade *= 10.0;
     }
-    let threshold = y_of(case.slow_ns as f64).round() + 0.5;
-    pen.set_stroke_style_str(&slow);
+    let threshold = y_of(slow_ns as f64).round() + 0.5;
+    pen.set_stroke_style_str(&colours.slow);
     let dash = js_sys::Array::of2(&4.0.into(), &4.0.into());
     let _ = pen.set_line_dash(&dash);
     pen.begin_path();
@@ -161,40 +203,44 @@ fn draw_chart(
     pen.line_to(width - PAD_RIGHT, threshold);
     pen.stroke();
     let _ = pen.set_line_dash(&js_sys::Array::new());
+}
 
-    // The measured spread behind the bars: a translucent band in the text's colour
-    // (at least 2 px, so that a spread of one value still shows).
-    if let Some(band) = measured {
-        let (top, low) = (y_of(band.high_ns as f64), y_of(band.low_ns as f64));
-        pen.set_fill_style_str(&css_var(canvas, "--text", "#1b1f24"));
-        pen.set_global_alpha(0.18);
-        pen.fill_rect(PAD_LEFT, top.min(low - 2.0), width - PAD_LEFT - PAD_RIGHT, (low - top).max(2.0));
-        pen.set_global_alpha(1.0);
-        // Named at the plot's left edge, where the first burst has not begun yet.
-        pen.set_fill_style_str(&muted);
-        pen.set_text_align("left");
-        pen.set_text_baseline("bottom");
-        let _ = pen.fill_text("measured today", PAD_LEFT + 4.0, top.min(low - 2.0) - 1.0);
-    }
+/// The measured spread behind the bars: a translucent band in the text's colour
+/// (at least 2 px, so that a spread of one value still shows).
+fn draw_measured_band(pen: &Pen, width: f64, band: MeasuredBand, text: &str, colours: &Colours) {
+    let (top, low) = (y_of(band.high_ns as f64), y_of(band.low_ns as f64));
+    pen.set_fill_style_str(text);
+    pen.set_global_alpha(0.18);
+    pen.fill_rect(PAD_LEFT, top.min(low - 2.0), width - PAD_LEFT - PAD_RIGHT, (low - top).max(2.0));
+    pen.set_global_alpha(1.0);
+    // Named at the plot's left edge, where the first burst has not begun yet.
+    pen.set_fill_style_str(&colours.muted);
+    pen.set_text_align("left");
+    pen.set_text_baseline("bottom");
+    let _ = pen.fill_text("measured today", PAD_LEFT + 4.0, top.min(low - 2.0) - 1.0);
+}
 
-    let n = case.write_dt_ns.len();
-    if n == 0 {
-        pen.set_text_align("center");
-        pen.set_fill_style_str(&muted);
-        let _ = pen.fill_text("no write in this run", PAD_LEFT + (width - PAD_LEFT) / 2.0, CHART_H / 2.0);
-        return;
-    }
-    let columns = Columns::new(n, width);
-    let bar_w = (columns.col_width() * if columns.per_write { 0.8 } else { 1.0 }).max(1.0);
+/// One bar per column: the slowest write in it, slow ones in the slow colour.
+fn draw_bars(pen: &Pen, case: &FifoCase, columns: &Columns, bar_w: f64, colours: &Colours) {
+    let bottom = CHART_H - PAD_BOTTOM;
     for col in 0..columns.count() {
         let Some(dt) = columns.writes_in(col).map(|k| case.write_dt_ns[k]).max() else { continue };
         let y = y_of(dt as f64);
-        pen.set_fill_style_str(if dt >= case.slow_ns { &slow } else { &fast });
+        pen.set_fill_style_str(if dt >= case.slow_ns { &colours.slow } else { &colours.fast });
         pen.fill_rect(columns.x_of_col(col), y, bar_w, (bottom - y).max(1.0));
     }
+}
 
-    // Bursts: a mark above their first write, labelled while there is room.
-    pen.set_fill_style_str(&burst);
+/// Bursts: a mark above their first write, labelled while there is room.
+fn draw_burst_marks(
+    pen: &Pen,
+    width: f64,
+    case: &FifoCase,
+    columns: &Columns,
+    bar_w: f64,
+    colours: &Colours,
+) {
+    pen.set_fill_style_str(&colours.burst);
     pen.set_text_align("left");
     pen.set_text_baseline("top");
     let mut label_end = f64::NEG_INFINITY;
@@ -213,12 +259,14 @@ fn draw_chart(
             label_end = x + 6.0 + 8.0 * label.len() as f64;
         }
     }
+}
 
-    // The x axis: first and last write numbers.
-    pen.set_fill_style_str(&muted);
+/// The x axis: the first and last write numbers, left out where the current
+/// write's label would cover them.
+fn draw_write_numbers(pen: &Pen, width: f64, n: usize, current_x: Option<(usize, f64)>, colours: &Colours) {
+    let bottom = CHART_H - PAD_BOTTOM;
+    pen.set_fill_style_str(&colours.muted);
     pen.set_text_baseline("top");
-    let current_x =
-        current.filter(|&k| k < n).map(|k| (k, (columns.x_of_col(columns.col_of(k)) + bar_w / 2.0).round()));
     let clear_of_current = |x: f64| current_x.is_none_or(|(_, at)| (at - x).abs() > 70.0);
     if clear_of_current(PAD_LEFT) {
         pen.set_text_align("left");
@@ -228,24 +276,25 @@ fn draw_chart(
         pen.set_text_align("right");
         let _ = pen.fill_text(&group_digits(n as u64), width - PAD_RIGHT, bottom + 5.0);
     }
+}
 
-    // The current write.
-    if let Some((k, x)) = current_x {
-        pen.set_stroke_style_str(&now);
-        pen.set_line_width(2.0);
-        pen.begin_path();
-        pen.move_to(x, PAD_TOP - 4.0);
-        pen.line_to(x, bottom);
-        pen.stroke();
-        pen.set_fill_style_str(&now);
-        pen.begin_path();
-        let _ = pen.arc(x, y_of(case.write_dt_ns[k] as f64), 4.0, 0.0, std::f64::consts::TAU);
-        pen.fill();
-        pen.set_text_align(if x > width / 2.0 { "right" } else { "left" });
-        pen.set_text_baseline("top");
-        let offset = if x > width / 2.0 { -6.0 } else { 6.0 };
-        let _ = pen.fill_text(&format!("write {}", group_digits(k as u64 + 1)), x + offset, bottom + 5.0);
-    }
+/// The current write `k` at `x`: a line, a dot at its dt, its number below.
+fn draw_current_write(pen: &Pen, width: f64, x: f64, dt_ns: u64, k: usize, colours: &Colours) {
+    let bottom = CHART_H - PAD_BOTTOM;
+    pen.set_stroke_style_str(&colours.now);
+    pen.set_line_width(2.0);
+    pen.begin_path();
+    pen.move_to(x, PAD_TOP - 4.0);
+    pen.line_to(x, bottom);
+    pen.stroke();
+    pen.set_fill_style_str(&colours.now);
+    pen.begin_path();
+    let _ = pen.arc(x, y_of(dt_ns as f64), 4.0, 0.0, std::f64::consts::TAU);
+    pen.fill();
+    pen.set_text_align(if x > width / 2.0 { "right" } else { "left" });
+    pen.set_text_baseline("top");
+    let offset = if x > width / 2.0 { -6.0 } else { 6.0 };
+    let _ = pen.fill_text(&format!("write {}", group_digits(k as u64 + 1)), x + offset, bottom + 5.0);
 }
 
 #[function_component(DtChart)]

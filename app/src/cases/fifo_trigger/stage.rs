@@ -24,17 +24,7 @@ use slowpath_engine::Run;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, Clone)]
-pub struct FifoStageProps {
-    pub run: Rc<Run>,
-    pub view: Rc<View>,
-}
-
-impl PartialEq for FifoStageProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
-    }
-}
+use crate::cases::StageProps;
 
 fn count(view: &View, counter: CounterId) -> u64 {
     view.counters.get(usize::from(counter.0)).map_or(0, |(_, value)| *value)
@@ -79,7 +69,7 @@ fn goodness(counter: i64, nice: i32) -> i64 {
 }
 
 #[function_component(FifoStage)]
-pub fn fifo_stage(props: &FifoStageProps) -> Html {
+pub fn fifo_stage(props: &StageProps) -> Html {
     let run = props.run.clone();
     // The static data, cloned once per run (the charts hold it by Rc).
     let case = {

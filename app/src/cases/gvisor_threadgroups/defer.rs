@@ -10,21 +10,9 @@ use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::run::trace::{OpKind, Outcome};
 use slowpath_engine::run::view::View;
 use slowpath_engine::run::world::TaskState;
-use slowpath_engine::Run;
-use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, Clone)]
-pub struct DeferProps {
-    pub run: Rc<Run>,
-    pub view: Rc<View>,
-}
-
-impl PartialEq for DeferProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
-    }
-}
+use crate::cases::StageProps as DeferProps;
 
 /// Locks of a sender's pile drawn one per row, the most recent first; the rest
 /// are counted in one row (and in one entry of the defer stack below), so that a

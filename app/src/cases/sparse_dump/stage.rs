@@ -11,20 +11,9 @@ use slowpath_engine::run::narration::{group_digits, Arg};
 use slowpath_engine::run::trace::{Granularity, Metric, OpKind};
 use slowpath_engine::run::view::View;
 use slowpath_engine::Run;
-use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, Clone)]
-pub struct StageProps {
-    pub run: Rc<Run>,
-    pub view: Rc<View>,
-}
-
-impl PartialEq for StageProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &other.run) && self.view == other.view
-    }
-}
+use crate::cases::StageProps;
 
 /// A maple node visit of the current iteration: node, pivots compared, slot taken.
 #[derive(Clone, Copy, PartialEq)]

@@ -259,16 +259,60 @@ const PROGRAM_MAPPINGS: [(u64, u64, &str, Backing, u64, bool); 22] = [
 /// (`thp_get_unmapped_area`), and a write fault maps a whole PMD-sized huge page,
 /// so each touched page populates its aligned PMD region.
 pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, thp_pmd: Option<u64>) -> Space {
-    let page_align = |x: u64| x / page * page;
-    let mut list: Vec<Vma> = Vec::new();
-    // What is mapped so far, by start: the overlap trim below looks up neighbours
-    // in it (a scan of the list would be quadratic in the VMA count).
-    let mut mapped: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
-    #[allow(clippy::too_many_arguments)]
+    let mut mappings = Mappings { list: Vec::new(), mapped: std::collections::BTreeMap::new(), page };
+    // The executable, the heap, ld.so, libc and their anonymous mappings, vvar and
+    // vdso, the stack.
+    for &(start, end, name, backing, present_pages, top) in &PROGRAM_MAPPINGS {
+        mappings.add(start, end, name, backing, present_pages, top);
+    }
+    let thp_pmd = thp_pmd.filter(|&pmd| size % pmd == 0);
+    let (big_start, big_end) = big_mapping_range(size, page, thp_pmd);
+    let present = touched_regions(pattern, touched.min(size / page), size / page, big_start, page, thp_pmd);
+    let huge = if thp_pmd.is_some() { present.clone() } else { Vec::new() };
+    mappings.list.push(Vma {
+        start: big_start,
+        end: big_end,
+        name: "anonymous mmap",
+        backing: Backing::Anon,
+        present,
+        big: true,
+    });
+    mappings.mapped.insert(big_start, big_end);
+    mappings.add_extras(vmas);
+    let Mappings { mut list, .. } = mappings;
+    let ranges: Vec<(u64, u64)> =
+        insertion_order(&list).iter().map(|&i| (list[i].start, list[i].end - 1)).collect();
+    // The gate VMA is no mapping of the process (not in mm_mt, not counted in `vmas`),
+    // but the snapshot lists it.
+    list.push(Vma {
+        start: GATE_START,
+        end: GATE_START + page.max(4096),
+        name: "[vsyscall]",
+        backing: Backing::Gate,
+        present: Vec::new(),
+        big: false,
+    });
+    crate::run::sort::sort_by_key(&mut list, |vma| vma.start);
+    let tree = tree_in_address_order(&ranges, &list);
+    let big = list.iter().position(|vma| vma.big).expect("the big mapping exists");
+    Space { vmas: list, big, tree, huge }
+}
+
+/// The mappings placed so far, in the order they were added, and what they cover
+/// by start: the overlap trim looks up neighbours in it (a scan of the list would
+/// be quadratic in the VMA count).
+struct Mappings {
+    list: Vec<Vma>,
+    mapped: std::collections::BTreeMap<u64, u64>,
+    page: u64,
+}
+
+impl Mappings {
+    /// Maps `start..end` rounded to pages, trimmed against what is mapped already,
+    /// with `present_pages` present at its bottom (or its `top`); nothing if the trim
+    /// leaves it empty.
     fn add(
-        list: &mut Vec<Vma>,
-        mapped: &mut std::collections::BTreeMap<u64, u64>,
-        page: u64,
+        &mut self,
         start: u64,
         end: u64,
         name: &'static str,
@@ -276,15 +320,17 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
         present_pages: u64,
         top: bool,
     ) {
+        let page = self.page;
         let page_align = |x: u64| x / page * page;
         let mut start = page_align(start);
         let mut end = page_align(end + page - 1).max(start + page);
         // With pages larger than the program's segments, neighbours would overlap
         // once rounded: trim against what is mapped already, and drop what is left empty.
-        while let Some((_, &other_end)) = mapped.range(..=start).next_back().filter(|(_, &e)| e > start) {
+        while let Some((_, &other_end)) = self.mapped.range(..=start).next_back().filter(|(_, &e)| e > start)
+        {
             start = other_end;
         }
-        if let Some((&other_start, _)) = mapped.range(start..).next() {
+        if let Some((&other_start, _)) = self.mapped.range(start..).next() {
             end = end.min(other_start);
         }
         if start >= end {
@@ -297,16 +343,51 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
             (n, false) => vec![(start, start + n * page)],
             (n, true) => vec![(end - n * page, end)],
         };
-        mapped.insert(start, end);
-        list.push(Vma { start, end, name, backing, present, big: false });
+        self.mapped.insert(start, end);
+        self.list.push(Vma { start, end, name, backing, present, big: false });
     }
-    // The executable, the heap, ld.so, libc and their anonymous mappings, vvar and
-    // vdso, the stack.
-    for &(start, end, name, backing, present_pages, top) in &PROGRAM_MAPPINGS {
-        add(&mut list, &mut mapped, page, start, end, name, backing, present_pages, top);
+
+    /// Extra small mappings up to `vmas` in all, adjacent as top-down allocation packs
+    /// them. Top-down mmap puts each in the highest free gap under mmap_base (just
+    /// below libc) that fits it: below the big one when the big one sits right under
+    /// libc; first in the gap above it when THP alignment moved it down by up to a
+    /// PMD. None goes below 64 KiB (mmap_min_addr); past that, no more are added.
+    fn add_extras(&mut self, vmas: u64) {
+        let page = self.page;
+        let base_count = self.list.len() as u64;
+        let mut below = 0x7fff_f7d8_5000 / page * page;
+        'extras: for extra in 0..vmas.saturating_sub(base_count) {
+            let length = (1 + extra % 4) * 16 * page;
+            // Step down past each mapping in the way: `below` only falls, so every
+            // mapping is stepped over at most once in the whole loop.
+            let start = loop {
+                if below < length + (64 << 10) {
+                    break 'extras;
+                }
+                let start = below - length;
+                match self.mapped.range(..below).next_back() {
+                    Some((&other_start, &other_end)) if other_end > start => below = other_start,
+                    _ => break start,
+                }
+            };
+            let (name, backing, present_pages) = if extra % 2 == 0 {
+                ("locale file", Backing::FileClean { elf_header: false }, 0)
+            } else {
+                ("anon (malloc arena)", Backing::Anon, 4)
+            };
+            let before_count = self.list.len();
+            self.add(start, below, name, backing, present_pages, false);
+            debug_assert_eq!(self.list.len(), before_count + 1, "an extra mapping is placed in a free gap");
+            below = start;
+        }
     }
-    // The big mapping: mmap() places it top-down, just below the lowest mapping up
-    // there; if it does not fit above the heap, below the executable instead.
+}
+
+/// Where mmap() places the big mapping: top-down, just below the lowest mapping up
+/// there; if it does not fit above the heap, below the executable instead; with THP,
+/// aligned down to a PMD.
+fn big_mapping_range(size: u64, page: u64, thp_pmd: Option<u64>) -> (u64, u64) {
+    let page_align = |x: u64| x / page * page;
     let heap_end = 0x5555_5557_a000u64;
     let exec_start = 0x5555_5555_4000u64;
     let (big_start, big_end) = if size <= page_align(0x7fff_f7d8_5000) - heap_end - (1 << 30) {
@@ -318,13 +399,23 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
         // an address hint, which needs 5-level paging (see `needs_high_address`).
         (HIGH_BASE, HIGH_BASE + size)
     };
-    let thp_pmd = thp_pmd.filter(|&pmd| size % pmd == 0);
-    let (big_start, big_end) = match thp_pmd {
+    match thp_pmd {
         Some(pmd) if big_start % pmd != 0 => (big_start / pmd * pmd, big_start / pmd * pmd + size),
         _ => (big_start, big_end),
-    };
-    let pages = size / page;
-    let touched = touched.min(pages);
+    }
+}
+
+/// The present ranges of the big mapping once the program has touched `touched` of
+/// its `pages` by `pattern`, merged where they meet. With THP, the fault maps the
+/// whole aligned PMD region around each page.
+fn touched_regions(
+    pattern: Pattern,
+    touched: u64,
+    pages: u64,
+    big_start: u64,
+    page: u64,
+    thp_pmd: Option<u64>,
+) -> Vec<(u64, u64)> {
     let mut touched_pages: Vec<u64> = match pattern {
         Pattern::First => (0..touched).collect(),
         Pattern::Spread if touched > 0 => (0..touched).map(|i| i * pages / touched).collect(),
@@ -341,7 +432,6 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
     let mut present: Vec<(u64, u64)> = Vec::new();
     for index in touched_pages {
         let at = big_start + index * page;
-        // With THP, the fault maps the whole aligned PMD region around the page.
         let (from, to) = match thp_pmd {
             Some(pmd) => (at / pmd * pmd, at / pmd * pmd + pmd),
             None => (at, at + page),
@@ -351,49 +441,12 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
             _ => present.push((from, to)),
         }
     }
-    let huge = if thp_pmd.is_some() { present.clone() } else { Vec::new() };
-    list.push(Vma {
-        start: big_start,
-        end: big_end,
-        name: "anonymous mmap",
-        backing: Backing::Anon,
-        present,
-        big: true,
-    });
-    // Extra small mappings below the big one, adjacent as top-down allocation packs them.
-    mapped.insert(big_start, big_end);
-    let base_count = list.len() as u64;
-    // Top-down mmap puts each in the highest free gap under mmap_base (just below
-    // libc) that fits it: below the big one when the big one sits right under libc;
-    // first in the gap above it when THP alignment moved it down by up to a PMD.
-    // None goes below 64 KiB (mmap_min_addr); past that, no more are added.
-    let mut below = page_align(0x7fff_f7d8_5000);
-    'extras: for extra in 0..vmas.saturating_sub(base_count) {
-        let length = (1 + extra % 4) * 16 * page;
-        // Step down past each mapping in the way: `below` only falls, so every
-        // mapping is stepped over at most once in the whole loop.
-        let start = loop {
-            if below < length + (64 << 10) {
-                break 'extras;
-            }
-            let start = below - length;
-            match mapped.range(..below).next_back() {
-                Some((&other_start, &other_end)) if other_end > start => below = other_start,
-                _ => break start,
-            }
-        };
-        let (name, backing, present_pages) = if extra % 2 == 0 {
-            ("locale file", Backing::FileClean { elf_header: false }, 0)
-        } else {
-            ("anon (malloc arena)", Backing::Anon, 4)
-        };
-        let before_count = list.len();
-        add(&mut list, &mut mapped, page, start, below, name, backing, present_pages, false);
-        debug_assert_eq!(list.len(), before_count + 1, "an extra mapping is placed in a free gap");
-        below = start;
-    }
-    // The tree is built in the order the mappings appear: exec maps the program,
-    // stack, vdso and ld.so; ld.so maps libc; the program maps the rest.
+    present
+}
+
+/// The order the mappings enter the tree, as the process makes them: exec maps the
+/// program, stack, vdso and ld.so; ld.so maps libc; the program maps the rest.
+fn insertion_order(list: &[Vma]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..list.len()).collect();
     crate::run::sort::sort_by_key(&mut order, |&i| {
         let vma = &list[i];
@@ -407,21 +460,14 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
         };
         (stage, std::cmp::Reverse(vma.start))
     });
-    let ranges: Vec<(u64, u64)> = order.iter().map(|&i| (list[i].start, list[i].end - 1)).collect();
-    // The gate VMA is no mapping of the process (not in mm_mt, not counted in `vmas`),
-    // but the snapshot lists it.
-    list.push(Vma {
-        start: GATE_START,
-        end: GATE_START + page.max(4096),
-        name: "[vsyscall]",
-        backing: Backing::Gate,
-        present: Vec::new(),
-        big: false,
-    });
-    let mut tree = MapleTree::build(&ranges);
-    // The tree stores insertion indices; map them back to address-order indices.
-    crate::run::sort::sort_by_key(&mut list, |vma| vma.start);
-    let by_start: Vec<u64> = list.iter().map(|vma| vma.start).collect();
+    order
+}
+
+/// The maple tree of `ranges` (in insertion order), its slots mapped back from
+/// insertion indices to indices in `by_address`, the VMAs sorted by start.
+fn tree_in_address_order(ranges: &[(u64, u64)], by_address: &[Vma]) -> MapleTree {
+    let mut tree = MapleTree::build(ranges);
+    let by_start: Vec<u64> = by_address.iter().map(|vma| vma.start).collect();
     for node in &mut tree.nodes {
         for slot in &mut node.slots {
             if let crate::kernel::mm::maple::Slot::Vma(inserted) = slot {
@@ -430,8 +476,7 @@ pub fn build(size: u64, touched: u64, pattern: Pattern, page: u64, vmas: u64, th
             }
         }
     }
-    let big = list.iter().position(|vma| vma.big).expect("the big mapping exists");
-    Space { vmas: list, big, tree, huge }
+    tree
 }
 
 #[cfg(test)]

@@ -57,7 +57,9 @@ impl Sim<'_> {
         }
     }
 
-    /// The micro-ops of one page at `addr`.
+    /// The micro-ops of one page at `addr`: the lock (every page before 6.15, once
+    /// after), the tree lookup, the VMA's flags, the page walk, the unlock, and the
+    /// page written or skipped.
     pub(super) fn page_steps(
         &self,
         vma: usize,
@@ -66,128 +68,169 @@ impl Sim<'_> {
         path: &[Visit],
         take_lock: bool,
     ) -> Vec<Step> {
-        let lock = self.lock;
-        let task = self.task;
-        let variant = self.config.variant;
+        let per_page_lock = !self.config.variant.keeps_lock();
+        let backing = self.space.vmas[vma].backing;
         let mut steps = Vec::new();
-        let dump = self.dump_fn();
-        let per_page_lock = !variant.keeps_lock();
         if per_page_lock || take_lock {
-            let (template, code) = if per_page_lock {
-                (T::LOCK, at(text::GUP_LOCKED, 1))
-            } else {
-                (T::LOCK_TAKE_615, at(dump, 3))
-            };
-            steps.push(Step {
-                kind: OpKind::LockFast,
-                code,
-                template,
-                args: vec![Arg::Lock(lock), Arg::Count(self.all.lock_acquisitions + 1)],
-                effects: vec![
-                    Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
-                    self.count(C_LOCKS, 1),
-                ],
-                cost: vec![(Cost::DownRead, self.config.costs.down_read)],
-            });
+            steps.push(self.read_lock_step(per_page_lock));
         }
         self.lookup_steps(addr, path, &mut steps);
-        let backing = self.space.vmas[vma].backing;
-        let rest = vec![
+        steps.push(self.flags_step(backing));
+        // The gate and vvar have no pages to walk: their flags end the lookup.
+        let no_walk = matches!(backing, Backing::Gate | Backing::Vvar);
+        let present = walk.present && !self.signal_pending && !no_walk;
+        if no_walk {
+        } else if self.signal_pending {
+            steps.push(self.signal_seen_step());
+        } else {
+            steps.push(self.page_walk_step(addr, walk));
+        }
+        if per_page_lock || present {
+            steps.push(self.read_unlock_step(per_page_lock));
+        }
+        if present {
+            steps.push(self.emit_step());
+        } else {
+            self.skip_steps(&mut steps);
+        }
+        steps
+    }
+
+    /// `mmap_read_lock`: per page in `get_dump_page` before 6.15, or once for the
+    /// whole dump after.
+    fn read_lock_step(&self, per_page_lock: bool) -> Step {
+        let (lock, task) = (self.lock, self.task);
+        let (template, code) = if per_page_lock {
+            (T::LOCK, at(text::GUP_LOCKED, 1))
+        } else {
+            (T::LOCK_TAKE_615, at(self.dump_fn(), 3))
+        };
+        Step {
+            kind: OpKind::LockFast,
+            code,
+            template,
+            args: vec![Arg::Lock(lock), Arg::Count(self.all.lock_acquisitions + 1)],
+            effects: vec![
+                Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
+                self.count(C_LOCKS, 1),
+            ],
+            cost: vec![(Cost::DownRead, self.config.costs.down_read)],
+        }
+    }
+
+    /// The VMA's flags checked: the gate page is a hole at once; vvar is refused here,
+    /// at the cost of the rest of the lookup.
+    fn flags_step(&self, backing: Backing) -> Step {
+        let rest = [
             (Cost::GupRest, self.config.costs.gup_base),
             (Cost::GetDumpPage, self.config.costs.get_dump_page),
         ];
         if backing == Backing::Gate {
-            steps.push(Step {
+            return Step {
                 kind: OpKind::Compute,
                 code: at(text::GUP, 2),
                 template: T::GATE_HOLE,
                 args: vec![],
                 effects: vec![],
-                cost: rest.clone(),
-            });
-        } else {
-            let vvar = backing == Backing::Vvar;
-            let mut cost = vec![(Cost::CheckFlags, self.config.costs.check_flags)];
-            if vvar {
-                cost.extend(rest.iter().copied());
-            }
-            steps.push(Step {
-                kind: OpKind::Compute,
-                code: at(text::GUP, 3),
-                template: if vvar { T::FLAGS_VVAR } else { T::FLAGS },
-                args: vec![],
-                effects: vec![],
-                cost,
-            });
-        }
-        let no_walk = matches!(backing, Backing::Gate | Backing::Vvar);
-        let present = walk.present && !self.signal_pending && !no_walk;
-        if no_walk {
-        } else if self.signal_pending {
-            steps.push(Step {
-                kind: OpKind::Compute,
-                code: at(text::GUP, 4),
-                template: T::SIGNAL_SEEN,
-                args: vec![],
-                effects: vec![],
-                cost: vec![
-                    (Cost::GupRest, self.config.costs.gup_base),
-                    (Cost::GetDumpPage, self.config.costs.get_dump_page),
-                ],
-            });
-        } else {
-            let levels = u64::from(walk.levels);
-            let names = self.tables.geometry.names;
-            let huge = walk.present && usize::from(walk.levels) < names.len();
-            let (template, args) = if huge {
-                (T::WALK_HUGE, vec![Arg::Addr(addr), Arg::Count(levels)])
-            } else if walk.present {
-                (T::WALK_PRESENT, vec![Arg::Addr(addr), Arg::Count(levels)])
-            } else {
-                (
-                    T::WALK_NONE,
-                    vec![Arg::Addr(addr), Arg::Word(names[usize::from(walk.levels) - 1]), Arg::Count(levels)],
-                )
+                cost: rest.to_vec(),
             };
-            steps.push(Step {
-                kind: OpKind::PageWalk,
-                code: at(text::FOLLOW, follow_line(names, walk)),
-                template,
-                args,
-                effects: vec![],
-                cost: vec![
-                    (Cost::GupRest, self.config.costs.gup_base + self.config.costs.level * levels),
-                    (Cost::GetDumpPage, self.config.costs.get_dump_page),
-                ],
-            });
         }
-        if per_page_lock || present {
-            let (template, code) = if per_page_lock {
-                (T::UNLOCK, at(text::GUP_LOCKED, 3))
-            } else {
-                (T::UNLOCK_615_EMIT, at(dump, 6))
-            };
-            steps.push(Step {
-                kind: OpKind::LockRelease,
-                code,
-                template,
-                args: vec![Arg::Lock(lock)],
-                effects: vec![Effect::Release { lock, task }],
-                cost: vec![(Cost::UpRead, self.config.costs.up_read)],
-            });
+        let vvar = backing == Backing::Vvar;
+        let mut cost = vec![(Cost::CheckFlags, self.config.costs.check_flags)];
+        if vvar {
+            cost.extend(rest.iter().copied());
         }
+        Step {
+            kind: OpKind::Compute,
+            code: at(text::GUP, 3),
+            template: if vvar { T::FLAGS_VVAR } else { T::FLAGS },
+            args: vec![],
+            effects: vec![],
+            cost,
+        }
+    }
+
+    /// A pending SIGKILL seen in the lookup: no walk, the page is not dumped.
+    fn signal_seen_step(&self) -> Step {
+        Step {
+            kind: OpKind::Compute,
+            code: at(text::GUP, 4),
+            template: T::SIGNAL_SEEN,
+            args: vec![],
+            effects: vec![],
+            cost: vec![
+                (Cost::GupRest, self.config.costs.gup_base),
+                (Cost::GetDumpPage, self.config.costs.get_dump_page),
+            ],
+        }
+    }
+
+    /// The page-table walk down to the page, a huge page, or the level with no entry.
+    fn page_walk_step(&self, addr: u64, walk: Walk) -> Step {
+        let levels = u64::from(walk.levels);
+        let names = self.tables.geometry.names;
+        let huge = walk.present && usize::from(walk.levels) < names.len();
+        let (template, args) = if huge {
+            (T::WALK_HUGE, vec![Arg::Addr(addr), Arg::Count(levels)])
+        } else if walk.present {
+            (T::WALK_PRESENT, vec![Arg::Addr(addr), Arg::Count(levels)])
+        } else {
+            (
+                T::WALK_NONE,
+                vec![Arg::Addr(addr), Arg::Word(names[usize::from(walk.levels) - 1]), Arg::Count(levels)],
+            )
+        };
+        Step {
+            kind: OpKind::PageWalk,
+            code: at(text::FOLLOW, follow_line(names, walk)),
+            template,
+            args,
+            effects: vec![],
+            cost: vec![
+                (Cost::GupRest, self.config.costs.gup_base + self.config.costs.level * levels),
+                (Cost::GetDumpPage, self.config.costs.get_dump_page),
+            ],
+        }
+    }
+
+    /// `mmap_read_unlock`: after every page before 6.15; after 6.15, before a present
+    /// page is written (the write may sleep).
+    fn read_unlock_step(&self, per_page_lock: bool) -> Step {
+        let (lock, task) = (self.lock, self.task);
+        let (template, code) = if per_page_lock {
+            (T::UNLOCK, at(text::GUP_LOCKED, 3))
+        } else {
+            (T::UNLOCK_615_EMIT, at(self.dump_fn(), 6))
+        };
+        Step {
+            kind: OpKind::LockRelease,
+            code,
+            template,
+            args: vec![Arg::Lock(lock)],
+            effects: vec![Effect::Release { lock, task }],
+            cost: vec![(Cost::UpRead, self.config.costs.up_read)],
+        }
+    }
+
+    /// A present page written to the core file.
+    fn emit_step(&self) -> Step {
+        let v615 = self.config.variant.keeps_lock();
+        Step {
+            kind: OpKind::Emit,
+            code: at(self.dump_fn(), if v615 { 7 } else { 4 }),
+            template: T::EMIT,
+            args: vec![Arg::Word(if self.config.page == 4096 { "4 KiB" } else { "one" })],
+            effects: vec![self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)],
+            cost: vec![(Cost::Emit, self.config.costs.emit)],
+        }
+    }
+
+    /// A page not dumped: skipped (checking for a signal where the variant does), and
+    /// the loop left when one is pending and the variant looks.
+    fn skip_steps(&self, steps: &mut Vec<Step>) {
+        let variant = self.config.variant;
         let v615 = variant.keeps_lock();
-        if present {
-            steps.push(Step {
-                kind: OpKind::Emit,
-                code: at(dump, if v615 { 7 } else { 4 }),
-                template: T::EMIT,
-                args: vec![Arg::Word(if self.config.page == 4096 { "4 KiB" } else { "one" })],
-                effects: vec![self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)],
-                cost: vec![(Cost::Emit, self.config.costs.emit)],
-            });
-            return steps;
-        }
+        let dump = self.dump_fn();
         let (template, check) = match variant {
             Variant::V613 => (T::SKIP, 0),
             Variant::Interruptible => (T::SKIP_CHECKED, self.config.costs.interrupt_check),
@@ -211,7 +254,6 @@ impl Sim<'_> {
                 cost: vec![],
             });
         }
-        steps
     }
 
     pub(super) fn unlock_op(&mut self, now: u64, _why: Option<T>) {
@@ -325,7 +367,42 @@ impl Sim<'_> {
 
     /// The hypothetical range walk: one lookup, holes skipped whole, present pages written.
     pub(super) fn tree_walk_vma(&mut self, _vma: usize, start: u64, end: u64, path: &[Visit]) {
-        let page = self.config.page;
+        let (lock, task) = (self.lock, self.task);
+        self.tree_walk_lookup(start, path);
+        let big = self.space.vmas[self.space.big].start == start;
+        for (seg_start, seg_end, present) in self.tree_walk_runs(start, end) {
+            if self.aborted_at.is_some() {
+                break;
+            }
+            let now = self.builder.now_ns();
+            if let (Some(sent), false) = (self.config.sigkill_at_ns, self.signal_pending) {
+                if now >= sent {
+                    self.sigkill(sent, Some(seg_start));
+                    self.aborted_at = Some(now);
+                    break;
+                }
+            }
+            let pages = (seg_end - seg_start) / self.config.page;
+            if present {
+                self.tree_walk_present(seg_start, pages, path, big);
+            } else {
+                self.tree_walk_hole(seg_start, seg_end, pages, big);
+            }
+        }
+        let now = self.builder.now_ns();
+        self.builder.iteration(say(T::ITER_END.id(), &[]));
+        self.builder.op(OpSpec {
+            at_ns: now,
+            actor: Some(task),
+            kind: OpKind::LockRelease,
+            code: at(text::TREE_WALK, 7),
+            text: say(T::TREE_UNLOCK_END.id(), &[Arg::Lock(lock)]),
+            effects: &[Effect::Release { lock, task }],
+        });
+    }
+
+    /// The range walk's start: the read lock taken once and the VMA at `start` looked up.
+    fn tree_walk_lookup(&mut self, start: u64, path: &[Visit]) {
         let (lock, task) = (self.lock, self.task);
         let now = self.builder.now_ns();
         let mut steps = Vec::new();
@@ -346,8 +423,7 @@ impl Sim<'_> {
         self.all.lock_acquisitions += 1;
         let visits = path.len() as u64;
         self.all.node_visits += visits;
-        let is_big = self.space.vmas[self.space.big].start == start;
-        if is_big {
+        if self.space.vmas[self.space.big].start == start {
             self.big.node_visits += visits;
             self.big.lock_acquisitions += 1;
         }
@@ -365,9 +441,12 @@ impl Sim<'_> {
             at_ns += ns;
         }
         self.builder.advance_to(at_ns);
-        let big = self.space.vmas[self.space.big].start == start;
-        // A hole is everything between two populated pages, whatever depth its parts
-        // stop at: one skip, scanning the entries of every level it passes.
+    }
+
+    /// The range's runs of present pages and of holes, (start, end, present). A hole
+    /// is everything between two populated pages, whatever depth its parts stop at:
+    /// one skip, scanning the entries of every level it passes.
+    fn tree_walk_runs(&self, start: u64, end: u64) -> Vec<(u64, u64, bool)> {
         let mut runs: Vec<(u64, u64, bool)> = Vec::new();
         for (seg_start, seg_end, walk) in self.tables.segments(start, end) {
             match runs.last_mut() {
@@ -375,129 +454,110 @@ impl Sim<'_> {
                 _ => runs.push((seg_start, seg_end, walk.present)),
             }
         }
-        for (seg_start, seg_end, present) in runs {
-            if self.aborted_at.is_some() {
-                break;
-            }
-            let pages = (seg_end - seg_start) / page;
-            let now = self.builder.now_ns();
-            if let (Some(sent), false) = (self.config.sigkill_at_ns, self.signal_pending) {
-                if now >= sent {
-                    self.sigkill(sent, Some(seg_start));
-                    self.aborted_at = Some(now);
-                    break;
-                }
-            }
-            if present {
-                // Each page: drop the lock, write, retake it and look the VMA up again.
-                let mut relookup = Vec::new();
-                self.lookup_steps(seg_start, path, &mut relookup);
-                let lookup_ns: u64 =
-                    relookup.iter().map(|step| step.cost.iter().map(|c| c.1).sum::<u64>()).sum();
-                let unlock = [Effect::Release { lock, task }];
-                let emitted = [self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)];
-                let relock = [
-                    Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
-                    self.count(C_LOCKS, 1),
-                    self.count(C_VISITS, path.len() as u64),
-                ];
-                let lock_arg = [Arg::Lock(lock)];
-                let unlock_spec = |at_ns| OpSpec {
-                    at_ns,
-                    actor: Some(task),
-                    kind: OpKind::LockRelease,
-                    code: at(text::TREE_WALK, 4),
-                    text: say(T::TREE_UNLOCK_EMIT.id(), &lock_arg),
-                    effects: &unlock,
-                };
-                let emit_spec = |at_ns| OpSpec {
-                    at_ns,
-                    actor: Some(task),
-                    kind: OpKind::Emit,
-                    code: at(text::TREE_WALK, 5),
-                    text: say(T::EMIT.id(), &[Arg::Word("populated")]),
-                    effects: &emitted,
-                };
-                let relock_spec = |at_ns| OpSpec {
-                    at_ns,
-                    actor: Some(task),
-                    kind: OpKind::LockFast,
-                    code: at(text::TREE_WALK, 6),
-                    text: say(T::TREE_RELOCK.id(), &lock_arg),
-                    effects: &relock,
-                };
-                // The lock is dropped before the first page; each page is then written,
-                // the lock retaken (and the VMA looked up again) and, but after the
-                // last page, dropped again for the next one.
-                let now = self.builder.now_ns();
-                self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(seg_start)]));
-                self.builder.op(unlock_spec(now));
-                self.builder.advance_to(now + self.config.costs.up_read);
-                let period = self.config.costs.emit
-                    + self.config.costs.down_read
-                    + lookup_ns
-                    + self.config.costs.up_read;
-                if pages > 1 {
-                    let specs = [
-                        emit_spec(0),
-                        relock_spec(self.config.costs.emit),
-                        unlock_spec(self.config.costs.emit + self.config.costs.down_read + lookup_ns),
-                    ];
-                    let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
-                    self.builder.repeat(pages - 1, period, say(T::ITER_PAGE.id(), &label_args), &specs);
-                }
-                let now = self.builder.now_ns();
-                let last = seg_start + (pages - 1) * page;
-                self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(last)]));
-                self.builder.op(emit_spec(now));
-                self.builder.op(relock_spec(now + self.config.costs.emit));
-                self.builder
-                    .advance_to(now + self.config.costs.emit + self.config.costs.down_read + lookup_ns);
-                self.costs[Cost::Emit as usize] += pages * self.config.costs.emit;
-                self.costs[Cost::UpRead as usize] += pages * self.config.costs.up_read;
-                self.costs[Cost::DownRead as usize] += pages * self.config.costs.down_read;
-                self.costs[Cost::TreeWalk as usize] += pages * lookup_ns;
-                let visits = pages * path.len() as u64;
-                for tally in std::iter::once(&mut self.all).chain(big.then_some(&mut self.big)) {
-                    tally.emitted += pages;
-                    tally.iterations += pages;
-                    tally.lock_acquisitions += pages;
-                    tally.node_visits += visits;
-                }
-            } else {
-                let entries = self.tables.entries_to_skip(seg_start, seg_end);
-                let ns = entries * self.config.costs.table_entry;
-                self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Addr(seg_start), Arg::Count(pages)]));
-                let args =
-                    [Arg::Addr(seg_start), Arg::Addr(seg_end - 1), Arg::Count(pages), Arg::Count(entries)];
-                self.builder.op(OpSpec {
-                    at_ns: now,
-                    actor: Some(task),
-                    kind: OpKind::Skip,
-                    code: at(text::TREE_WALK, 3),
-                    text: say(T::TREE_SKIP.id(), &args),
-                    effects: &[self.count(C_SKIPPED, pages), self.count(C_ITERATIONS, 1)],
-                });
-                self.builder.advance_to(now + ns.max(1));
-                self.costs[Cost::TreeWalk as usize] += ns;
-                self.all.skipped += pages;
-                self.all.iterations += 1;
-                if big {
-                    self.big.skipped += pages;
-                    self.big.iterations += 1;
-                }
-            }
+        runs
+    }
+
+    /// A run of present pages: for each, drop the lock, write, retake it and look the
+    /// VMA up again (all but the first and last page as one repeat).
+    fn tree_walk_present(&mut self, seg_start: u64, pages: u64, path: &[Visit], big: bool) {
+        let page = self.config.page;
+        let (lock, task) = (self.lock, self.task);
+        let mut relookup = Vec::new();
+        self.lookup_steps(seg_start, path, &mut relookup);
+        let lookup_ns: u64 = relookup.iter().map(|step| step.cost.iter().map(|c| c.1).sum::<u64>()).sum();
+        let unlock = [Effect::Release { lock, task }];
+        let emitted = [self.count(C_EMITTED, 1), self.count(C_ITERATIONS, 1)];
+        let relock = [
+            Effect::Acquire { lock, task, mode: LockMode::Read, waited_ns: 0 },
+            self.count(C_LOCKS, 1),
+            self.count(C_VISITS, path.len() as u64),
+        ];
+        let lock_arg = [Arg::Lock(lock)];
+        let unlock_spec = |at_ns| OpSpec {
+            at_ns,
+            actor: Some(task),
+            kind: OpKind::LockRelease,
+            code: at(text::TREE_WALK, 4),
+            text: say(T::TREE_UNLOCK_EMIT.id(), &lock_arg),
+            effects: &unlock,
+        };
+        let emit_spec = |at_ns| OpSpec {
+            at_ns,
+            actor: Some(task),
+            kind: OpKind::Emit,
+            code: at(text::TREE_WALK, 5),
+            text: say(T::EMIT.id(), &[Arg::Word("populated")]),
+            effects: &emitted,
+        };
+        let relock_spec = |at_ns| OpSpec {
+            at_ns,
+            actor: Some(task),
+            kind: OpKind::LockFast,
+            code: at(text::TREE_WALK, 6),
+            text: say(T::TREE_RELOCK.id(), &lock_arg),
+            effects: &relock,
+        };
+        // The lock is dropped before the first page; each page is then written,
+        // the lock retaken (and the VMA looked up again) and, but after the
+        // last page, dropped again for the next one.
+        let now = self.builder.now_ns();
+        self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(seg_start)]));
+        self.builder.op(unlock_spec(now));
+        self.builder.advance_to(now + self.config.costs.up_read);
+        let period =
+            self.config.costs.emit + self.config.costs.down_read + lookup_ns + self.config.costs.up_read;
+        if pages > 1 {
+            let specs = [
+                emit_spec(0),
+                relock_spec(self.config.costs.emit),
+                unlock_spec(self.config.costs.emit + self.config.costs.down_read + lookup_ns),
+            ];
+            let label_args = [Arg::AffineAddr { base: seg_start, stride: page }];
+            self.builder.repeat(pages - 1, period, say(T::ITER_PAGE.id(), &label_args), &specs);
         }
         let now = self.builder.now_ns();
-        self.builder.iteration(say(T::ITER_END.id(), &[]));
+        let last = seg_start + (pages - 1) * page;
+        self.builder.iteration(say(T::ITER_PAGE.id(), &[Arg::Addr(last)]));
+        self.builder.op(emit_spec(now));
+        self.builder.op(relock_spec(now + self.config.costs.emit));
+        self.builder.advance_to(now + self.config.costs.emit + self.config.costs.down_read + lookup_ns);
+        self.costs[Cost::Emit as usize] += pages * self.config.costs.emit;
+        self.costs[Cost::UpRead as usize] += pages * self.config.costs.up_read;
+        self.costs[Cost::DownRead as usize] += pages * self.config.costs.down_read;
+        self.costs[Cost::TreeWalk as usize] += pages * lookup_ns;
+        let visits = pages * path.len() as u64;
+        for tally in std::iter::once(&mut self.all).chain(big.then_some(&mut self.big)) {
+            tally.emitted += pages;
+            tally.iterations += pages;
+            tally.lock_acquisitions += pages;
+            tally.node_visits += visits;
+        }
+    }
+
+    /// A hole skipped whole, at the cost of the table entries it scans.
+    fn tree_walk_hole(&mut self, seg_start: u64, seg_end: u64, pages: u64, big: bool) {
+        let task = self.task;
+        let now = self.builder.now_ns();
+        let entries = self.tables.entries_to_skip(seg_start, seg_end);
+        let ns = entries * self.config.costs.table_entry;
+        self.builder.iteration(say(T::ITER_HOLE.id(), &[Arg::Addr(seg_start), Arg::Count(pages)]));
+        let args = [Arg::Addr(seg_start), Arg::Addr(seg_end - 1), Arg::Count(pages), Arg::Count(entries)];
         self.builder.op(OpSpec {
             at_ns: now,
             actor: Some(task),
-            kind: OpKind::LockRelease,
-            code: at(text::TREE_WALK, 7),
-            text: say(T::TREE_UNLOCK_END.id(), &[Arg::Lock(lock)]),
-            effects: &[Effect::Release { lock, task }],
+            kind: OpKind::Skip,
+            code: at(text::TREE_WALK, 3),
+            text: say(T::TREE_SKIP.id(), &args),
+            effects: &[self.count(C_SKIPPED, pages), self.count(C_ITERATIONS, 1)],
         });
+        self.builder.advance_to(now + ns.max(1));
+        self.costs[Cost::TreeWalk as usize] += ns;
+        self.all.skipped += pages;
+        self.all.iterations += 1;
+        if big {
+            self.big.skipped += pages;
+            self.big.iterations += 1;
+        }
     }
 
     pub(super) fn finish_dump(&mut self) {

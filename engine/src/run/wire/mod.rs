@@ -8,14 +8,14 @@
 //! for the CLI's JSON, which only writes.
 //!
 //! What a run borrows from its case (the narration templates, the pseudocode, the
-//! case's `&'static` figures) is not sent: the receiver looks the case up by id
-//! and takes its tables from [`CaseWire`]; the few `&'static str` values in the
+//! case's `&'static` figures) is not sent: the receiver names the case it asked
+//! for and takes its tables from [`CaseWire`]; the few `&'static str` values in the
 //! data are interned once per distinct value ([`intern`]), so decoding any
 //! number of runs keeps memory bounded by the engine's own literals.
 
 pub mod codec;
 
-use crate::case::find;
+use crate::case::Case;
 use crate::run::narration::Arg;
 use crate::run::narration::Function;
 use crate::run::params::ParamValues;
@@ -34,7 +34,7 @@ pub type StaticStr = &'static str;
 pub type BoxedExtras = Box<dyn Any + Send + Sync>;
 
 /// What a case lends its runs and how its extras cross: one per case
-/// (`Case::wire`), so that decoding needs nothing but the bytes and the registry.
+/// (`Case::wire`), so that decoding needs nothing but the bytes and the case.
 #[derive(Clone, Copy)]
 pub struct CaseWire {
     pub templates: &'static [&'static str],
@@ -158,8 +158,8 @@ const CHUNK_TASKS: usize = 16_384;
 /// The run's header alone: what a caller that wants only the figures needs (the
 /// landing page's headlines, a scaling plot's points, a sweep), the first
 /// message of [`encode`].
-pub fn encode_summary(run: &Run) -> Vec<u8> {
-    let case = find(run.case).expect("a run's case is registered");
+pub fn encode_summary(case: &dyn Case, run: &Run) -> Vec<u8> {
+    assert_eq!(case.meta().id, run.case, "a run is encoded with its own case");
     let header = Header {
         case: run.case.to_string(),
         variant: run.variant.to_string(),
@@ -200,12 +200,13 @@ impl Summary {
     }
 }
 
-/// Reads a message of [`encode_summary`]; untrusted bytes give an error.
-pub fn decode_summary(bytes: &[u8]) -> Result<Summary, String> {
+/// Reads a message of [`encode_summary`] for `case`, the case it was asked of;
+/// untrusted bytes, or a run of another case, give an error.
+pub fn decode_summary(case: &'static dyn Case, bytes: &[u8]) -> Result<Summary, String> {
     let Part::Header(header) = from_bytes(bytes).map_err(|error| format!("summary: {error}"))? else {
         return Err("summary: not a header".to_string());
     };
-    let case = find(&header.case).ok_or_else(|| format!("unknown case {:?}", header.case))?;
+    same_case(case, &header.case)?;
     let variant = case
         .meta()
         .variant(&header.variant)
@@ -267,8 +268,8 @@ impl Request {
 
 /// The run as messages: a header, then its tables in chunks. Deterministic: the
 /// same run gives the same messages.
-pub fn encode(run: &Run) -> Vec<Vec<u8>> {
-    let mut parts = vec![encode_summary(run)];
+pub fn encode(case: &dyn Case, run: &Run) -> Vec<Vec<u8>> {
+    let mut parts = vec![encode_summary(case, run)];
     for chunk in run.blocks.chunks(CHUNK_ITEMS) {
         parts.push(part_bytes(BLOCKS, chunk));
     }
@@ -296,8 +297,9 @@ pub fn encode(run: &Run) -> Vec<Vec<u8>> {
 /// Builds a run from the messages of [`encode`], one at a time (by this same
 /// build: the worker and the page load one module). Untrusted bytes give an
 /// error, never a panic.
-#[derive(Default)]
 pub struct Assembler {
+    /// The case the run was asked of: its tables complete the run.
+    case: &'static dyn Case,
     header: Option<Header>,
     blocks: Vec<Block>,
     ops: Vec<Op>,
@@ -308,8 +310,17 @@ pub struct Assembler {
 }
 
 impl Assembler {
-    pub fn new() -> Assembler {
-        Assembler::default()
+    pub fn new(case: &'static dyn Case) -> Assembler {
+        Assembler {
+            case,
+            header: None,
+            blocks: Vec::new(),
+            ops: Vec::new(),
+            args: Vec::new(),
+            effects: Vec::new(),
+            deltas: Vec::new(),
+            checkpoints: Vec::new(),
+        }
     }
 
     /// Takes the next message; the header must come first.
@@ -332,7 +343,8 @@ impl Assembler {
     /// The run, once every message is in.
     pub fn finish(self) -> Result<Run, String> {
         let wire = self.header.ok_or("run: no header")?;
-        let case = find(&wire.case).ok_or_else(|| format!("unknown case {:?}", wire.case))?;
+        let case = self.case;
+        same_case(case, &wire.case)?;
         let meta = case.meta();
         let variant =
             meta.variant(&wire.variant).ok_or_else(|| format!("unknown variant {:?}", wire.variant))?;
@@ -369,9 +381,17 @@ impl Assembler {
     }
 }
 
+/// The bytes name their case: a run of another case than the one asked of is an error.
+fn same_case(case: &dyn Case, named: &str) -> Result<(), String> {
+    match case.meta().id == named {
+        true => Ok(()),
+        false => Err(format!("a run of case {:?} where {:?} was asked", named, case.meta().id)),
+    }
+}
+
 /// All messages at once (tests, the CLI): [`Assembler`] over `parts`.
-pub fn decode(parts: &[Vec<u8>]) -> Result<Run, String> {
-    let mut assembler = Assembler::new();
+pub fn decode(case: &'static dyn Case, parts: &[Vec<u8>]) -> Result<Run, String> {
+    let mut assembler = Assembler::new(case);
     for part in parts {
         assembler.push(part)?;
     }

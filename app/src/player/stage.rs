@@ -1,0 +1,32 @@
+//! What the player hands a case's stage and what a case gives the player: the
+//! contract between the generic player and `crate::cases`, which the page joins
+//! (`crate::cases::ui_for`), so that the player names no case.
+
+use slowpath_engine::{CaseMeta, Run, View};
+use std::rc::Rc;
+use yew::{Callback, Html};
+
+/// What a case's stage is drawn from: the run, the view at the cursor, and a
+/// way to move the cursor.
+pub struct StageContext {
+    pub meta: &'static CaseMeta,
+    pub run: Rc<Run>,
+    pub view: Rc<View>,
+    /// Seeks the player to a simulated time (a chart click, a marker).
+    pub on_seek_time: Callback<u64>,
+}
+
+/// A case's parts of the player page.
+pub struct CaseUi {
+    /// The engine's case id (`CaseMeta::id`).
+    pub id: &'static str,
+    /// The stage: what animates, on the first screen beside the narration and the
+    /// pseudocode. It must fit there (about 34rem tall at 1280 × 800): secondary
+    /// parts go in `wide`.
+    pub main: fn(&StageContext) -> Html,
+    /// Drawn at full width below the first screen (outputs, plots, sweeps, diffs).
+    pub wide: fn(&StageContext) -> Html,
+    /// The speed Play starts at: one that reaches the case's headline moment
+    /// within about ten seconds.
+    pub pace: super::model::Pace,
+}
