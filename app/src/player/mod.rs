@@ -537,7 +537,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("→ / ←", "step forward / back at the selected granularity"),
     ("Shift + → / ←", "step at the next coarser granularity"),
     ("Home / End", "jump to the start / end"),
-    ("n / p", "next / previous key moment ◆ (the chapters, then other notable events)"),
+    ("n / p", "next / previous key moment ◆ (the nearest: a chapter or another notable event)"),
     ("] / [", "faster / slower"),
     ("g", "cycle granularity: phase, iteration, micro-op"),
     ("v", "presenter view: projector theme, large text, a QR code of the link"),
