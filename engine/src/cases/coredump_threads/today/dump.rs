@@ -175,4 +175,16 @@ impl Today<'_> {
         let after = self.now - self.out.signal_ns;
         self.op(Some(MAIN), OpKind::Note, at(text::EXIT_TODAY, 6), T::T_LAST, &[Arg::Ns(after)], &[]);
     }
+
+    /// SIGKILL for everyone (SIGINT's sender, or a set-uid dumper giving up): the
+    /// threads leave their CPUs, exit one after another, and the process ends.
+    pub(super) fn all_killed(&mut self, n: usize) {
+        let costs = TODAY_COSTS;
+        self.kicked_off_cpus();
+        self.phase(T::PHASE_ZAP, &[]);
+        for task in (1..=n).chain([MAIN]) {
+            self.exit_whole(task, T::T_EXIT_KILL, costs.exit_head_ns + costs.exit_rest_ns);
+        }
+        self.process_end();
+    }
 }

@@ -360,12 +360,7 @@ impl Today<'_> {
                 &e,
             );
             self.now += costs.zap_ns * (n as u64 + 1);
-            self.kicked_off_cpus();
-            self.phase(T::PHASE_ZAP, &[]);
-            for task in (1..=n).chain([MAIN]) {
-                self.exit_whole(task, T::T_EXIT_KILL, costs.exit_head_ns + costs.exit_rest_ns);
-            }
-            self.process_end();
+            self.all_killed(n);
             return;
         }
         self.op(
@@ -391,12 +386,7 @@ impl Today<'_> {
             self.cpu_task[0] = None;
             let e = self.become_(MAIN, TaskState::Runnable, Doing::Exiting);
             self.op(Some(MAIN), OpKind::Note, at(text::COREDUMP_TODAY, 0), T::NOT_DUMPABLE, &[], &e);
-            self.kicked_off_cpus();
-            self.phase(T::PHASE_ZAP, &[]);
-            for task in (1..=n).chain([MAIN]) {
-                self.exit_whole(task, T::T_EXIT_KILL, costs.exit_head_ns + costs.exit_rest_ns);
-            }
-            self.process_end();
+            self.all_killed(n);
             return;
         }
         self.zap_and_wait(n);
