@@ -487,33 +487,26 @@ impl Case for CoredumpThreads {
         let o1 = O1::v2_6_14(cfg.hz);
         let sp = static_prio(cfg.nice);
         run.set_extras(CoredumpCase {
-            variant,
-            threads: cfg.threads,
-            spin: cfg.spin,
-            signal: cfg.signal,
-            hz: cfg.hz,
-            cpus: cfg.cpus,
             o1: true,
             tick_ns: o1.tick_ns(),
             slice_ns: o1.task_timeslice(sp) * o1.tick_ns(),
             max_sleep_avg_ns: o1.max_sleep_avg_ns(),
-            static_prio: sp,
-            signal_ns: out.signal_ns,
             yield_ns: out.yield_ns,
             swap_ns: out.swap_ns.clone(),
-            zap_ns: out.zap_ns,
-            last_exit_ns: out.last_exit_ns,
-            real_ns: out.last_exit_ns,
-            user_ns: user,
-            sys_ns: sys,
-            reported_real: REPORTED_TIME_LINE[0],
-            reported_user: REPORTED_TIME_LINE[1],
-            reported_sys: REPORTED_TIME_LINE[2],
-            gauges: [0, 1, 2, 3, 4, 5, 6, 7, 8],
-            rlimit_cpu_s: cfg.rlimit_cpu_s,
-            first_signal: out.first_signal,
             sigxcpu_ns: out.sigxcpu_ns.clone(),
             starving_ns: out.starving_ns,
+            ..extras_of(
+                &cfg,
+                variant,
+                &Ends {
+                    signal_ns: out.signal_ns,
+                    zap_ns: out.zap_ns,
+                    last_exit_ns: out.last_exit_ns,
+                    user_ns: user,
+                    sys_ns: sys,
+                    first_signal: out.first_signal,
+                },
+            )
         });
         use text::T;
         let first = |templates: &[T]| {
@@ -530,6 +523,50 @@ impl Case for CoredumpThreads {
         ];
         run.set_chapters(&moments);
         run
+    }
+}
+
+/// How a run ended, as the stage's extras need it, whichever kernel ran it.
+struct Ends {
+    signal_ns: u64,
+    zap_ns: Option<u64>,
+    last_exit_ns: u64,
+    user_ns: u64,
+    sys_ns: u64,
+    first_signal: &'static str,
+}
+
+/// The extras both kernels fill alike; the O(1) scheduler's own fields are left empty
+/// (today's run has none) for the 2005 run to set.
+fn extras_of(cfg: &Config, variant: &'static str, ends: &Ends) -> CoredumpCase {
+    CoredumpCase {
+        variant,
+        threads: cfg.threads,
+        spin: cfg.spin,
+        signal: cfg.signal,
+        hz: cfg.hz,
+        cpus: cfg.cpus,
+        o1: false,
+        tick_ns: 0,
+        slice_ns: 0,
+        max_sleep_avg_ns: 0,
+        static_prio: static_prio(cfg.nice),
+        signal_ns: ends.signal_ns,
+        yield_ns: None,
+        swap_ns: Vec::new(),
+        zap_ns: ends.zap_ns,
+        last_exit_ns: ends.last_exit_ns,
+        real_ns: ends.last_exit_ns,
+        user_ns: ends.user_ns,
+        sys_ns: ends.sys_ns,
+        reported_real: REPORTED_TIME_LINE[0],
+        reported_user: REPORTED_TIME_LINE[1],
+        reported_sys: REPORTED_TIME_LINE[2],
+        gauges: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+        rlimit_cpu_s: cfg.rlimit_cpu_s,
+        first_signal: ends.first_signal,
+        sigxcpu_ns: Vec::new(),
+        starving_ns: None,
     }
 }
 
@@ -557,33 +594,21 @@ fn run_today(cfg: &Config, params: &ParamValues, variant: &'static str, seed: u6
     let mut run = builder.finish(META.id, variant, seed, params.clone(), outcome, metrics);
     run.simulated_steps = out.steps.max(1);
     run.set_extras(CoredumpCase {
-        variant,
-        threads: cfg.threads,
-        spin: cfg.spin,
-        signal: cfg.signal,
-        hz: cfg.hz,
-        cpus: cfg.cpus,
         o1: false,
         tick_ns: 1_000_000_000 / cfg.hz.max(1),
         slice_ns: today::slice_at_ticks_ns(cfg.cpus, cfg.hz),
-        max_sleep_avg_ns: 0,
-        static_prio: static_prio(cfg.nice),
-        signal_ns: out.signal_ns,
-        yield_ns: None,
-        swap_ns: Vec::new(),
-        zap_ns: out.zap_ns,
-        last_exit_ns: out.last_exit_ns,
-        real_ns: out.last_exit_ns,
-        user_ns: out.user_ns,
-        sys_ns: out.sys_ns,
-        reported_real: REPORTED_TIME_LINE[0],
-        reported_user: REPORTED_TIME_LINE[1],
-        reported_sys: REPORTED_TIME_LINE[2],
-        gauges: [0, 1, 2, 3, 4, 5, 6, 7, 8],
-        rlimit_cpu_s: cfg.rlimit_cpu_s,
-        first_signal: out.first_signal,
-        sigxcpu_ns: Vec::new(),
-        starving_ns: None,
+        ..extras_of(
+            cfg,
+            variant,
+            &Ends {
+                signal_ns: out.signal_ns,
+                zap_ns: out.zap_ns,
+                last_exit_ns: out.last_exit_ns,
+                user_ns: out.user_ns,
+                sys_ns: out.sys_ns,
+                first_signal: out.first_signal,
+            },
+        )
     });
     use text::T;
     let first =
