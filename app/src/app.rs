@@ -10,17 +10,25 @@ fn current_route() -> Route {
     Route::parse(&hash)
 }
 
-/// The document title for a route.
-fn page_title(route: &Route) -> String {
+/// The case a route names, looked up once per navigation and handed to its page.
+fn resolved_case(route: &Route) -> Option<crate::cases::Resolved> {
+    match route {
+        Route::Case { id, .. } | Route::Tour { id, .. } => crate::cases::resolve(id),
+        _ => None,
+    }
+}
+
+/// The document title for a route and the case it names.
+fn page_title(route: &Route, case: Option<crate::cases::Resolved>) -> String {
     match route {
         Route::Landing => "slowpath — step through the kernel's slowest paths".to_string(),
         Route::About => "About — slowpath".to_string(),
-        Route::Case { id, .. } => match slowpath_engine::find(id) {
-            Some(case) => format!("{} — slowpath", case.meta().title),
+        Route::Case { .. } => match case {
+            Some(case) => format!("{} — slowpath", case.meta.title),
             None => "No such case — slowpath".to_string(),
         },
-        Route::Tour { id, .. } => match slowpath_engine::find(id) {
-            Some(case) => format!("Tour: {} — slowpath", case.meta().title),
+        Route::Tour { .. } => match case {
+            Some(case) => format!("Tour: {} — slowpath", case.meta.title),
             None => "No such case — slowpath".to_string(),
         },
         Route::Crash => "Crash test — slowpath".to_string(),
@@ -49,7 +57,7 @@ pub fn app() -> Html {
     {
         let main_ref = main_ref.clone();
         use_effect_with((*route).clone(), move |route| {
-            gloo::utils::document().set_title(&page_title(route));
+            gloo::utils::document().set_title(&page_title(route, resolved_case(route)));
             // After a navigation inside the app, start at the top and move focus to the
             // new content, so that screen readers announce it; not on the first load.
             // Focus first: focusing scrolls `main` to the top of the window, which hid the
@@ -72,11 +80,12 @@ pub fn app() -> Html {
         })
     };
 
+    let case = resolved_case(&route);
     let page = match &*route {
         Route::Landing => landing_page(),
         Route::About => about_page(),
-        Route::Case { id, query } => case_page(id, query),
-        Route::Tour { id, stop, query } => tour_page(id, stop, query),
+        Route::Case { id, query } => case_page(case, id, query),
+        Route::Tour { id, stop, query } => tour_page(case, id, stop, query),
         Route::Perf { query } => html! { <PerfPage query={query.clone()} /> },
         Route::Crash => crash_page(),
         Route::NotFound { path } => not_found_page(path),

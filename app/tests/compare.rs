@@ -21,7 +21,7 @@ fn a_difference_reads_as_a_person_writes_it() {
 
 #[test]
 fn the_table_compares_every_numeric_figure_both_runs_have() {
-    let case = slowpath_engine::find("rwsem-playground").unwrap();
+    let case = slowpath_engine::simulation("rwsem-playground").unwrap();
     let meta = case.meta();
     let first = slowpath_engine::run_checked(case, &meta.default_params(), "v6.13", 1).unwrap();
     let second = slowpath_engine::run_checked(case, &meta.default_params(), "no-spin", 1).unwrap();

@@ -4,8 +4,14 @@ use slowpath_app::player::model::*;
 use slowpath_engine::run::trace::Granularity;
 use std::rc::Rc;
 
+/// Opens the playground from a link, as the page does: parsed once, then opened.
+fn open_link(link: &str) -> Player {
+    let case = slowpath_engine::simulation("rwsem-playground").unwrap();
+    Player::open(case, &slowpath_app::player::link::OpenedLink::parse(case.meta(), link))
+}
+
 fn playground() -> Player {
-    Player::open(slowpath_engine::find("rwsem-playground").unwrap(), "")
+    open_link("")
 }
 
 #[test]
@@ -28,14 +34,14 @@ fn stepping_forward_then_back_returns_to_the_same_place() {
 
 #[test]
 fn a_link_reopens_at_the_same_step_and_mid_unit_positions_survive() {
-    let meta = slowpath_engine::find("rwsem-playground").unwrap().meta();
+    let meta = slowpath_engine::simulation("rwsem-playground").unwrap().meta();
     let mut player = playground().apply(Action::SetGranularity(Granularity::Micro));
     for _ in 0..7 {
         player = player.apply(Action::StepForward);
     }
     player = player.apply(Action::SetGranularity(Granularity::Phase));
     let link = player.query.to_query(meta);
-    let reopened = Player::open(slowpath_engine::find(meta.id).unwrap(), &link);
+    let reopened = open_link(&link);
     assert_eq!(reopened.position, player.position, "{link}");
     assert_eq!(reopened.query.granularity, Granularity::Phase);
 }
@@ -106,7 +112,7 @@ fn playing_by_time_moves_the_clock_between_steps_and_stops_at_the_end() {
 }
 
 fn comparing(link: &str) -> Player {
-    Player::open(slowpath_engine::find("rwsem-playground").unwrap(), link)
+    open_link(link)
 }
 
 #[test]

@@ -7,7 +7,7 @@ use slowpath_engine::{registry, ParamValue};
 use slowpath_engine::{CaseMeta, ParamValues};
 
 fn playground() -> &'static CaseMeta {
-    slowpath_engine::find("rwsem-playground").expect("registered").meta()
+    slowpath_engine::find("rwsem-playground").expect("registered").meta
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn bad_values_are_clamped_or_replaced_with_a_notice() {
 #[test]
 fn every_preset_link_is_short() {
     for case in registry() {
-        let meta = case.meta();
+        let meta = case.meta;
         for variant in meta.variants {
             let mut query = PlayerQuery::defaults(meta);
             query.variant = variant.id;
@@ -129,7 +129,7 @@ proptest! {
         picks in proptest::collection::vec((0usize..64, 0usize..12), 0..12),
         noise in "\\PC{0,40}",
     ) {
-        let meta = registry()[case_index % registry().len()].meta();
+        let meta = registry()[case_index % registry().len()].meta;
         let values = [
             "0", "-1", "18446744073709551616", "99999999999999999999TiB", "1.5ms", "%00", "%E2%88%92",
             "on", "", "\u{1b}[31m", "nan", &noise,
@@ -167,12 +167,12 @@ fn an_embed_keeps_its_flag_and_links_back_without_it() {
 fn longest_links() -> Vec<String> {
     let mut links = Vec::new();
     for case in registry() {
-        let meta = case.meta();
+        let meta = case.meta;
         let mut queries = Vec::new();
         for variant in meta.variants {
             queries.push(PlayerQuery { variant: variant.id, ..PlayerQuery::defaults(meta) });
         }
-        for stop in case.tour().stops {
+        for stop in case.meta.tour.stops {
             let state = slowpath_engine::tour::stop_state(meta, stop).expect("a tour stop opens");
             queries.push(PlayerQuery {
                 params: state.params,

@@ -10,7 +10,7 @@
 mod tour;
 
 use slowpath_engine::run::params::{quote_input, ParamValues};
-use slowpath_engine::{find, registry, run_checked, Run};
+use slowpath_engine::{registry, run_checked, simulation, Run};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -46,10 +46,8 @@ fn main() -> ExitCode {
     };
     match args.first().map(String::as_str) {
         Some("list") if args.len() == 1 => {
-            let lines: String = registry()
-                .iter()
-                .map(|case| format!("{}\t{}\n", case.meta().id, case.meta().title))
-                .collect();
+            let lines: String =
+                registry().iter().map(|entry| format!("{}\t{}\n", entry.meta.id, entry.meta.title)).collect();
             print_quietly(&lines);
             ExitCode::SUCCESS
         }
@@ -146,8 +144,8 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 }
 
 fn execute(args: &RunArgs) -> Result<(), String> {
-    let case = find(&args.case).ok_or_else(|| {
-        let known: Vec<&str> = registry().iter().map(|s| s.meta().id).collect();
+    let case = simulation(&args.case).ok_or_else(|| {
+        let known: Vec<&str> = registry().iter().map(|entry| entry.meta.id).collect();
         format!("unknown case `{}`; known: {}", quote_input(&args.case), known.join(", "))
     })?;
     let meta = case.meta();
@@ -216,7 +214,7 @@ fn print_quietly(text: &str) {
 }
 
 fn json(run: &Run) -> String {
-    let meta = find(run.case).expect("the run came from the registry").meta();
+    let meta = simulation(run.case).expect("the run came from the registry").meta();
     let params: serde_json::Map<String, serde_json::Value> = meta
         .params
         .iter()

@@ -5,15 +5,15 @@
 
 use slowpath_engine::run::params::quote_input;
 use slowpath_engine::tour::{self, Answer};
-use slowpath_engine::{find, registry};
+use slowpath_engine::{registry, simulation};
 
 pub fn print(case_id: &str) -> Result<String, String> {
-    let case = find(case_id).ok_or_else(|| {
-        let known: Vec<&str> = registry().iter().map(|s| s.meta().id).collect();
+    let case = simulation(case_id).ok_or_else(|| {
+        let known: Vec<&str> = registry().iter().map(|entry| entry.meta.id).collect();
         format!("unknown case `{}`; known: {}", quote_input(case_id), known.join(", "))
     })?;
     let meta = case.meta();
-    let stops = case.tour().stops;
+    let stops = case.meta().tour.stops;
     let mut out = String::new();
     for (index, stop) in stops.iter().enumerate() {
         let opened =

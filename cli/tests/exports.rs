@@ -3,7 +3,7 @@
 //! unwritable path is one error line.
 
 use slowpath_engine::export::{chart, csv, perfetto, svg};
-use slowpath_engine::{find, run_checked};
+use slowpath_engine::{run_checked, simulation};
 use std::process::Command;
 
 #[test]
@@ -17,7 +17,7 @@ fn run_writes_the_perfetto_csv_and_svg_files() {
         .output()
         .expect("the CLI starts");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let case = find("fifo-trigger").expect("registered");
+    let case = simulation("fifo-trigger").expect("registered");
     let params = slowpath_engine::ParamValues::from_pairs_exact(case.meta().params, [("duration", "3s")])
         .expect("valid");
     let run = run_checked(case, &params, case.meta().default_variant().id, 1).expect("runs");

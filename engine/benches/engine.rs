@@ -7,7 +7,7 @@ mod common;
 
 use divan::Bencher;
 use slowpath_engine::run::trace::Cursor;
-use slowpath_engine::{find, run_checked, Run};
+use slowpath_engine::{run_checked, simulation, Run};
 use std::sync::OnceLock;
 
 fn main() {
@@ -17,7 +17,7 @@ fn main() {
 fn playground() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();
     RUN.get_or_init(|| {
-        let case = find("rwsem-playground").expect("registered");
+        let case = simulation("rwsem-playground").expect("registered");
         let mut params = case.meta().default_params();
         params.0.insert("duration".into(), slowpath_engine::ParamValue::Unsigned(1_000_000_000));
         run_checked(case, &params, "v6.13", 1).expect("runs")
@@ -57,14 +57,14 @@ fn seek_into_hundred_million_iterations(bencher: Bencher) {
 /// Building the default playground run from scratch.
 #[divan::bench]
 fn run_playground_default() -> Run {
-    let case = find("rwsem-playground").expect("registered");
+    let case = simulation("rwsem-playground").expect("registered");
     run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs")
 }
 
 /// The complete 1 TiB v6.13 sparse dump (268,435,456 pages), computed in closed form.
 #[divan::bench]
 fn sparse_dump_1tib_v613() -> Run {
-    let case = find("sparse-dump").expect("registered");
+    let case = simulation("sparse-dump").expect("registered");
     run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs")
 }
 
@@ -94,7 +94,7 @@ fn fifo_trigger_60s_2_4_24() -> Run {
 }
 
 fn fifo_minute(variant: &str) -> Run {
-    let case = find("fifo-trigger").expect("registered");
+    let case = simulation("fifo-trigger").expect("registered");
     let mut params = case.meta().default_params();
     params.0.insert("duration".into(), slowpath_engine::ParamValue::Unsigned(60_000_000_000));
     run_checked(case, &params, variant, 1).expect("runs")
@@ -123,7 +123,7 @@ fn gvisor_seek_mid_scan(bencher: Bencher) {
 }
 
 fn gvisor(variant: &str) -> Run {
-    let case = find("gvisor-threadgroups").expect("registered");
+    let case = simulation("gvisor-threadgroups").expect("registered");
     run_checked(case, &case.meta().default_params(), variant, 1).expect("runs")
 }
 
@@ -138,7 +138,7 @@ fn worst_settings() -> impl Iterator<Item = &'static str> {
 #[divan::bench(args = worst_settings(), sample_count = 5, sample_size = 1)]
 fn worst_setting(line: &str) -> Run {
     let mut words = line.split_whitespace();
-    let case = find(words.next().expect("a case")).expect("registered");
+    let case = simulation(words.next().expect("a case")).expect("registered");
     let variant = words.next().expect("a variant");
     let pairs: Vec<(&str, &str)> = words.map(|pair| pair.split_once('=').expect("key=value")).collect();
     let params = slowpath_engine::ParamValues::from_pairs_exact(case.meta().params, pairs).expect("valid");
@@ -168,7 +168,7 @@ fn coredump_threads(threads: &str, signal_at: &str) -> Run {
 }
 
 fn coredump_threads_on(threads: &str, signal_at: &str, cpus: &str) -> Run {
-    let case = find("coredump-threads").expect("registered");
+    let case = simulation("coredump-threads").expect("registered");
     let params = slowpath_engine::ParamValues::from_pairs_exact(
         case.meta().params,
         [

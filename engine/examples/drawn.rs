@@ -7,8 +7,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let index: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
     let draws: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
-    let case = registry()[index % registry().len()];
-    let meta = case.meta();
+    let meta = registry()[index % registry().len()].meta;
     let mut rng = Rng::new(draws);
     let params = ParamValues::drawn(meta.params, |bound| rng.below(bound));
     let variant = meta.variants[rng.below(meta.variants.len() as u64) as usize].id;

@@ -3,14 +3,14 @@
 //! ten times as the page `#/__perf` does in wasm (`run::timing`), and prints
 //! `first_ms median_ms fastest_ms` (the median and the fastest of the nine after the first).
 //! `cargo run --profile bench -p slowpath-engine --example native_time -- 'run=fifo-trigger&duration=60s'`
-use slowpath_engine::{find, run_checked};
+use slowpath_engine::{run_checked, simulation};
 use std::time::Instant;
 
 fn main() {
     let query = std::env::args().nth(1).unwrap_or_default();
     let pairs: Vec<(&str, &str)> = query.split('&').filter_map(|pair| pair.split_once('=')).collect();
     let lookup = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|&(_, v)| v);
-    let Some(case) = lookup("run").and_then(find) else {
+    let Some(case) = lookup("run").and_then(simulation) else {
         eprintln!("native_time: no case in {query:?}");
         std::process::exit(2);
     };

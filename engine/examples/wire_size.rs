@@ -1,12 +1,12 @@
 //! Prints each default run's size as messages (`run::wire`) and the time to encode
 //! and decode it natively: `cargo run --release -p slowpath-engine --example wire_size`;
 //! with `-- <case> <variant> [key=value ...]`, that one run (a link's worst settings).
-use slowpath_engine::{registry, run_checked};
+use slowpath_engine::{run_checked, simulations};
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
         if args.first().is_some_and(|id| id != meta.id) {
             continue;
@@ -20,12 +20,12 @@ fn main() {
             }
             None => (meta.default_params(), meta.default_variant().id),
         };
-        let run = run_checked(*case, &params, variant, 1).expect("the run");
+        let run = run_checked(case, &params, variant, 1).expect("the run");
         let start = Instant::now();
-        let bytes = slowpath_engine::run::wire::encode(*case, &run);
+        let bytes = slowpath_engine::run::wire::encode(case, &run);
         let encoded = start.elapsed();
         let start = Instant::now();
-        let mut assembler = slowpath_engine::run::wire::Assembler::new(*case);
+        let mut assembler = slowpath_engine::run::wire::Assembler::new(case);
         let mut slowest = std::time::Duration::ZERO;
         let mut slowest_part = (0u8, 0usize);
         for part in &bytes {

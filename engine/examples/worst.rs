@@ -12,7 +12,7 @@
 
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::rng::Rng;
-use slowpath_engine::{registry, run_checked, Case};
+use slowpath_engine::{run_checked, simulations, Case};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -75,13 +75,13 @@ fn main() {
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let mut rng = Rng::new(seed);
     println!("# worst settings: {samples} samples per case, seed {seed}; time (ms), peak heap (MB), steps, outcome");
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
         let mut trials: Vec<Trial> = Vec::new();
         for _ in 0..samples {
             let variant = meta.variants[rng.below(meta.variants.len() as u64) as usize].id;
             let params = ParamValues::drawn(meta.params, |bound| rng.below(bound));
-            trials.push(measure(*case, variant, params));
+            trials.push(measure(case, variant, params));
         }
         // Hill-climb from the slowest and the hungriest: redraw one parameter at a time.
         for round in 0..samples / 2 {
@@ -96,7 +96,7 @@ fn main() {
             let redrawn = ParamValues::drawn(meta.params, |bound| rng.below(bound));
             let spec = &meta.params[rng.below(meta.params.len() as u64) as usize];
             params.0.insert(spec.name.to_string(), redrawn.0[spec.name].clone());
-            trials.push(measure(*case, variant, params));
+            trials.push(measure(case, variant, params));
         }
         trials.sort_by(|a, b| b.ms.total_cmp(&a.ms));
         let hungriest = trials.iter().max_by(|a, b| a.peak_mb.total_cmp(&b.peak_mb)).expect("trials");
@@ -107,7 +107,7 @@ fn main() {
                 trial.peak_mb,
                 trial.steps,
                 trial.outcome,
-                command_line(*case, trial)
+                command_line(case, trial)
             );
         }
     }

@@ -63,8 +63,10 @@ pub struct ReportedFigure {
     pub reported: &'static str,
 }
 
-/// Everything static about a case: what the landing page, the About page,
-/// the parameter panel and `slowpath-cli list` show.
+/// Everything static about a case: what the landing page, the About page, the
+/// parameter panel, the tours and `slowpath-cli list` show. It is data, apart
+/// from the simulation ([`Case`]), so that a build can carry every case's
+/// metadata and the simulation of only some (one wasm module per case).
 #[derive(Clone, Copy, Debug)]
 pub struct CaseMeta {
     /// Stable identifier used in links: `#/case/<id>`.
@@ -84,6 +86,12 @@ pub struct CaseMeta {
     pub headline_metric: &'static str,
     /// ...and what it counts, after the number ("contended acquisitions in 20 ms").
     pub headline_label: &'static str,
+    /// The case's guided tour (its `tour.rs`). Required: a case ships its tour, and
+    /// the registry test opens every stop.
+    pub tour: &'static crate::tour::Tour,
+    /// The figure measured on today's kernel that the page's "Today" panel sets
+    /// beside the model's `today` run, for a case that has one.
+    pub today: Option<&'static crate::run::measured::TodayCheck>,
 }
 
 /// Why a run could not be produced. Never a panic: the UI shows this text.
@@ -113,7 +121,8 @@ impl From<ParamError> for RunError {
     }
 }
 
-/// A case: a model that turns parameters, a variant and a seed into a [`Run`].
+/// A case's simulation: a model that turns parameters, a variant and a seed into a
+/// [`Run`], with what its runs need to be narrated, sent and exported.
 ///
 /// `run` must be deterministic: the same inputs give a byte-identical trace on
 /// every platform.
@@ -127,16 +136,6 @@ pub trait Case: Sync {
     /// What its runs borrow from it (templates, pseudocode) and the type of their
     /// extras, so that a run can cross threads as bytes (`run::wire`).
     fn wire(&self) -> crate::run::wire::CaseWire;
-    /// The case's guided tour (its `tour.rs`). Required, with no default: a case ships
-    /// its tour, and the registry test opens every stop.
-    fn tour(&self) -> &'static crate::tour::Tour;
-
-    /// The figure measured on today's kernel that the page's "Today" panel sets
-    /// beside the model's `today` run, for a case that has one.
-    fn today(&self) -> Option<&'static crate::run::measured::TodayCheck> {
-        None
-    }
-
     /// The points of the plots a run of this case draws (per-write dt, scaling
     /// curves), one CSV table each, from the run's extras. Generic figures are in
     /// `export::csv::metrics_table`; a case without plots of its own has none.

@@ -311,7 +311,7 @@ pub fn open(case: &dyn Case, index: usize) -> Result<OpenStop, TourError> {
 
 /// Stop `index`'s state (what to run), without running it.
 pub fn state_of(case: &dyn Case, index: usize) -> Result<StopState, TourError> {
-    let stop = case.tour().stops.get(index).ok_or_else(|| error(format!("no stop {}", index + 1)))?;
+    let stop = case.meta().tour.stops.get(index).ok_or_else(|| error(format!("no stop {}", index + 1)))?;
     stop_state(case.meta(), stop)
 }
 
@@ -319,7 +319,7 @@ pub fn state_of(case: &dyn Case, index: usize) -> Result<StopState, TourError> {
 /// worker): the position, the text and the question worked out from it.
 pub fn open_with_run(case: &dyn Case, index: usize, run: std::rc::Rc<Run>) -> Result<OpenStop, TourError> {
     let meta = case.meta();
-    let stop = case.tour().stops.get(index).ok_or_else(|| error(format!("no stop {}", index + 1)))?;
+    let stop = case.meta().tour.stops.get(index).ok_or_else(|| error(format!("no stop {}", index + 1)))?;
     let state = stop_state(meta, stop)?;
     if (run.case, run.variant, run.seed, &run.params) != (meta.id, state.variant, state.seed, &state.params) {
         return Err(error(format!("stop `{}`: the run given is not this stop's", stop.title)));

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use slowpath_engine::run::budget::{SIMULATED_STEPS_MAX, STORED_BLOCKS_MAX, STORED_OPS_MAX};
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::rng::Rng;
-use slowpath_engine::{registry, run_checked, Outcome};
+use slowpath_engine::{run_checked, simulations, Outcome};
 
 /// What a case may store beyond a budget: the rest of the event that crossed it.
 const OVERSHOOT_OPS: usize = 256;
@@ -20,7 +20,8 @@ proptest! {
 
     #[test]
     fn every_setting_ends_within_the_budget(case_index in 0usize..64, draws in any::<u64>(), seed in any::<u64>()) {
-        let case = registry()[case_index % registry().len()];
+        let cases: Vec<_> = simulations().collect();
+        let case = cases[case_index % cases.len()];
         let meta = case.meta();
         let mut rng = Rng::new(draws);
         let params = ParamValues::drawn(meta.params, |bound| rng.below(bound));

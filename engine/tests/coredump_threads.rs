@@ -10,13 +10,13 @@ use slowpath_engine::cases::coredump_threads::CoredumpCase;
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::{Granularity, Metric};
 use slowpath_engine::run::world::TaskState;
-use slowpath_engine::{find, run_checked, Outcome, Run};
+use slowpath_engine::{run_checked, simulation, Outcome, Run};
 
 const MS: u64 = 1_000_000;
 const S: u64 = 1_000_000_000;
 
 fn run(variant: &str, sets: &[(&str, &str)]) -> Run {
-    let case = find("coredump-threads").expect("registered");
+    let case = simulation("coredump-threads").expect("registered");
     let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
     run_checked(case, &params, variant, 1).expect("runs")
 }
@@ -377,7 +377,7 @@ mod properties {
                 ("cpus", cpus.to_string()),
                 ("rlimit_cpu", rlimit.to_string()),
             ];
-            let case = find("coredump-threads").unwrap();
+            let case = simulation("coredump-threads").unwrap();
             let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
             let run = run_checked(case, &params, variant, 1).unwrap();
             // Two or more CPUs store a few dozen ops per tick of the stall (each CPU's
@@ -406,7 +406,7 @@ mod properties {
 /// them all: the run says so at the signal, and says how many exist.
 #[test]
 fn a_signal_before_the_last_thread_exists_is_named_at_the_signal() {
-    let case = slowpath_engine::find("coredump-threads").expect("registered");
+    let case = slowpath_engine::simulation("coredump-threads").expect("registered");
     let said = |threads: &str| {
         let params = slowpath_engine::run::params::ParamValues::from_pairs_exact(
             case.meta().params,
@@ -428,7 +428,7 @@ fn a_signal_before_the_last_thread_exists_is_named_at_the_signal() {
 /// by its place in a list.
 #[test]
 fn the_csv_names_threads_by_their_names() {
-    let case = find("coredump-threads").expect("registered");
+    let case = simulation("coredump-threads").expect("registered");
     let csv = slowpath_engine::export::csv::metrics_csv(case.meta(), &run("2.6.14-rc2", &[("threads", "5")]));
     for name in ["main", "T0", "T4"] {
         assert!(csv.contains(&format!("per_thread.{name}.sys_ns,")), "{name} in\n{csv}");

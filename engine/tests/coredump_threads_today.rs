@@ -9,12 +9,12 @@ mod measured;
 use measured::{median, rows, COREDUMP_THREADS};
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::{Metric, Outcome};
-use slowpath_engine::{find, run_checked, Run};
+use slowpath_engine::{run_checked, simulation, Run};
 
 const MS: f64 = 1e6;
 
 fn run(variant: &str, sets: &[(&str, &str)], seed: u64) -> Run {
-    let case = find("coredump-threads").expect("registered");
+    let case = simulation("coredump-threads").expect("registered");
     let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
     run_checked(case, &params, variant, seed).expect("runs")
 }
@@ -169,7 +169,7 @@ fn the_plot_reads_the_measured_medians_of_the_matching_session() {
 /// reach it.
 #[test]
 fn today_a_cpu_limit_reached_first_dumps_from_the_thread_on_the_cpu() {
-    let case = slowpath_engine::find("coredump-threads").expect("registered");
+    let case = slowpath_engine::simulation("coredump-threads").expect("registered");
     let run = |sets: &[(&str, &str)]| {
         let params = slowpath_engine::run::params::ParamValues::from_pairs_exact(
             case.meta().params,

@@ -3,7 +3,7 @@
 
 mod common;
 
-use slowpath_engine::{registry, run_checked};
+use slowpath_engine::{run_checked, simulations};
 
 /// The variants whose default run draws from the seed (arrivals, cache draws, the
 /// spinners' phases): another seed must give another trace.
@@ -18,15 +18,15 @@ const DRAWN_FROM_THE_SEED: &[(&str, &str)] = &[
 #[test]
 fn every_case_is_deterministic_and_seed_sensitive() {
     let mut sensitive = Vec::new();
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
         let params = meta.default_params();
         for variant in meta.variants {
-            let a = run_checked(*case, &params, variant.id, 7).expect("runs");
-            let b = run_checked(*case, &params, variant.id, 7).expect("runs");
+            let a = run_checked(case, &params, variant.id, 7).expect("runs");
+            let b = run_checked(case, &params, variant.id, 7).expect("runs");
             assert_eq!(a.trace_hash, b.trace_hash, "{} {}", meta.id, variant.id);
             assert_eq!(a.counts, b.counts);
-            let other = run_checked(*case, &params, variant.id, 8).expect("runs");
+            let other = run_checked(case, &params, variant.id, 8).expect("runs");
             assert_eq!((a.seed, other.seed), (7, 8), "{} {}: a run records its seed", meta.id, variant.id);
             if other.trace_hash != a.trace_hash {
                 sensitive.push((meta.id, variant.id));
@@ -37,7 +37,7 @@ fn every_case_is_deterministic_and_seed_sensitive() {
         assert!(sensitive.contains(drawn), "{drawn:?}: another seed gives the same trace");
     }
     // A setting that draws only when asked: the sparse dump's random touch pattern.
-    let sparse = slowpath_engine::find("sparse-dump").expect("registered");
+    let sparse = slowpath_engine::simulation("sparse-dump").expect("registered");
     let random =
         slowpath_engine::ParamValues::from_pairs_exact(sparse.meta().params, [("touch_pattern", "random")])
             .expect("valid");
@@ -48,28 +48,28 @@ fn every_case_is_deterministic_and_seed_sensitive() {
 
 #[test]
 fn the_playground_default_hash_is_the_recorded_one() {
-    let case = slowpath_engine::find("rwsem-playground").expect("registered");
+    let case = slowpath_engine::simulation("rwsem-playground").expect("registered");
     let run = run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::PLAYGROUND_DEFAULT_HASH);
 }
 
 #[test]
 fn the_fifo_default_hash_is_the_recorded_one() {
-    let case = slowpath_engine::find("fifo-trigger").expect("registered");
+    let case = slowpath_engine::simulation("fifo-trigger").expect("registered");
     let run = run_checked(case, &case.meta().default_params(), "2.6.1", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::FIFO_DEFAULT_HASH);
 }
 
 #[test]
 fn the_gvisor_default_hash_is_the_recorded_one() {
-    let case = slowpath_engine::find("gvisor-threadgroups").expect("registered");
+    let case = slowpath_engine::simulation("gvisor-threadgroups").expect("registered");
     let run = run_checked(case, &case.meta().default_params(), "before", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::GVISOR_DEFAULT_HASH);
 }
 
 #[test]
 fn the_coredump_threads_default_hash_is_the_recorded_one() {
-    let case = slowpath_engine::find("coredump-threads").expect("registered");
+    let case = slowpath_engine::simulation("coredump-threads").expect("registered");
     let run = run_checked(case, &case.meta().default_params(), "2.6.14-rc2", 1).expect("runs");
     assert_eq!(format!("{:016x}", run.trace_hash), common::COREDUMP_THREADS_DEFAULT_HASH);
 }
@@ -78,12 +78,12 @@ fn the_coredump_threads_default_hash_is_the_recorded_one() {
 /// at least two in its default run: a lecture's table of contents.
 #[test]
 fn every_reported_case_has_chapters_in_order() {
-    for case in slowpath_engine::registry() {
+    for case in slowpath_engine::simulations() {
         let meta = case.meta();
         if meta.reported.is_empty() {
             continue;
         }
-        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         assert!(run.chapters.len() >= 2, "{}: {:?}", meta.id, run.chapters);
         for pair in run.chapters.windows(2) {
             assert!(pair[0].position < pair[1].position, "{}: {:?}", meta.id, run.chapters);

@@ -3,7 +3,7 @@
 
 use slowpath_engine::export::{chart, csv, file_name, part_file_name, svg};
 use slowpath_engine::run::world::TaskId;
-use slowpath_engine::{registry, run_checked};
+use slowpath_engine::{run_checked, simulations};
 
 /// Splits RFC 4180 text into rows of cells (quotes, doubled quotes, embedded breaks).
 fn parse_csv(text: &str) -> Vec<Vec<String>> {
@@ -32,9 +32,9 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn every_default_run_exports_rectangular_csv_with_the_runs_figures() {
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
-        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         let text = csv::metrics_csv(meta, &run);
         assert_eq!(text, csv::metrics_csv(meta, &run), "{}: deterministic", meta.id);
         let rows = parse_csv(&text);
@@ -62,7 +62,7 @@ fn every_default_run_exports_rectangular_csv_with_the_runs_figures() {
 
 #[test]
 fn plot_tables_carry_the_cases_points() {
-    let fifo = slowpath_engine::find("fifo-trigger").expect("registered");
+    let fifo = slowpath_engine::simulation("fifo-trigger").expect("registered");
     let run =
         run_checked(fifo, &fifo.meta().default_params(), fifo.meta().default_variant().id, 1).expect("runs");
     let tables = fifo.csv_tables(&run);
@@ -74,7 +74,7 @@ fn plot_tables_carry_the_cases_points() {
             _ => 0,
         })
     );
-    let gvisor = slowpath_engine::find("gvisor-threadgroups").expect("registered");
+    let gvisor = slowpath_engine::simulation("gvisor-threadgroups").expect("registered");
     let run =
         run_checked(gvisor, &gvisor.meta().default_params(), gvisor.meta().default_variant().id, 1).unwrap();
     assert!(gvisor.csv_tables(&run).iter().any(|table| table.name == "scaling" && table.rows.len() > 2));
@@ -82,9 +82,9 @@ fn plot_tables_carry_the_cases_points() {
 
 #[test]
 fn every_default_run_draws_a_bounded_svg_with_its_task_names_as_text() {
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
-        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         let text = svg::timeline_svg(&run, None);
         assert_eq!(text, svg::timeline_svg(&run, None), "{}: deterministic", meta.id);
         assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && text.ends_with("</svg>\n"));
@@ -109,9 +109,9 @@ fn every_default_run_draws_a_bounded_svg_with_its_task_names_as_text() {
 #[test]
 fn case_charts_draw_every_series_with_text_labels_and_bounded_marks() {
     let mut charts = 0;
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
-        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         for chart in case.charts(&run) {
             charts += 1;
             let text = chart::chart_svg(&chart);
@@ -146,7 +146,7 @@ fn case_charts_draw_every_series_with_text_labels_and_bounded_marks() {
 
 #[test]
 fn the_dt_chart_has_one_dot_per_distinct_pixel_of_the_writes() {
-    let fifo = slowpath_engine::find("fifo-trigger").expect("registered");
+    let fifo = slowpath_engine::simulation("fifo-trigger").expect("registered");
     let run =
         run_checked(fifo, &fifo.meta().default_params(), fifo.meta().default_variant().id, 1).expect("runs");
     let charts = fifo.charts(&run);
@@ -194,7 +194,7 @@ fn a_log_time_chart_has_a_gridline_per_decade_and_its_points_as_csv() {
 /// The timeline saved from a moment marks that moment; without one, none is drawn.
 #[test]
 fn the_timeline_svg_marks_the_moment_it_was_saved_at() {
-    let case = slowpath_engine::find("rwsem-playground").expect("registered");
+    let case = slowpath_engine::simulation("rwsem-playground").expect("registered");
     let run = slowpath_engine::run_checked(
         case,
         &slowpath_engine::run::params::ParamValues::defaults(case.meta().params),

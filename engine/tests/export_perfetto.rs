@@ -7,7 +7,7 @@ use slowpath_engine::export::perfetto::{
 };
 use slowpath_engine::run::world::TaskId;
 use slowpath_engine::Run;
-use slowpath_engine::{registry, run_checked};
+use slowpath_engine::{run_checked, simulations};
 use std::collections::BTreeMap;
 
 /// A timestamp in µs (written as an exact decimal) back to integer ns.
@@ -19,9 +19,9 @@ fn ns(value: &Value) -> u64 {
 
 #[test]
 fn every_default_run_exports_well_formed_trace_events_with_exact_task_time() {
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
-        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         let text = perfetto_json(meta, &run);
         assert_eq!(text, perfetto_json(meta, &run), "{}: the export is deterministic", meta.id);
         let counts = check(&run, &text, Extent::of(&run, EFFECTS_MAX));
@@ -33,9 +33,9 @@ fn every_default_run_exports_well_formed_trace_events_with_exact_task_time() {
 #[test]
 fn a_file_cut_at_its_stored_ops_bound_accounts_exactly_up_to_its_end() {
     let mut cut = 0;
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
-        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         let extent = Extent::of(&run, 300);
         cut += usize::from(extent.cut);
         let text = perfetto_json_within(meta, &run, 300);
@@ -54,13 +54,13 @@ fn random_settings_export_without_panicking_and_account_exactly() {
     use slowpath_engine::export::{chart, csv, svg};
     use slowpath_engine::run::params::ParamValues;
     use slowpath_engine::run::rng::Rng;
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
         for draws in [17u64, 9_000_001] {
             let mut rng = Rng::new(draws);
             let params = ParamValues::drawn(meta.params, |bound| rng.below(bound));
             let variant = meta.variants[rng.below(meta.variants.len() as u64) as usize].id;
-            let run = run_checked(*case, &params, variant, draws).expect("drawn settings are valid");
+            let run = run_checked(case, &params, variant, draws).expect("drawn settings are valid");
             let text = perfetto_json(meta, &run);
             check(&run, &text, Extent::of(&run, EFFECTS_MAX));
             assert!(!csv::metrics_csv(meta, &run).is_empty());
@@ -75,7 +75,7 @@ fn random_settings_export_without_panicking_and_account_exactly() {
 /// Checks one file against the Trace Event rules and the run's accounting up to
 /// `extent`; returns the event counts in words.
 fn check(run: &Run, text: &str, extent: Extent) -> String {
-    let meta = slowpath_engine::find(run.case).expect("registered").meta();
+    let meta = slowpath_engine::simulation(run.case).expect("registered").meta();
     let file: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", meta.id));
     let events = file["traceEvents"].as_array().expect("traceEvents");
     let mut thread_names: BTreeMap<(u64, u64), String> = BTreeMap::new();

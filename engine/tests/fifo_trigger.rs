@@ -8,12 +8,12 @@ mod common;
 use slowpath_engine::cases::fifo_trigger::FifoCase;
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::Metric;
-use slowpath_engine::{find, run_checked, Run};
+use slowpath_engine::{run_checked, simulation, Run};
 
 const MS: u64 = 1_000_000;
 
 fn run(variant: &str, sets: &[(&str, &str)]) -> Run {
-    let case = find("fifo-trigger").expect("registered");
+    let case = simulation("fifo-trigger").expect("registered");
     let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
     run_checked(case, &params, variant, 1).expect("runs")
 }
@@ -120,7 +120,7 @@ fn on_2_4_24_no_write_waits_longer_than_one_counter() {
     assert_eq!(case.hz, 100);
     let longest = case.write_dt_ns.iter().max().copied().unwrap_or(0);
     assert!(longest <= 110 * MS, "longest write {longest} ns");
-    let v26 = run_checked(find("fifo-trigger").unwrap(), &run.params, "2.6.1", 1).unwrap();
+    let v26 = run_checked(simulation("fifo-trigger").unwrap(), &run.params, "2.6.1", 1).unwrap();
     assert!(fifo(&v26).write_dt_ns.iter().max().copied().unwrap_or(0) > 2 * longest);
 }
 
@@ -210,7 +210,7 @@ mod properties {
                 ("hz", hz.to_string()),
                 ("preempt", if preempt { "on" } else { "off" }.to_string()),
             ];
-            let case = find("fifo-trigger").unwrap();
+            let case = simulation("fifo-trigger").unwrap();
             let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
             let run = run_checked(case, &params, variant, 1).unwrap();
             let case = fifo(&run);

@@ -18,13 +18,13 @@ mod measured;
 use measured::{median, rows, FIFO_TRIGGER};
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::{Metric, Outcome};
-use slowpath_engine::{find, run_checked, Run};
+use slowpath_engine::{run_checked, simulation, Run};
 
 const MS: f64 = 1e6;
 
 /// The `today` run over the measurement's 10 s (the writer starts with the listener).
 fn today() -> Run {
-    let case = find("fifo-trigger").expect("registered");
+    let case = simulation("fifo-trigger").expect("registered");
     let sets = [("writer_start", "0"), ("duration", "10s")];
     let params = ParamValues::from_pairs_exact(case.meta().params, sets).expect("valid");
     let run = run_checked(case, &params, "today", 1).expect("runs");

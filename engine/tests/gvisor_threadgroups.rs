@@ -4,13 +4,13 @@ mod common;
 
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::{Granularity, Metric, OpKind, Outcome};
-use slowpath_engine::{find, run_checked, Run};
+use slowpath_engine::{run_checked, simulation, Run};
 
 const MS: u64 = 1_000_000;
 const SECOND: u64 = 1_000_000_000;
 
 fn run_seeded(variant: &str, sets: &[(&str, &str)], seed: u64) -> Run {
-    let case = find("gvisor-threadgroups").expect("registered");
+    let case = simulation("gvisor-threadgroups").expect("registered");
     let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
     run_checked(case, &params, variant, seed).expect("runs")
 }
@@ -269,7 +269,7 @@ mod properties {
                 ("matching_groups", groups.to_string()),
                 ("shared_sighand", if shared { "on" } else { "off" }.to_string()),
             ];
-            let case = find("gvisor-threadgroups").unwrap();
+            let case = simulation("gvisor-threadgroups").unwrap();
             let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
             let r = run_checked(case, &params, variant, seed).unwrap();
             // Every state valid, time monotonic, at most one SignalHandlers pile per sender.

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use slowpath_engine::run::lock::LockMode;
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::Granularity;
-use slowpath_engine::{find, run_checked};
+use slowpath_engine::{run_checked, simulation};
 
 fn playground_params() -> impl Strategy<Value = (Vec<(&'static str, String)>, &'static str, u64)> {
     (
@@ -46,7 +46,7 @@ proptest! {
 
     #[test]
     fn every_state_is_valid_and_seek_equals_stepping((sets, variant, seed) in playground_params()) {
-        let case = find("rwsem-playground").unwrap();
+        let case = simulation("rwsem-playground").unwrap();
         let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
         let run = run_checked(case, &params, variant, seed).unwrap();
         let mut world = run.state_at(0);
@@ -78,7 +78,7 @@ proptest! {
 
     #[test]
     fn arbitrary_parameter_text_never_panics(key in "[a-z_]{1,12}", value in "\\PC{0,24}", seed in any::<u64>()) {
-        let case = find("rwsem-playground").unwrap();
+        let case = simulation("rwsem-playground").unwrap();
         let (params, _notices) = ParamValues::from_pairs_clamped(case.meta().params, [(key.as_str(), value.as_str())]);
         // Keep the run short whatever was typed.
         let mut params = params;

@@ -2,10 +2,10 @@
 //! Update after an intended change with `UPDATE_EXPECT=1 cargo test`.
 
 use slowpath_engine::run::params::ParamValues;
-use slowpath_engine::{find, run_checked};
+use slowpath_engine::{run_checked, simulation};
 
 fn trace(variant: &str, sets: &[(&str, &str)]) -> String {
-    let case = find("rwsem-playground").expect("registered");
+    let case = simulation("rwsem-playground").expect("registered");
     let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
     let run = run_checked(case, &params, variant, 3).expect("runs");
     let mut text: String = run.trace_lines(u64::MAX).map(|line| line.trim_end().to_string() + "\n").collect();

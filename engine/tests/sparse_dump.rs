@@ -4,10 +4,10 @@ mod common;
 
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::{Granularity, Metric};
-use slowpath_engine::{find, run_checked, Run};
+use slowpath_engine::{run_checked, simulation, Run};
 
 fn run(variant: &str, sets: &[(&str, &str)]) -> Run {
-    let case = find("sparse-dump").expect("registered");
+    let case = simulation("sparse-dump").expect("registered");
     let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).expect("valid");
     run_checked(case, &params, variant, 1).expect("runs")
 }
@@ -150,7 +150,7 @@ mod properties {
                 ("target", target),
                 ("thp", if thp { "always" } else { "never" }),
             ];
-            let case = find("sparse-dump").unwrap();
+            let case = simulation("sparse-dump").unwrap();
             let params = ParamValues::from_pairs_exact(case.meta().params, sets.iter().copied()).unwrap();
             let run = run_checked(case, &params, variant, seed).unwrap();
             prop_assert!(run.total_ops() > 0);

@@ -9,14 +9,14 @@ mod measured;
 use measured::{median, rows, slope, SPARSE_DUMP};
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::{Metric, Outcome};
-use slowpath_engine::{find, run_checked, Run};
+use slowpath_engine::{run_checked, simulation, Run};
 
 const GIB: u64 = 1 << 30;
 const PAGE: u64 = 4096;
 const MS: f64 = 1e6;
 
 fn run(variant: &str, size_gib: u64, sigkill_at: &str) -> Run {
-    let case = find("sparse-dump").expect("registered");
+    let case = simulation("sparse-dump").expect("registered");
     let size = format!("{size_gib}GiB");
     let sets = [("size", size.as_str()), ("sigkill_at", sigkill_at)];
     let params = ParamValues::from_pairs_exact(case.meta().params, sets).expect("valid");

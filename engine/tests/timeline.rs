@@ -2,11 +2,11 @@
 
 use slowpath_engine::run::lock::LockMode;
 use slowpath_engine::run::timeline::LockSpanKind;
-use slowpath_engine::{find, run_checked};
+use slowpath_engine::{run_checked, simulation};
 
 #[test]
 fn playground_tracks_and_lock_spans_are_ordered_and_within_the_run() {
-    let case = find("rwsem-playground").expect("registered");
+    let case = simulation("rwsem-playground").expect("registered");
     let run = run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs");
     let timeline = run.timeline();
     assert_eq!(timeline.tracks.len(), run.layout.tasks.len());

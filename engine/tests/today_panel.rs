@@ -2,14 +2,14 @@
 //! provenance, and its model run exists and carries the metric it names.
 
 use slowpath_engine::run::params::ParamValues;
-use slowpath_engine::{registry, run_checked};
+use slowpath_engine::{run_checked, simulations};
 
 #[test]
 fn every_today_check_has_a_measurement_a_provenance_and_a_model_run() {
     let mut checked = 0;
-    for case in registry() {
-        let Some(check) = case.today() else { continue };
+    for case in simulations() {
         let meta = case.meta();
+        let Some(check) = meta.today else { continue };
         let path = format!("{}/../{}", env!("CARGO_MANIFEST_DIR"), check.results_path);
         let results = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
         let (measured_ns, rows) =
@@ -20,7 +20,7 @@ fn every_today_check_has_a_measurement_a_provenance_and_a_model_run() {
         assert!(!provenance.date.is_empty() && !provenance.machine.is_empty(), "{}: {provenance:?}", meta.id);
         assert!(meta.variant(check.variant).is_some(), "{}: variant {}", meta.id, check.variant);
         let params = ParamValues::from_pairs_exact(meta.params, check.params.iter().copied()).expect("valid");
-        let run = run_checked(*case, &params, check.variant, 1).expect("runs");
+        let run = run_checked(case, &params, check.variant, 1).expect("runs");
         // The panel sets the two side by side: they must measure the same thing. The
         // case's own today tests hold the tolerances; this catches a run that measures
         // something else (a SIGKILL that ends the dump early, another N).

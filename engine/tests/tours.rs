@@ -5,15 +5,15 @@
 use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::tour::{self, Answer, Ask, At};
-use slowpath_engine::{registry, run_checked, Metric, ParamValues};
+use slowpath_engine::{run_checked, simulations, Metric, ParamValues};
 
 #[test]
 fn every_case_ships_chapters_and_a_tour() {
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
-        let run = run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
+        let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
         assert!(!run.chapters.is_empty(), "{}: a case declares its chapters (run.set_chapters)", meta.id);
-        let stops = case.tour().stops;
+        let stops = case.meta().tour.stops;
         assert!(stops.len() >= 2, "{}: a tour has at least two stops", meta.id);
         assert!(
             stops.iter().any(|stop| stop.question.is_some()),
@@ -47,11 +47,11 @@ fn figure(metrics: &std::collections::BTreeMap<String, Metric>, path: &str) -> (
 
 #[test]
 fn every_stop_of_every_tour_opens_and_agrees_with_its_run() {
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
-        for (index, stop) in case.tour().stops.iter().enumerate() {
+        for (index, stop) in case.meta().tour.stops.iter().enumerate() {
             let name = format!("{} stop {}", meta.id, index + 1);
-            let opened = tour::open(*case, index).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let opened = tour::open(case, index).unwrap_or_else(|e| panic!("{name}: {e}"));
 
             // The state is a link: its non-default pairs read back to the same values.
             let pairs = opened.state.params.non_default_pairs(meta.params);
@@ -131,7 +131,7 @@ fn every_stop_of_every_tour_opens_and_agrees_with_its_run() {
 
 #[test]
 fn slots_fill_from_the_run_and_bad_ones_are_errors_not_panics() {
-    let case = slowpath_engine::find("rwsem-playground").expect("registered");
+    let case = slowpath_engine::simulation("rwsem-playground").expect("registered");
     let meta = case.meta();
     let run = run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs");
     let Metric::Count(contended) = run.metrics["contended"] else { panic!("a count") };

@@ -3,7 +3,7 @@
 //! bytes again when re-encoded. Damaged bytes give an error, never a panic.
 
 use slowpath_engine::case::{run_checked, Case};
-use slowpath_engine::registry::{find, registry};
+use slowpath_engine::registry::{simulation, simulations};
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::rng::counter_hash;
 use slowpath_engine::run::trace::Run;
@@ -18,7 +18,7 @@ fn positions(run: &Run) -> Vec<u64> {
 }
 
 fn assert_round_trip(run: &Run) {
-    let case = find(run.case).expect("registered");
+    let case = simulation(run.case).expect("registered");
     let bytes = encode(case, run);
     let back = decode(case, &bytes).unwrap_or_else(|error| panic!("{}: {error}", run.case));
     assert_eq!(encode(case, &back), bytes, "{}: re-encoding gives the same bytes", run.case);
@@ -35,10 +35,10 @@ fn assert_round_trip(run: &Run) {
 
 #[test]
 fn every_case_default_run_round_trips() {
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
         for variant in meta.variants {
-            let run = run_checked(*case, &meta.default_params(), variant.id, 1).expect("defaults run");
+            let run = run_checked(case, &meta.default_params(), variant.id, 1).expect("defaults run");
             assert_round_trip(&run);
         }
     }
@@ -46,7 +46,7 @@ fn every_case_default_run_round_trips() {
 
 #[test]
 fn random_settings_round_trip() {
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
         for sample in 0..3u64 {
             let mut counter = 0u64;
@@ -55,7 +55,7 @@ fn random_settings_round_trip() {
                 counter_hash(sample * 7 + 11, counter) % n.max(1)
             });
             let variant = &meta.variants[(sample as usize) % meta.variants.len()];
-            let Ok(run) = run_checked(*case, &params, variant.id, sample + 2) else { continue };
+            let Ok(run) = run_checked(case, &params, variant.id, sample + 2) else { continue };
             assert_round_trip(&run);
         }
     }
@@ -63,14 +63,14 @@ fn random_settings_round_trip() {
 
 #[test]
 fn damaged_bytes_give_an_error_not_a_panic() {
-    let case = registry()[0];
+    let case = simulations().next().expect("a case");
     let run = run_checked(case, &case.meta().default_params(), case.meta().default_variant().id, 1).unwrap();
     let bytes = encode(case, &run);
     assert!(decode(case, &[]).is_err(), "no header");
     assert!(decode(case, &bytes[1..]).is_err(), "a table before the header");
     let header = &bytes[0];
     assert!(decode(case, &[header[..header.len() / 2].to_vec()]).is_err(), "a cut message is refused");
-    let other: &'static dyn Case = registry()[1];
+    let other: &'static dyn Case = simulations().nth(1).expect("two cases");
     assert!(decode(other, &bytes).is_err(), "a run read as another case's is refused");
     for k in 0..200u64 {
         let mut damaged = bytes.clone();
@@ -85,11 +85,11 @@ fn damaged_bytes_give_an_error_not_a_panic() {
 #[test]
 fn a_summary_carries_the_figures_and_a_request_its_inputs() {
     use slowpath_engine::run::wire::{decode_summary, encode_summary, Detail, Request};
-    for case in registry() {
+    for case in simulations() {
         let meta = case.meta();
         let run =
-            run_checked(*case, &meta.default_params(), meta.default_variant().id, 1).expect("defaults run");
-        let summary = decode_summary(*case, &encode_summary(*case, &run)).expect("decodes");
+            run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("defaults run");
+        let summary = decode_summary(case, &encode_summary(case, &run)).expect("decodes");
         assert_eq!((summary.case, summary.variant), (run.case, run.variant));
         assert_eq!(
             (&summary.metrics, &summary.outcome, summary.end_ns),
@@ -100,6 +100,6 @@ fn a_summary_carries_the_figures_and_a_request_its_inputs() {
         assert_eq!((back.id, back.case.as_str(), back.seed, back.detail), (7, meta.id, 3, Detail::Summary));
         assert_eq!(back.params(), run.params, "parameters keep their types");
     }
-    assert!(decode_summary(registry()[0], b"\x00garbage").is_err());
+    assert!(decode_summary(simulations().next().expect("a case"), b"\x00garbage").is_err());
     assert!(Request::from_bytes(b"\xff").is_err());
 }

@@ -37,6 +37,21 @@ pub fn run(tools: &Tools) -> Outcome {
         ]),
     )?;
     cmd::run("unit tests", Command::new("cargo").args(["test", "--workspace"]))?;
+    // A build can carry every case's metadata and one case's simulation (the
+    // registry's test checks which simulations such a build has).
+    cmd::run(
+        "one case's simulation with every case's metadata",
+        Command::new("cargo").args([
+            "test",
+            "--package",
+            "slowpath-engine",
+            "--lib",
+            "--no-default-features",
+            "--features",
+            "rwsem-playground",
+            "registry::",
+        ]),
+    )?;
     // The same engine compiled to wasm32 must produce the native trace hash.
     cmd::run(
         "engine determinism in wasm (node)",

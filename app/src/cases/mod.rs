@@ -37,6 +37,29 @@ pub fn ui_for(id: &str) -> Option<&'static CaseUi> {
     CASE_UIS.iter().find(|ui| ui.id == id)
 }
 
+/// A case as the pages are handed it: found once, where the route names it, and
+/// passed down (no page, player or panel looks a case up by its id again).
+#[derive(Clone, Copy)]
+pub struct Resolved {
+    pub meta: &'static slowpath_engine::CaseMeta,
+    /// The simulation, when this build carries it (every build does today).
+    pub case: Option<&'static dyn slowpath_engine::Case>,
+    /// The case's own stage, if it has one; the generic panels draw the rest.
+    pub ui: Option<&'static CaseUi>,
+}
+
+impl PartialEq for Resolved {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.meta, other.meta)
+    }
+}
+
+/// The case a route names: the engine's registry entry and the app's stage for it.
+pub fn resolve(id: &str) -> Option<Resolved> {
+    let entry = slowpath_engine::find(id)?;
+    Some(Resolved { meta: entry.meta, case: entry.simulation, ui: ui_for(id) })
+}
+
 /// For a slot a case leaves empty (no case does today; kept for the next one).
 #[allow(dead_code)]
 pub fn nothing(_: &StageContext) -> Html {
@@ -61,7 +84,7 @@ mod tests {
     #[test]
     fn play_reaches_the_first_key_moment_and_the_end_within_ten_seconds() {
         for ui in CASE_UIS {
-            let case = slowpath_engine::find(ui.id).expect("registered");
+            let case = slowpath_engine::simulation(ui.id).expect("registered");
             let meta = case.meta();
             let run =
                 slowpath_engine::run_checked(case, &meta.default_params(), meta.default_variant().id, 1)

@@ -53,8 +53,8 @@ pub fn case_card(props: &CaseCardProps) -> Html {
 pub fn case_list() -> Html {
     html! {
         <ul class="case-grid" role="list">
-            { for slowpath_engine::registry().iter().map(|case| {
-                let meta = case.meta();
+            { for slowpath_engine::registry().iter().map(|entry| {
+                let meta = entry.meta;
                 html! { <CaseCard key={meta.id} meta={MetaRef(meta)} /> }
             }) }
         </ul>

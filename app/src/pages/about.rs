@@ -117,8 +117,8 @@ pub fn about_page() -> Html {
                    and fixes, the model's choices and limits, and what the tests check." }
             </p>
             <ul class="case-notes" role="list" data-testid="case-notes">
-                { for slowpath_engine::registry().iter().map(|case| {
-                    let meta = case.meta();
+                { for slowpath_engine::registry().iter().map(|entry| {
+                    let meta = entry.meta;
                     html! {
                         <li key={meta.id}>
                             <a href={format!("cases/{}.md", meta.id)}>{ meta.title }</a>

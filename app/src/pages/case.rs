@@ -1,17 +1,21 @@
 use super::not_found::no_such_case;
+use crate::cases::Resolved;
+use crate::player::link::OpenedLink;
 use crate::player::loader::PlayerLoader;
 use crate::route::Route;
 use slowpath_engine::{CaseMeta, ParamSpec};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// `#/case/<id>?<query>`: the player (the stage first), then what the case is:
 /// variants, parameters, sources. The query is the player's state.
-pub fn case_page(id: &str, query: &str) -> Html {
-    match slowpath_engine::find(id) {
-        Some(case) => {
-            html! { <CaseDetails {case} query={AttrValue::from(query.to_string())} /> }
+pub fn case_page(case: Option<Resolved>, id: &str, query: &str) -> Html {
+    match case {
+        Some(Resolved { meta, case: Some(simulation), ui }) => {
+            let link = OpenedLink::parse(meta, query);
+            html! { <CaseDetails case={simulation} {ui} {link} query={AttrValue::from(query.to_string())} /> }
         }
-        None => no_such_case(id),
+        _ => no_such_case(id),
     }
 }
 
@@ -25,7 +29,10 @@ fn loader_key(meta: &CaseMeta, query: &str) -> String {
 #[derive(Properties)]
 struct CaseDetailsProps {
     case: &'static dyn slowpath_engine::Case,
+    ui: Option<&'static crate::cases::CaseUi>,
+    /// The link's query as written (the player's identity) and as parsed.
     query: AttrValue,
+    link: Rc<OpenedLink>,
 }
 
 impl PartialEq for CaseDetailsProps {
@@ -46,7 +53,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
         // An embed or the presenter view: the player alone (it links back to this page itself).
         return html! {
             <article class="case case-embed" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
-                <PlayerLoader key={loader_key(meta, &props.query)} case={props.case} case_ui={crate::cases::ui_for(meta.id)} query={props.query.clone()} />
+                <PlayerLoader key={loader_key(meta, &props.query)} case={props.case} case_ui={props.ui} link={props.link.clone()} />
             </article>
         };
     }
@@ -68,7 +75,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             </header>
 
             // Keyed by the link: pasting another link into the address bar reopens the player.
-            <PlayerLoader key={loader_key(meta, &props.query)} case={props.case} case_ui={crate::cases::ui_for(meta.id)} query={props.query.clone()} />
+            <PlayerLoader key={loader_key(meta, &props.query)} case={props.case} case_ui={props.ui} link={props.link.clone()} />
 
             if about_shown >= 1 {
             <section class="about-case" id="about" tabindex="-1" aria-labelledby="about-title">

@@ -24,6 +24,8 @@ static SYNTHETIC: CaseMeta = CaseMeta {
     reported: &[] as &[ReportedFigure],
     headline_metric: "",
     headline_label: "",
+    tour: &slowpath_engine::tour::Tour { stops: &[] },
+    today: None,
 };
 
 #[derive(Properties, PartialEq)]
@@ -60,7 +62,7 @@ pub fn perf_page(props: &PerfPageProps) -> Html {
         <article class="case" data-testid="perf-page">
             <h1>{ format!("Load test: {tasks} tasks") }</h1>
             <p class="lede">{ SYNTHETIC.summary }</p>
-            <PlayerView key={tasks.to_string()} meta={&SYNTHETIC} query={AttrValue::from("")} preset={(*preset).clone()} />
+            <PlayerView key={tasks.to_string()} meta={&SYNTHETIC} link={crate::player::link::OpenedLink::parse(&SYNTHETIC, "")} preset={(*preset).clone()} />
         </article>
     }
 }
@@ -79,7 +81,7 @@ struct RunTimesProps {
 fn run_times(props: &RunTimesProps) -> Html {
     const RUNS: usize = 10;
     let times = use_memo((props.id.clone(), props.overrides.clone()), |(id, overrides)| {
-        let Some(case) = slowpath_engine::find(id) else { return Vec::new() };
+        let Some(case) = slowpath_engine::simulation(id) else { return Vec::new() };
         let meta = case.meta();
         let mut params = meta.default_params();
         // `v=<variant>` as in a case link; an unknown one falls back to the default.

@@ -9,7 +9,7 @@
 //! the tour, and Shift + →/← still step the run.
 
 use super::not_found::no_such_case;
-use crate::components::MetaRef;
+use crate::player::link::OpenedLink;
 use crate::player::url::{PlayerQuery, DEFAULT_GRANULARITY};
 use crate::player::PlayerView;
 use crate::route::Route;
@@ -24,20 +24,21 @@ use yew::prelude::*;
 
 /// `#/tour/<id>/<stop>?<query>`; the stop as written in the link (1-based,
 /// clamped by the tour).
-pub fn tour_page(id: &str, stop: &str, query: &str) -> Html {
-    match slowpath_engine::find(id) {
+pub fn tour_page(case: Option<crate::cases::Resolved>, id: &str, stop: &str, query: &str) -> Html {
+    match case {
         // Keyed by case: the answers given live as long as one case's tour is open.
-        Some(case) => html! {
-            <TourOf key={id.to_string()} meta={MetaRef(case.meta())} stop={AttrValue::from(stop.to_string())}
+        Some(case @ crate::cases::Resolved { case: Some(_), .. }) => html! {
+            <TourOf key={id.to_string()} {case} stop={AttrValue::from(stop.to_string())}
                 query={AttrValue::from(query.to_string())} />
         },
-        None => no_such_case(id),
+        _ => no_such_case(id),
     }
 }
 
 #[derive(Properties, PartialEq)]
 struct TourProps {
-    meta: MetaRef,
+    /// The case, as the route resolved it (with its simulation: `tour_page` checks).
+    case: crate::cases::Resolved,
     stop: AttrValue,
     query: AttrValue,
 }
@@ -67,8 +68,8 @@ fn go_to(meta: &'static CaseMeta, index: usize, flags: &str) {
     let _ = gloo::utils::window().location().set_hash(&stop_hash(meta, index, flags));
 }
 
-/// The player's link for an opened stop: its state and position, and the page's flags.
-fn player_query(meta: &'static CaseMeta, opened: &OpenStop, flags: &str) -> String {
+/// The player's state for an opened stop: its state and position, and the page's flags.
+fn player_query(meta: &'static CaseMeta, opened: &OpenStop, flags: &str) -> PlayerQuery {
     let (shown, _) = PlayerQuery::parse(meta, flags);
     PlayerQuery {
         params: opened.state.params.clone(),
@@ -78,7 +79,6 @@ fn player_query(meta: &'static CaseMeta, opened: &OpenStop, flags: &str) -> Stri
         step: opened.position.checked_sub(1).map(|last| (Granularity::Micro, last)),
         ..shown
     }
-    .to_query(meta)
 }
 
 /// Keys typed into a text field are the field's; a clicker's PageDown on a radio
@@ -110,13 +110,13 @@ type Opening = Option<Result<OpenStop, TourError>>;
 #[hook]
 fn use_opened_stop(
     meta: &'static CaseMeta,
-    stops: &'static [tour::Stop],
+    case: Option<&'static dyn slowpath_engine::Case>,
     index: usize,
 ) -> (Rc<Opening>, Rc<Option<Posed>>) {
+    let stops = meta.tour.stops;
     // The stop's run, and the previous stop's when it asked a question (revealed
     // here, so that a link straight to this stop still shows the answer), come
     // from the engine's worker; the stop opens on them.
-    let case = slowpath_engine::find(meta.id);
     let key_of = |index: usize| -> Option<crate::worker::RunKey> {
         let state = tour::state_of(case?, index).ok()?;
         Some(crate::worker::RunKey {
@@ -214,12 +214,12 @@ fn use_guess(index: usize) -> (NodeRef, UseStateHandle<Option<String>>) {
 
 #[function_component(TourOf)]
 fn tour_of(props: &TourProps) -> Html {
-    let meta = props.meta.0;
-    let case = slowpath_engine::find(meta.id);
-    let stops = case.map_or(&[][..], |case| case.tour().stops);
+    let meta = props.case.meta;
+    let case = props.case.case;
+    let stops = meta.tour.stops;
     let (index, notice) = tour::stop_number(&props.stop, stops.len());
     let flags = flags(&props.query);
-    let (opened, revealed) = use_opened_stop(meta, stops, index);
+    let (opened, revealed) = use_opened_stop(meta, case, index);
     let answers = use_state(BTreeMap::<usize, Given>::new);
     let (guess_ref, guess_error) = use_guess(index);
     use_stop_keys(meta, index, stops.len(), flags.clone());
@@ -229,10 +229,11 @@ fn tour_of(props: &TourProps) -> Html {
     let Some(opened) = (*opened).as_ref() else {
         return loading_panel(meta, stops, index, &flags);
     };
-    let (player_query, open_error) = match &opened {
-        Ok(opened) => (player_query(meta, opened, &flags), None),
-        Err(error) => (flags.clone(), Some(error.to_string())),
+    let (player_link, open_error) = match &opened {
+        Ok(opened) => (OpenedLink::of(player_query(meta, opened, &flags)), None),
+        Err(error) => (OpenedLink::parse(meta, &flags), Some(error.to_string())),
     };
+    let player_query = player_link.query.to_query(meta);
     let follow =
         opened.as_ref().ok().and_then(|opened| next_stop_in_this_run(meta, opened, stops.get(index + 1)));
     let question = match &opened {
@@ -283,7 +284,7 @@ fn tour_of(props: &TourProps) -> Html {
         })
     });
     let player = html! {
-        <PlayerView {key} meta={meta} case={case} case_ui={crate::cases::ui_for(meta.id)} query={AttrValue::from(player_query)}
+        <PlayerView {key} meta={meta} case={case} case_ui={props.case.ui} link={player_link}
             run={opened.as_ref().ok().map(|opened| opened.run.clone())}
             address={Some(address)} {on_position} />
     };
@@ -485,13 +486,14 @@ mod tests {
     /// and position, with no notice (nothing clamped or replaced).
     #[test]
     fn every_stop_opens_in_the_player_where_the_engine_put_it() {
-        for case in slowpath_engine::registry() {
+        for case in slowpath_engine::simulations() {
             let meta = case.meta();
-            for index in 0..case.tour().stops.len() {
-                let opened = tour::open(*case, index).expect("opens");
+            for index in 0..meta.tour.stops.len() {
+                let opened = tour::open(case, index).expect("opens");
                 for flags in ["", "present"] {
-                    let query = player_query(meta, &opened, flags);
-                    let player = Player::open(*case, &query);
+                    // Through the link the address bar shows, as a reload would open it.
+                    let query = player_query(meta, &opened, flags).to_query(meta);
+                    let player = Player::open(case, &OpenedLink::parse(meta, &query));
                     let name = format!("{} stop {} `{query}`", meta.id, index + 1);
                     assert_eq!(player.position, opened.position, "{name}");
                     assert_eq!(player.query.params, opened.state.params, "{name}");
@@ -511,7 +513,7 @@ mod tests {
         assert_eq!(flags("present&v=x&seed=3&embed=1"), "present&embed=1");
         assert_eq!(flags("step=iter:4"), "");
         assert_eq!(
-            stop_hash(slowpath_engine::registry()[0].meta(), 2, "present").split('/').next_back(),
+            stop_hash(slowpath_engine::registry()[0].meta, 2, "present").split('/').next_back(),
             Some("3?present")
         );
     }

@@ -2,8 +2,8 @@
 //! its run arrives; until then, and while a changed parameter is being run, a
 //! progress bar with the simulated time reached and a Cancel button.
 
+use super::link::OpenedLink;
 use super::model::{run_key, Action, Player, RunHandle};
-use super::url::PlayerQuery;
 use super::PlayerView;
 use crate::worker::{self, Reply, RunKey, Ticket};
 use slowpath_engine::run::format;
@@ -68,12 +68,13 @@ pub struct LoaderProps {
     pub case: &'static dyn slowpath_engine::Case,
     /// The case's own stage, if it has one (`crate::cases::ui_for`).
     pub case_ui: Option<&'static super::stage::CaseUi>,
-    pub query: AttrValue,
+    /// The link, parsed once by the page.
+    pub link: Rc<OpenedLink>,
 }
 
 impl PartialEq for LoaderProps {
     fn eq(&self, other: &Self) -> bool {
-        self.case.meta().id == other.case.meta().id && self.query == other.query
+        self.case.meta().id == other.case.meta().id && self.link == other.link
     }
 }
 
@@ -84,7 +85,7 @@ pub fn player_loader(props: &LoaderProps) -> Html {
     let run = use_state(|| None::<Rc<Run>>);
     let making = use_state(|| Making::Running(None));
     let ticket = use_mut_ref(|| None::<Ticket>);
-    let key = run_key(meta, &PlayerQuery::parse(meta, &props.query).0);
+    let key = run_key(meta, &props.link.query);
     let asked = use_mut_ref(|| 0u32);
     {
         let (run, making, ticket) = (run.clone(), making.clone(), ticket.clone());
@@ -106,7 +107,7 @@ pub fn player_loader(props: &LoaderProps) -> Html {
     }
     // Only this case's run: never another case's under this one's title.
     if let Some(run) = (*run).clone().filter(|run| run.case == meta.id) {
-        return html! { <PlayerView meta={meta} case={Some(props.case)} case_ui={props.case_ui} query={props.query.clone()} run={Some(run)} /> };
+        return html! { <PlayerView meta={meta} case={Some(props.case)} case_ui={props.case_ui} link={props.link.clone()} run={Some(run)} /> };
     }
     let on_cancel = {
         let ticket = ticket.clone();

@@ -11,6 +11,7 @@ pub mod export;
 mod fit;
 mod hooks;
 mod jump;
+pub mod link;
 pub mod loader;
 pub mod model;
 pub mod panels;
@@ -48,8 +49,8 @@ pub struct PlayerProps {
     /// the generic panels draw it.
     #[prop_or_default]
     pub case_ui: Option<&'static CaseUi>,
-    /// The query part of the hash when the page was opened.
-    pub query: AttrValue,
+    /// The link the page was opened with, parsed once by the page.
+    pub link: Rc<link::OpenedLink>,
     /// Set for synthetic load runs (the perf route): opens this run instead.
     #[prop_or_default]
     pub preset: Option<Rc<model::Preset>>,
@@ -69,7 +70,7 @@ pub struct PlayerProps {
 
 impl PartialEq for PlayerProps {
     fn eq(&self, other: &Self) -> bool {
-        self.meta.id == other.meta.id && self.query == other.query && self.address == other.address
+        self.meta.id == other.meta.id && self.link == other.link && self.address == other.address
     }
 }
 
@@ -77,11 +78,11 @@ impl PartialEq for PlayerProps {
 pub fn player_view(props: &PlayerProps) -> Html {
     let meta = props.meta;
     let player = {
-        let query = props.query.clone();
+        let link = props.link.clone();
         let preset = props.preset.clone();
         let run = props.run.clone();
         let (case, case_ui) = (props.case, props.case_ui);
-        use_reducer(move || open_player(meta, case, case_ui, &query, preset, run))
+        use_reducer(move || open_player(meta, case, case_ui, &link, preset, run))
     };
     // A changed parameter, variant or seed: the new run comes from the worker.
     let (making, making_target_ns, cancel_making) = loader::use_wanted_run(&player);
@@ -178,7 +179,7 @@ fn open_player(
     meta: &'static CaseMeta,
     case: Option<&'static dyn slowpath_engine::Case>,
     case_ui: Option<&'static CaseUi>,
-    query: &str,
+    link: &link::OpenedLink,
     preset: Option<Rc<model::Preset>>,
     run: Option<Rc<slowpath_engine::Run>>,
 ) -> Player {
@@ -188,8 +189,8 @@ fn open_player(
     let case = case.expect("a player without a preset is handed its case");
     let speed = case_ui.map_or(model::DEFAULT_SPEED, |ui| model::speed_of(ui.pace));
     let mut player = match run {
-        Some(run) => Player::open_with_run(case, query, run),
-        None => Player::open(case, query),
+        Some(run) => Player::open_with_run(case, link, run),
+        None => Player::open(case, link),
     };
     player.speed = speed.min(SPEEDS.len() - 1);
     player
@@ -444,7 +445,7 @@ fn below_the_first_screen(screen: &Screen, details_shown: u8) -> Html {
                 if screen.case_ui.is_some() {
                     <LockPanel view={view.clone()} run={player.run.clone()} />
                 }
-                <today::TodayPanel meta={crate::components::MetaRef(meta)} check={player.case.and_then(|case| case.today())} />
+                <today::TodayPanel meta={crate::components::MetaRef(meta)} check={meta.today} />
             </div>
             }
             if details_shown >= 2 {

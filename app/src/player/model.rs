@@ -2,6 +2,7 @@
 //! `Action` enum and a pure `Player::apply`, tested on the host.
 
 use super::compare::{aligned, Aligned};
+use super::link::OpenedLink;
 use super::url::{Align, CompareSide, PlayerQuery};
 use slowpath_engine::run::params::Notice;
 use slowpath_engine::run::timeline::Timeline;
@@ -218,11 +219,11 @@ fn position_for(run: &Run, step: Option<(Granularity, u64)>) -> (u64, Option<Not
 }
 
 impl Player {
-    /// Opens a case from a link's query string, making its run here.
-    pub fn open(case: &'static dyn Case, query_text: &str) -> Player {
-        let (query, _) = PlayerQuery::parse(case.meta(), query_text);
-        let run = execute(case, &query);
-        let player = Player::open_with_run(case, query_text, Rc::new(run));
+    /// Opens a case from a link, making its run here.
+    pub fn open(case: &'static dyn Case, link: &OpenedLink) -> Player {
+        let query = &link.query;
+        let run = execute(case, query);
+        let player = Player::open_with_run(case, link, Rc::new(run));
         match &query.compare {
             Some(side) => {
                 let second = PlayerQuery {
@@ -238,11 +239,11 @@ impl Player {
         }
     }
 
-    /// Opens a case from a link's query string with its run, made elsewhere (the
-    /// engine's worker) from the same query.
-    pub fn open_with_run(case: &'static dyn Case, query_text: &str, run: Rc<Run>) -> Player {
+    /// Opens a case from a link with its run, made elsewhere (the engine's worker)
+    /// from the same link.
+    pub fn open_with_run(case: &'static dyn Case, link: &OpenedLink, run: Rc<Run>) -> Player {
         let meta = case.meta();
-        let (query, mut notices) = PlayerQuery::parse(meta, query_text);
+        let (query, mut notices) = (link.query.clone(), link.notices.clone());
         debug_assert_eq!(run.variant, query.variant, "the run was made from this query");
         let (position, notice) = position_for(&run, query.step);
         notices.extend(notice);

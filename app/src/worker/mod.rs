@@ -329,7 +329,7 @@ fn pump() {
             Some(worker) => {
                 let key = &job.key;
                 // An unknown case is answered here, by `run_here`, as every failure is.
-                let Some(case) = slowpath_engine::find(key.case) else { return Next::Here(job) };
+                let Some(case) = slowpath_engine::simulation(key.case) else { return Next::Here(job) };
                 let request = Request::new(job.id, key.case, key.variant, key.seed, &key.params, job.detail);
                 let bytes = js_sys::Uint8Array::from(request.to_bytes().as_slice());
                 let message = js_sys::Object::new();
@@ -361,7 +361,9 @@ fn pump() {
 
 /// Makes a run on this thread (no worker): the same reply, by the same code.
 fn run_here(key: &RunKey, detail: Detail) -> Reply {
-    let Some(case) = slowpath_engine::find(key.case) else { return Reply::Failed("no such case".into()) };
+    let Some(case) = slowpath_engine::simulation(key.case) else {
+        return Reply::Failed("no such case".into());
+    };
     match slowpath_engine::run_checked(case, &key.params, key.variant, key.seed) {
         Err(error) => Reply::Failed(error.to_string()),
         Ok(run) => match detail {

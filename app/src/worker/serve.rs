@@ -58,7 +58,7 @@ fn handle(scope: &DedicatedWorkerGlobalScope, bytes: &[u8]) {
     };
     let id = request.id;
     let fail = |message: &str| post(scope, "error", id, &[("message", JsValue::from_str(message))]);
-    let Some(case) = slowpath_engine::find(&request.case) else { return fail("no such case") };
+    let Some(case) = slowpath_engine::simulation(&request.case) else { return fail("no such case") };
     let reporter = scope.clone();
     let report = move |simulated_ns: u64| {
         post(&reporter, "progress", id, &[("ns", JsValue::from_f64(simulated_ns as f64))]);

@@ -24,6 +24,7 @@ impl<'a> Row<'a> {
 }
 
 /// A measured figure the "Today" panel shows, and the model run to set beside it.
+#[derive(Debug)]
 pub struct TodayCheck {
     /// Where the results file lives in the repository (`tools/measure/<case>/results.tsv`).
     pub results_path: &'static str,

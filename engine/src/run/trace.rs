@@ -274,6 +274,8 @@ impl Run {
     }
 
     /// Attaches the case's stage data (once, by the case that built the run).
+    // Unused in a build that carries only cases without extras (see `registry`).
+    #[allow(dead_code)]
     pub(crate) fn set_extras<T: std::any::Any + Send + Sync>(&mut self, extras: T) {
         assert!(self.extras.is_none(), "a run's extras are set once");
         self.extras = Some(Box::new(extras));

@@ -80,7 +80,7 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
     let figures = crate::worker::use_summaries(keys);
     // The deaths measured on today's kernel for this run's settings (the results file
     // the Today panel reads, through the engine), drawn as × beside today's curve.
-    let today = slowpath_engine::find(meta.id).and_then(|case| case.today());
+    let today = meta.today;
     let results = crate::player::today::use_results_file(today.map(|check| check.url()));
     let params = &props.run.params;
     let setting = (

@@ -65,9 +65,7 @@ pub fn fifo_writes(props: &FifoWritesProps) -> Html {
         use_memo(Rc::as_ptr(&props.run) as usize, move |_| run.extras::<FifoCase>().cloned().map(Rc::new))
     };
     // Today's run: the longest write of each measured run, read from the case's results file.
-    let check = slowpath_engine::find(run.case)
-        .and_then(|case| case.today())
-        .filter(|check| check.variant == run.variant);
+    let check = slowpath_engine::cases::fifo_trigger::META.today.filter(|check| check.variant == run.variant);
     let results = crate::player::today::use_results_file(check.map(|check| check.url()));
     // Read once per file, not at every step this section re-renders while playing.
     let band = {

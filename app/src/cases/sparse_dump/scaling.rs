@@ -80,7 +80,7 @@ pub fn scaling_plot(props: &ScalingProps) -> Html {
     let figures = crate::worker::use_summaries(keys);
     // The dumps measured on today's kernel, from the results file the Today panel
     // reads (through the engine), drawn as × beside the model's curves.
-    let today = slowpath_engine::find(meta.id).and_then(|case| case.today());
+    let today = meta.today;
     let results = crate::player::today::use_results_file(today.map(|check| check.url()));
     // Parsed once per file, not on every render while the plot's runs arrive.
     let kernel = crate::player::today::measured_release(&results);

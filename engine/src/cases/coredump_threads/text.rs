@@ -147,8 +147,7 @@ pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
 }
 
-/// The LKML report (Michael Kerrisk, 22 September 2005).
-pub const REPORT_URL: &str = "https://lore.kernel.org/lkml/20206.1127391230@www22.gmx.net/";
+pub use super::REPORT_URL;
 
 pub(crate) static CODE: &[Function] = &[
     Function {

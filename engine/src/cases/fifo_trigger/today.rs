@@ -1,6 +1,6 @@
-//! The `today` variant's inputs that come from the measuring machine: what each
-//! program step costs there, and which measured figure the "Today" panel sets
-//! beside the model (the rows of `tools/measure/fifo-trigger/results.tsv`).
+//! The `today` variant's input that comes from the measuring machine: what each
+//! program step costs there (the measured figure the "Today" panel sets beside
+//! the model is metadata, in `mod.rs`).
 
 use super::machine::Costs;
 
@@ -24,23 +24,4 @@ pub const TODAY_COSTS: Costs = Costs {
     print_ns: 900,
     select_ns: 810,
     loop_iteration_ps: 271,
-};
-
-/// The seed's two programs pinned to one CPU of this project's machine (session S6:
-/// their own scheduler autogroup, so CPU 0 was theirs), the longest write of each
-/// 10 s run, beside the `today` model over the same 10 s (the writer starts with the
-/// listener, as `measure.sh` starts them) and the report's 302 ms. The longest write,
-/// not p99, because the report gives it: a 2.6.1 run has too few slow writes for a
-/// p99 to be one (both are in the notes and `engine/tests/fifo_trigger_today.rs`).
-pub(super) static TODAY: crate::run::measured::TodayCheck = crate::run::measured::TodayCheck {
-    results_path: "tools/measure/fifo-trigger/results.tsv",
-    what: "The seed's listener and writer pinned to one CPU for 10 s: the longest write()",
-    variant: "today",
-    params: &[("writer_start", "0"), ("duration", "10s")],
-    metric: "write_max_ns",
-    select: |row| {
-        let reference = row.text("session") == Some("S6") && row.text("mode") == Some("pinned@ag-10");
-        reference.then(|| row.number("max_ms")).flatten()
-    },
-    spread: None,
 };

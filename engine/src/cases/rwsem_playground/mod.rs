@@ -1,16 +1,19 @@
 //! `rwsem-playground`: "mmap_lock under contention". R readers and W writers
 //! loop over think → lock → work → unlock on N CPUs, on the v6.13 rwsem model.
 
-mod sim;
-mod text;
 mod tour;
+// The simulation: built only with the case's feature (see `registry`).
+#[cfg(feature = "rwsem-playground")]
+mod model;
+#[cfg(feature = "rwsem-playground")]
+mod sim;
+#[cfg(feature = "rwsem-playground")]
+mod text;
+#[cfg(feature = "rwsem-playground")]
+pub use model::*;
 
-use crate::case::{Case, CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
-use crate::kernel::locks::rwsem::RwsemPolicy;
-use crate::run::params::{ParamKind, ParamSpec, ParamValues};
-use crate::run::trace::Run;
-
-pub struct RwsemPlayground;
+use crate::case::{CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
+use crate::run::params::{ParamKind, ParamSpec};
 
 const US: u64 = 1_000;
 const MS: u64 = 1_000_000;
@@ -100,14 +103,17 @@ const VARIANTS: &[VariantSpec] = &[
     },
 ];
 
-static META: CaseMeta = CaseMeta {
+/// kernel/locking/rwsem.c at v6.13.
+pub const RWSEM_SOURCE: &str = "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/rwsem.c";
+
+pub static META: CaseMeta = CaseMeta {
     id: "rwsem-playground",
     title: "mmap_lock under contention",
     year: 2024,
     system: "Linux 6.13 rwsem",
     summary: "Readers share, writers queue: watch a reader-writer semaphore batch readers, hold back a writer, and hand the lock off.",
     sources: &[
-        Source { label: "kernel/locking/rwsem.c at v6.13", url: text::RWSEM_SOURCE },
+        Source { label: "kernel/locking/rwsem.c at v6.13", url: RWSEM_SOURCE },
         Source {
             label: "locking/rwsem: Implement lock handoff to prevent lock starvation (v5.3)",
             url: "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/commit/?id=4f23dbc1e657",
@@ -122,62 +128,6 @@ static META: CaseMeta = CaseMeta {
     reported: &[] as &[ReportedFigure],
     headline_metric: "contended",
     headline_label: "contended acquisitions of mmap_lock in 20 ms (default run)",
+    tour: &tour::TOUR,
+    today: None,
 };
-
-impl Case for RwsemPlayground {
-    fn meta(&self) -> &'static CaseMeta {
-        &META
-    }
-
-    fn wire(&self) -> crate::run::wire::CaseWire {
-        crate::run::wire::CaseWire::without_extras(text::TEMPLATES, text::CODE)
-    }
-
-    fn tour(&self) -> &'static crate::tour::Tour {
-        &tour::TOUR
-    }
-
-    fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
-        let policy = match variant {
-            "no-spin" => RwsemPolicy { writer_spin: false, handoff: true },
-            "no-handoff" => RwsemPolicy { writer_spin: true, handoff: false },
-            _ => RwsemPolicy { writer_spin: true, handoff: true },
-        };
-        let config = sim::Config {
-            readers: params.unsigned("readers") as usize,
-            writers: params.unsigned("writers") as usize,
-            cpus: params.unsigned("cpus") as u16,
-            read_hold_ns: params.unsigned("read_hold"),
-            write_hold_ns: params.unsigned("write_hold"),
-            read_think_ns: params.unsigned("read_think"),
-            write_think_ns: params.unsigned("write_think"),
-            jitter_percent: params.unsigned("jitter"),
-            duration_ns: params.unsigned("duration"),
-            timeslice_ns: params.unsigned("timeslice"),
-            policy,
-        };
-        let mut run = sim::run(&config, seed).finish(META.id, variant, seed, params.clone());
-        use text::T;
-        let first = |templates: &[T]| {
-            run.first_op_with_template(&templates.iter().map(|t| t.id()).collect::<Vec<_>>())
-        };
-        // The lock's story in four moments; one that does not happen in a run (no
-        // handoff in the default one) is left out of its chapters.
-        let waits = [
-            T::READ_QUEUE_WRITER,
-            T::READ_QUEUE_FAIR,
-            T::READ_QUEUE_HANDOFF,
-            T::WRITE_QUEUE,
-            T::WRITE_SPIN_WRITER,
-            T::WRITE_SPIN_READERS,
-        ];
-        let moments = [
-            (first(&waits), "a task must wait for mmap_lock"),
-            (first(&[T::WAKE_READERS]), "queued readers wake as a batch"),
-            (first(&[T::WRITE_SET_HANDOFF]), "a writer sets the handoff flag"),
-            (first(&[T::END]), "the end of the run"),
-        ];
-        run.set_chapters(&moments);
-        run
-    }
-}

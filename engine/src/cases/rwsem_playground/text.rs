@@ -54,8 +54,6 @@ crate::templates! {
     EMPTY = "Nothing to simulate: with no readers and no writers, {0} is never taken.",
 }
 
-const RWSEM_C: &str = "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/rwsem.c";
-
 pub(crate) const READER_LOOP: u16 = 0;
 pub(crate) const WRITER_LOOP: u16 = 1;
 pub(crate) const DOWN_READ: u16 = 2;
@@ -198,5 +196,3 @@ pub(crate) static CODE: &[Function] = &[
         ],
     },
 ];
-
-pub(crate) const RWSEM_SOURCE: &str = RWSEM_C;

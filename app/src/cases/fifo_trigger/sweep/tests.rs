@@ -9,7 +9,7 @@ fn point(x: f64, fast: Option<u64>, slow: u64) -> Point {
 
 #[test]
 fn the_reported_number_is_read_from_the_words() {
-    let meta = slowpath_engine::find("fifo-trigger").expect("the case").meta();
+    let meta = slowpath_engine::simulation("fifo-trigger").expect("the case").meta();
     let (text, number) = reported(meta).expect("a reported figure for the fast runs");
     assert_eq!(number, reported_number(text));
     assert!(number.is_some_and(|n| n > 1.0), "{text}");
@@ -20,7 +20,7 @@ fn the_reported_number_is_read_from_the_words() {
 
 #[test]
 fn every_swept_value_parses_in_range_without_a_notice() {
-    let meta = slowpath_engine::find("fifo-trigger").expect("the case").meta();
+    let meta = slowpath_engine::simulation("fifo-trigger").expect("the case").meta();
     for swept in Swept::ALL {
         let spec = spec(meta, swept.name()).expect("the swept parameter is in the schema");
         let mut last = f64::NEG_INFINITY;
@@ -68,7 +68,7 @@ fn the_summary_says_how_much_the_fast_runs_changed() {
 /// The fixed explanation under the plot, against the engine at the defaults.
 #[test]
 fn the_explanation_holds_at_the_defaults() {
-    let case = slowpath_engine::find("fifo-trigger").expect("the case");
+    let case = slowpath_engine::simulation("fifo-trigger").expect("the case");
     let meta = case.meta();
     let key = |swept| SweepKey {
         swept,

@@ -17,10 +17,6 @@ use crate::run::world::{ChannelId, CounterId, Effect, Layout, LockId, TaskId, Ta
 
 // Costs. The per-visit cost is the one figure calibrated on the seed; the rest
 // are model choices, small next to it, named as such.
-/// Calibrated on seed 003: 17,210 ms of CPU in ThreadGroupsAppend over 2 min at
-/// 100 Hz (12,000 scans) of 16,384 threads ≈ 87.5 ns per task visited (the 8,192-thread
-/// point gives ≈ 185 ns; the 1,024-thread points 1–743 ns, so we do not fit single points).
-pub(super) const VISIT_NS_DEFAULT: u64 = 88;
 /// Model choice: `RLock`/`RUnlock` uncontended are one atomic add each (≈ 15 ns).
 pub(super) const RLOCK_NS: u64 = 15;
 pub(super) const RUNLOCK_NS: u64 = 15;
