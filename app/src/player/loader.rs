@@ -5,11 +5,9 @@
 use super::link::OpenedLink;
 use super::model::{run_key, Action, Player, RunHandle};
 use super::PlayerView;
-use crate::worker::{self, Reply, RunKey, Ticket};
+use crate::worker::{self, Answer, RunKey};
 use slowpath_engine::run::format;
 use slowpath_engine::run::wire::Detail;
-use slowpath_engine::Run;
-use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -56,12 +54,6 @@ pub fn run_progress(making: &Making, target_ns: Option<u64>, on_cancel: &Callbac
     }
 }
 
-/// Asks the worker for `key`'s run; `on_reply` hears progress and the result.
-/// The returned ticket withdraws the request when dropped.
-fn ask(key: RunKey, on_reply: Callback<Reply>) -> Ticket {
-    worker::request(key, Detail::Run, on_reply)
-}
-
 #[derive(Properties)]
 pub struct LoaderProps {
     /// The case whose player this is, handed in by the page.
@@ -82,52 +74,25 @@ impl PartialEq for LoaderProps {
 #[function_component(PlayerLoader)]
 pub fn player_loader(props: &LoaderProps) -> Html {
     let meta = props.case.meta();
-    let run = use_state(|| None::<Rc<Run>>);
-    let making = use_state(|| Making::Running(None));
-    let ticket = use_mut_ref(|| None::<Ticket>);
+    let asked = use_state(|| 0u32);
     let key = run_key(meta, &props.link.query);
-    let asked = use_mut_ref(|| 0u32);
-    {
-        let (run, making, ticket) = (run.clone(), making.clone(), ticket.clone());
-        let key = key.clone();
-        use_effect_with((key, *asked.borrow()), move |(key, _)| {
-            making.set(Making::Running(None));
-            let on_reply = Callback::from(move |reply: Reply| match reply {
-                Reply::Progress { simulated_ns } => making.set(Making::Running(Some(simulated_ns))),
-                Reply::Run(made) => {
-                    making.set(Making::Idle);
-                    run.set(Some(made));
-                }
-                Reply::Summary(_) => {}
-                Reply::Failed(why) => making.set(Making::Failed(why)),
-            });
-            *ticket.borrow_mut() = Some(ask(key.clone(), on_reply));
-            move || drop(ticket.borrow_mut().take())
-        });
-    }
+    let asking = worker::use_request(Some(key.clone()), Detail::Run, *asked);
     // Only this case's run: never another case's under this one's title.
-    if let Some(run) = (*run).clone().filter(|run| run.case == meta.id) {
-        return html! { <PlayerView meta={meta} case={Some(props.case)} case_ui={props.case_ui} link={props.link.clone()} run={Some(run)} /> };
+    if let Answer::Run(run) = &asking.answer {
+        if run.case == meta.id {
+            return html! { <PlayerView meta={meta} case={Some(props.case)} case_ui={props.case_ui} link={props.link.clone()} run={Some(run.clone())} /> };
+        }
     }
-    let on_cancel = {
-        let ticket = ticket.clone();
-        Callback::from(move |_| {
-            if let Some(ticket) = ticket.borrow().as_ref() {
-                ticket.cancel();
-            }
-        })
+    let making = match &asking.answer {
+        Answer::Failed(why) => Making::Failed(why.clone()),
+        Answer::Waiting(reached) => Making::Running(*reached),
+        _ => Making::Running(None),
     };
-    let retry = {
-        let asked = asked.clone();
-        let making = making.clone();
-        Callback::from(move |_| {
-            *asked.borrow_mut() += 1;
-            making.set(Making::Running(None));
-        })
-    };
+    let on_cancel = asking.cancel.clone();
+    let retry = Callback::from(move |_| asked.set(*asked + 1));
     html! {
         <section class="player player-loading" aria-label={format!("Player: {}", meta.title)} data-testid="player-loading">
-            if let Making::Failed(why) = &*making {
+            if let Making::Failed(why) = &making {
                 <div class="run-progress" role="status" data-testid="run-failed">
                     <span>{ format!("The run was not made: {why}.") }</span>
                     <button type="button" class="button" onclick={retry}>{ "Run it" }</button>
@@ -154,7 +119,8 @@ pub fn use_wanted_compare(player: &UseReducerHandle<Player>) -> (Making, Option<
     use_worker_run(player, player.wanted_compare(), Action::CompareReady, Action::CompareFailed)
 }
 
-/// Asks the worker for `wanted` while it is wanted; tells the reducer how it went.
+/// Asks the worker for `wanted` while it is wanted; tells the reducer how it went,
+/// once per answer.
 #[hook]
 fn use_worker_run(
     player: &UseReducerHandle<Player>,
@@ -162,41 +128,20 @@ fn use_worker_run(
     ready: fn(RunHandle) -> Action,
     failed: fn(String) -> Action,
 ) -> (Making, Option<u64>, Callback<()>) {
-    let making = use_state(|| Making::Idle);
-    let ticket: Rc<RefCell<Option<Ticket>>> = use_mut_ref(|| None);
     let target = wanted.as_ref().and_then(target_ns);
-    let cancel = {
-        let ticket = ticket.clone();
-        Callback::from(move |_| {
-            if let Some(ticket) = ticket.borrow().as_ref() {
-                ticket.cancel();
-            }
-        })
-    };
+    let asking = worker::use_request(wanted, Detail::Run, 0);
     {
         let dispatcher = player.dispatcher();
-        let making = making.clone();
-        use_effect_with(wanted, move |wanted| {
-            if let Some(key) = wanted.clone() {
-                making.set(Making::Running(None));
-                let on_reply = Callback::from(move |reply: Reply| match reply {
-                    Reply::Progress { simulated_ns } => making.set(Making::Running(Some(simulated_ns))),
-                    Reply::Run(made) => {
-                        making.set(Making::Idle);
-                        dispatcher.dispatch(ready(RunHandle(made)));
-                    }
-                    Reply::Summary(_) => {}
-                    Reply::Failed(why) => {
-                        making.set(Making::Idle);
-                        dispatcher.dispatch(failed(why));
-                    }
-                });
-                *ticket.borrow_mut() = Some(ask(key, on_reply));
-            } else {
-                making.set(Making::Idle);
-            }
-            move || drop(ticket.borrow_mut().take())
+        let answer = asking.answer.clone();
+        use_effect_with(asking.serial, move |_| match answer {
+            Answer::Run(made) => dispatcher.dispatch(ready(RunHandle(made))),
+            Answer::Failed(why) => dispatcher.dispatch(failed(why)),
+            Answer::Idle | Answer::Waiting(_) | Answer::Summary(_) => {}
         });
     }
-    ((*making).clone(), target, cancel)
+    let making = match &asking.answer {
+        Answer::Waiting(reached) => Making::Running(*reached),
+        _ => Making::Idle,
+    };
+    (making, target, asking.cancel)
 }

@@ -17,7 +17,7 @@
 mod hooks;
 pub mod serve;
 
-pub use hooks::{use_run, use_summaries, Figures};
+pub use hooks::{ask, use_request, use_run, use_summaries, Answer, Asking, Figures};
 pub use serve::serve;
 
 use slowpath_engine::run::params::ParamValues;
@@ -32,7 +32,7 @@ use yew::Callback;
 
 /// What a caller hears back about its request.
 #[derive(Clone)]
-pub enum Reply {
+enum Reply {
     /// The run has reached this simulated time.
     Progress {
         simulated_ns: u64,
@@ -123,7 +123,7 @@ impl Ticket {
 
 /// Asks for a run (`Detail::Run`) or its figures (`Detail::Summary`); `callback`
 /// hears progress and then one final reply, always later (never inside this call).
-pub fn request(key: RunKey, detail: Detail, callback: Callback<Reply>) -> Ticket {
+fn request(key: RunKey, detail: Detail, callback: Callback<Reply>) -> Ticket {
     let id = with_client(|client| {
         client.next_id = client.next_id.wrapping_add(1).max(1);
         let id = client.next_id;

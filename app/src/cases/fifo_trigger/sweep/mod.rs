@@ -345,10 +345,10 @@ fn schedule(job: JobSlot, cache: Cache, update: UseForceUpdateHandle, meta: &'st
         return;
     };
     let slot = job.clone();
-    let on_reply = Callback::from(move |reply: crate::worker::Reply| {
-        let point = match reply {
-            crate::worker::Reply::Summary(summary) => point_of(x, Some(&summary.metrics)),
-            crate::worker::Reply::Failed(_) => point_of(x, None),
+    let on_answer = Callback::from(move |answer: crate::worker::Answer| {
+        let point = match answer {
+            crate::worker::Answer::Summary(summary) => point_of(x, Some(&summary.metrics)),
+            crate::worker::Answer::Failed(_) => point_of(x, None),
             _ => return,
         };
         let finished = {
@@ -371,7 +371,7 @@ fn schedule(job: JobSlot, cache: Cache, update: UseForceUpdateHandle, meta: &'st
         }
         update.force_update();
     });
-    let ticket = crate::worker::request(run_key, slowpath_engine::run::wire::Detail::Summary, on_reply);
+    let ticket = crate::worker::ask(run_key, slowpath_engine::run::wire::Detail::Summary, on_answer);
     if let Some(running) = job.borrow_mut().as_mut() {
         running._next = Some(ticket);
     }
