@@ -63,6 +63,17 @@ pub struct ReportedFigure {
     pub reported: &'static str,
 }
 
+/// A recorded trace hash: the run of `variant` at `seed` with the default parameters,
+/// which every build (native, and wasm under node) must reproduce. It changes only
+/// with an intended change of the model, in the same commit, which says why.
+#[derive(Clone, Copy, Debug)]
+pub struct Golden {
+    pub variant: &'static str,
+    pub seed: u64,
+    /// The trace hash as 16 hex digits.
+    pub trace_hash: &'static str,
+}
+
 /// Everything static about a case: what the landing page, the About page, the
 /// parameter panel, the tours and `slowpath-cli list` show. It is data, apart
 /// from the simulation ([`Case`]), so that a build can carry every case's
@@ -92,6 +103,9 @@ pub struct CaseMeta {
     /// The figure measured on today's kernel that the page's "Today" panel sets
     /// beside the model's `today` run, for a case that has one.
     pub today: Option<&'static crate::run::measured::TodayCheck>,
+    /// The default run's recorded hash (every registered case has one; the
+    /// determinism tests iterate the registry).
+    pub golden: Option<Golden>,
 }
 
 /// Why a run could not be produced. Never a panic: the UI shows this text.

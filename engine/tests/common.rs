@@ -9,8 +9,6 @@ use slowpath_engine::run::trace::{OpKind, Outcome, Run};
 use slowpath_engine::run::world::{Effect, Layout, TaskState};
 use std::collections::BTreeMap;
 
-include!("golden.rs");
-
 static TEMPLATES: &[&str] = &["phase", "iteration {0}", "{0} locks {1}", "{0} unlocks {1}", "{0} counts"];
 static CODE: &[Function] =
     &[Function { name: "loop", source_url: "https://example.invalid/", lines: &["lock", "count", "unlock"] }];

@@ -1,8 +1,6 @@
 //! Same case + parameters + seed ⇒ the same trace hash, run after run, and
 //! the recorded hash that the wasm build must reproduce too.
 
-mod common;
-
 use slowpath_engine::{run_checked, simulations};
 
 /// The variants whose default run draws from the seed (arrivals, cache draws, the
@@ -46,32 +44,16 @@ fn every_case_is_deterministic_and_seed_sensitive() {
     assert_ne!(hash(7), hash(8), "the random pattern follows the seed");
 }
 
+/// Every registered case records its default run's hash beside it (`CaseMeta::golden`),
+/// and the run reproduces it; the wasm build checks the same list (`app/tests/determinism.rs`).
 #[test]
-fn the_playground_default_hash_is_the_recorded_one() {
-    let case = slowpath_engine::simulation("rwsem-playground").expect("registered");
-    let run = run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs");
-    assert_eq!(format!("{:016x}", run.trace_hash), common::PLAYGROUND_DEFAULT_HASH);
-}
-
-#[test]
-fn the_fifo_default_hash_is_the_recorded_one() {
-    let case = slowpath_engine::simulation("fifo-trigger").expect("registered");
-    let run = run_checked(case, &case.meta().default_params(), "2.6.1", 1).expect("runs");
-    assert_eq!(format!("{:016x}", run.trace_hash), common::FIFO_DEFAULT_HASH);
-}
-
-#[test]
-fn the_gvisor_default_hash_is_the_recorded_one() {
-    let case = slowpath_engine::simulation("gvisor-threadgroups").expect("registered");
-    let run = run_checked(case, &case.meta().default_params(), "before", 1).expect("runs");
-    assert_eq!(format!("{:016x}", run.trace_hash), common::GVISOR_DEFAULT_HASH);
-}
-
-#[test]
-fn the_coredump_threads_default_hash_is_the_recorded_one() {
-    let case = slowpath_engine::simulation("coredump-threads").expect("registered");
-    let run = run_checked(case, &case.meta().default_params(), "2.6.14-rc2", 1).expect("runs");
-    assert_eq!(format!("{:016x}", run.trace_hash), common::COREDUMP_THREADS_DEFAULT_HASH);
+fn every_case_reproduces_its_recorded_hash() {
+    for case in simulations() {
+        let meta = case.meta();
+        let golden = meta.golden.unwrap_or_else(|| panic!("{}: no recorded hash", meta.id));
+        let run = run_checked(case, &meta.default_params(), golden.variant, golden.seed).expect("runs");
+        assert_eq!(format!("{:016x}", run.trace_hash), golden.trace_hash, "{} {}", meta.id, golden.variant);
+    }
 }
 
 /// Every reported case ships its key moments (chapters), in order, inside the run,

@@ -26,6 +26,7 @@ static SYNTHETIC: CaseMeta = CaseMeta {
     headline_label: "",
     tour: &slowpath_engine::tour::Tour { stops: &[] },
     today: None,
+    golden: None,
 };
 
 #[derive(Properties, PartialEq)]

@@ -22,7 +22,7 @@ pub mod today;
 #[cfg(feature = "coredump-threads")]
 pub use model::*;
 
-use crate::case::{CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
+use crate::case::{CaseMeta, Golden, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec};
 
 const MS: u64 = 1_000_000;
@@ -179,6 +179,7 @@ pub static META: CaseMeta = CaseMeta {
     headline_label: "from SIGQUIT to the last thread gone (20 threads, 2.6.14-rc2)",
     tour: &tour::TOUR,
     today: Some(&TODAY),
+    golden: Some(Golden { variant: "2.6.14-rc2", seed: 1, trace_hash: "2c56651ee0cf73fe" }),
 };
 
 /// The report's `time` line (real, user, sys) as the seed prints it.

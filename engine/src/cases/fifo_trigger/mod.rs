@@ -32,7 +32,7 @@ mod today;
 #[cfg(feature = "fifo-trigger")]
 pub use model::*;
 
-use crate::case::{CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
+use crate::case::{CaseMeta, Golden, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec};
 
 const MS: u64 = 1_000_000;
@@ -199,6 +199,7 @@ pub static META: CaseMeta = CaseMeta {
     headline_label: "for a one-byte write() to a FIFO (2.6.1, first burst)",
     tour: &tour::TOUR,
     today: Some(&TODAY),
+    golden: Some(Golden { variant: "2.6.1", seed: 1, trace_hash: "66a66955f45815ce" }),
 };
 
 /// The seed's two programs pinned to one CPU of this project's machine (session S6:

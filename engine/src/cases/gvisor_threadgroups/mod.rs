@@ -16,7 +16,7 @@ mod text;
 #[cfg(feature = "gvisor-threadgroups")]
 pub use model::*;
 
-use crate::case::{CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
+use crate::case::{CaseMeta, Golden, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec};
 
 const MS: u64 = 1_000_000;
@@ -202,4 +202,5 @@ pub static META: CaseMeta = CaseMeta {
     headline_label: "of CPU scanning 16,384 sleeping threads in 2 minutes",
     tour: &tour::TOUR,
     today: None,
+    golden: Some(Golden { variant: "before", seed: 1, trace_hash: "eda2a70aa7019807" }),
 };

@@ -12,7 +12,7 @@ mod text;
 #[cfg(feature = "rwsem-playground")]
 pub use model::*;
 
-use crate::case::{CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
+use crate::case::{CaseMeta, Golden, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec};
 
 const US: u64 = 1_000;
@@ -130,4 +130,5 @@ pub static META: CaseMeta = CaseMeta {
     headline_label: "contended acquisitions of mmap_lock in 20 ms (default run)",
     tour: &tour::TOUR,
     today: None,
+    golden: Some(Golden { variant: "v6.13", seed: 1, trace_hash: "e90627a6a7dca6c0" }),
 };

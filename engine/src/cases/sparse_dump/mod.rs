@@ -20,7 +20,7 @@ mod text;
 #[cfg(feature = "sparse-dump")]
 pub use model::*;
 
-use crate::case::{CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
+use crate::case::{CaseMeta, Golden, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec};
 
 const KIB: u64 = 1 << 10;
@@ -137,6 +137,7 @@ pub static META: CaseMeta = CaseMeta {
     headline_label: "to dump a 1 TiB mapping with one written page (v6.13)",
     tour: &tour::TOUR,
     today: Some(&TODAY),
+    golden: Some(Golden { variant: "v6.13", seed: 1, trace_hash: "3da09aa6c5838c10" }),
 };
 
 /// The seed's program dumping a 1 TiB mapping on this project's machine: the
