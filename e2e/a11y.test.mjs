@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pressAndWaitForStep, startSuite, waitForApp, withPage } from './browser.mjs';
 import { axeViolations as violations } from './checks.mjs';
+import { CASE_IDS, firstOtherVariant } from './registry.mjs';
 
 const T = { timeout: 120_000 };
 
@@ -17,10 +18,9 @@ describe('accessibility (axe-core)', () => {
     await suite?.close();
   });
 
-  const ids = (process.env.SLOWPATH_CASE_IDS ?? 'sparse-dump,fifo-trigger,rwsem-playground').split(',').filter(Boolean);
+  const ids = CASE_IDS;
   // Compare mode draws a case's stage and charts twice: their ids and landmark names
   // must stay unique (`cmp=` alone compares the variant with itself).
-  const fixes = { 'sparse-dump': 'v6.15', 'coredump-threads': 'no-yield', 'fifo-trigger': '2.4.24', 'gvisor-threadgroups': 'tgids', 'rwsem-playground': 'no-spin' };
   const pages = [
     '#/',
     '#/about',
@@ -28,7 +28,7 @@ describe('accessibility (axe-core)', () => {
     ...ids.map((id) => `#/case/${id}`),
     `#/case/${ids[0]}?embed`,
     `#/case/${ids[0]}?present`,
-    ...ids.map((id) => `#/case/${id}?cmp=${fixes[id] ?? ''}`),
+    ...ids.map((id) => `#/case/${id}?cmp=${firstOtherVariant(id)}`),
   ];
   for (const hash of pages) {
     for (const colorScheme of ['light', 'dark']) {

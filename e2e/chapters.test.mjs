@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite, waitForApp, waitForText, withPage } from './browser.mjs';
+import { REPORTED_IDS } from './registry.mjs';
 
 const T = { timeout: 90_000 };
 
@@ -16,7 +17,7 @@ describe('chapters', () => {
     await suite?.close();
   });
 
-  for (const id of ['coredump-threads', 'sparse-dump', 'fifo-trigger', 'gvisor-threadgroups']) {
+  for (const id of REPORTED_IDS) {
     test(`${id}: n and p walk the chapters; a click seeks to one`, T, async () => {
       await withPage(suite.browser, `chapters-${id}`, async ({ page, consoleErrors, pageErrors }) => {
         await page.goto(suite.url(`#/case/${id}`));

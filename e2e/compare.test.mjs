@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
-import { HEADLINES } from './headlines.mjs';
+import { CASE_IDS } from './registry.mjs';
 
 const T = { timeout: 180_000 };
 const STEPS = 5;
@@ -42,7 +42,7 @@ describe('compare mode', () => {
     await suite?.close();
   });
 
-  const ids = (process.env.SLOWPATH_CASE_IDS ?? Object.keys(HEADLINES).join(',')).split(',').filter(Boolean);
+  const ids = CASE_IDS;
   for (const id of ids) {
     test(`${id}: two stages in lockstep, the difference in words, the link round trip`, T, async () => {
       let link;

@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { CASE_IDS } from './registry.mjs';
 
 const T = { timeout: 120_000 };
 
@@ -42,7 +43,7 @@ describe('content security policy', () => {
     });
   });
 
-  const ids = (process.env.SLOWPATH_CASE_IDS ?? 'sparse-dump,fifo-trigger,rwsem-playground').split(',').filter(Boolean);
+  const ids = CASE_IDS;
   const pages = ['#/', '#/about', '#/nowhere', ...ids.map((id) => `#/case/${id}`), `#/case/${ids[0]}?embed`, `#/case/${ids[0]}?present`];
   for (const hash of pages) {
     test(`${hash} runs with no policy violation`, T, async () => {

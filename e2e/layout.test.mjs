@@ -8,7 +8,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
-import { HEADLINES, toHeadline } from './headlines.mjs';
+import { toHeadline } from './headlines.mjs';
+import { CASE_IDS } from './registry.mjs';
 
 const T = { timeout: 120_000 };
 const DESKTOPS = [
@@ -101,7 +102,7 @@ describe('stage-first layout', () => {
     });
   });
 
-  const ids = (process.env.SLOWPATH_CASE_IDS ?? Object.keys(HEADLINES).join(',')).split(',').filter(Boolean);
+  const ids = CASE_IDS;
   for (const id of ids) {
     for (const viewport of DESKTOPS) {
       test(`${id} at ${viewport.width}×${viewport.height}: stage, transport, narration and current line on the first screen`, T, async () => {

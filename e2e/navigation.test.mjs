@@ -5,10 +5,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite, waitForApp, withPage, waitForText } from './browser.mjs';
-import { HEADLINES } from './headlines.mjs';
+import { CASE_IDS } from './registry.mjs';
 
 const T = { timeout: 600_000 };
-const IDS = (process.env.SLOWPATH_CASE_IDS ?? Object.keys(HEADLINES).join(',')).split(',').filter(Boolean);
+const IDS = CASE_IDS;
 
 function escape(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

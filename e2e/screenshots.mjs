@@ -8,7 +8,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ARTIFACTS, startSuite, waitForApp, openPage } from './browser.mjs';
-import { HEADLINES, toHeadline } from './headlines.mjs';
+import { toHeadline } from './headlines.mjs';
+import { CASE_IDS } from './registry.mjs';
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -18,7 +19,7 @@ const SIZES = [
 
 const out = process.argv[2] || join(ARTIFACTS, 'shots');
 await mkdir(out, { recursive: true });
-const ids = (process.env.SLOWPATH_CASE_IDS ?? Object.keys(HEADLINES).join(',')).split(',').filter(Boolean);
+const ids = CASE_IDS;
 const suite = await startSuite();
 let taken = 0;
 try {

@@ -3,6 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { CASE_IDS } from './registry.mjs';
 
 const T = { timeout: 60_000 };
 
@@ -26,11 +27,8 @@ describe('app shell', () => {
       const cards = page.getByTestId('case-card');
       const ids = await cards.evaluateAll((nodes) => nodes.map((node) => node.dataset.caseId));
       assert.ok(ids.length >= 1, 'at least one case is listed');
-      // The runner may pass the registry's ids (e.g. from `slowpath-cli list`) to check the exact set.
-      if (process.env.SLOWPATH_CASE_IDS) {
-        const expected = process.env.SLOWPATH_CASE_IDS.split(',').map((id) => id.trim()).filter(Boolean);
-        assert.deepEqual([...ids].sort(), [...expected].sort());
-      }
+      // Exactly the registry's cases, in its order.
+      assert.deepEqual(ids, CASE_IDS);
       for (const id of ids) {
         const card = page.locator(`[data-case-id="${id}"]`);
         assert.equal(await card.getByRole('link').getAttribute('href'), `#/case/${id}`);
@@ -113,10 +111,7 @@ describe('app shell', () => {
       await waitForApp(page);
       const notes = page.getByTestId('case-notes').locator('a');
       const hrefs = await notes.evaluateAll((nodes) => nodes.map((node) => node.href));
-      const ids = (process.env.SLOWPATH_CASE_IDS ?? '').split(',').filter(Boolean);
-      if (ids.length > 0) {
-        assert.deepEqual(hrefs.map((href) => href.split('/').pop()), ids.map((id) => `${id}.md`));
-      }
+      assert.deepEqual(hrefs.map((href) => href.split('/').pop()), CASE_IDS.map((id) => `${id}.md`));
       for (const href of hrefs) {
         const response = await page.request.get(href);
         assert.equal(response.status(), 200, href);

@@ -14,14 +14,14 @@ use slowpath_engine::{registry, run_checked, simulation, Run};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: slowpath-cli list
+usage: slowpath-cli list [--json]
        slowpath-cli tour <case-id>
        slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]
                                    [--perfetto FILE] [--csv FILE] [--svg FILE]";
 
 /// The usage on one line, for errors (every error is one prefixed line).
 const USAGE_LINE: &str =
-    "usage: slowpath-cli list | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace] [--perfetto FILE] [--csv FILE] [--svg FILE]";
+    "usage: slowpath-cli list [--json] | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace] [--perfetto FILE] [--csv FILE] [--svg FILE]";
 
 /// `--trace` on a run larger than this prints the first lines and says so.
 const TRACE_LINES_MAX: u64 = 10_000_000;
@@ -38,6 +38,29 @@ struct RunArgs {
     svg: Option<String>,
 }
 
+/// The registry as the browser tests read it (`e2e/registry.mjs`): every case's id,
+/// title, variants with their groups, and whether it reproduces a report.
+fn registry_json() -> String {
+    let cases: Vec<serde_json::Value> = registry()
+        .iter()
+        .map(|entry| {
+            let meta = entry.meta;
+            let variants: Vec<serde_json::Value> = meta
+                .variants
+                .iter()
+                .map(|variant| serde_json::json!({ "id": variant.id, "group": variant.group.label() }))
+                .collect();
+            serde_json::json!({
+                "id": meta.id,
+                "title": meta.title,
+                "variants": variants,
+                "reported": !meta.reported.is_empty(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(cases).to_string()
+}
+
 fn main() -> ExitCode {
     let Some(args) =
         std::env::args_os().skip(1).map(|arg| arg.into_string().ok()).collect::<Option<Vec<String>>>()
@@ -45,6 +68,10 @@ fn main() -> ExitCode {
         return fail("arguments must be valid UTF-8");
     };
     match args.first().map(String::as_str) {
+        Some("list") if args.len() == 2 && args[1] == "--json" => {
+            print_quietly(&(registry_json() + "\n"));
+            ExitCode::SUCCESS
+        }
         Some("list") if args.len() == 1 => {
             let lines: String =
                 registry().iter().map(|entry| format!("{}\t{}\n", entry.meta.id, entry.meta.title)).collect();

@@ -54,11 +54,13 @@ fn seek_into_hundred_million_iterations(bencher: Bencher) {
     });
 }
 
-/// Building the default playground run from scratch.
-#[divan::bench]
-fn run_playground_default() -> Run {
-    let case = simulation("rwsem-playground").expect("registered");
-    run_checked(case, &case.meta().default_params(), "v6.13", 1).expect("runs")
+/// Every registered case's default run, from scratch: a new case is benchmarked
+/// with no line here (the benchmarks below are particular settings worth timing).
+#[divan::bench(args = slowpath_engine::simulations().map(|case| case.meta().id))]
+fn default_run(id: &str) -> Run {
+    let case = simulation(id).expect("registered");
+    let meta = case.meta();
+    run_checked(case, &meta.default_params(), meta.default_variant().id, 1).expect("runs")
 }
 
 /// The complete 1 TiB v6.13 sparse dump (268,435,456 pages), computed in closed form.

@@ -36,14 +36,17 @@ macro_rules! entry {
 /// Every case slowpath knows, in the order the landing page lists them.
 pub fn registry() -> &'static [Entry] {
     // The four reports in the order the project numbers them, then the playground.
-    static ENTRIES: [Entry; 5] = [
+    static ENTRIES: &[Entry] = &[
         entry!("coredump-threads", coredump_threads, CoredumpThreads),
         entry!("sparse-dump", sparse_dump, SparseDump),
         entry!("fifo-trigger", fifo_trigger, FifoTrigger),
         entry!("gvisor-threadgroups", gvisor_threadgroups, GvisorThreadgroups),
         entry!("rwsem-playground", rwsem_playground, RwsemPlayground),
+        // The tests' own case (`cases/example`), built only for the engine's tests.
+        #[cfg(feature = "example-case")]
+        entry!("example-case", example, Example),
     ];
-    &ENTRIES
+    ENTRIES
 }
 
 /// Looks a case up by its link id.
@@ -91,13 +94,14 @@ mod tests {
     /// `cargo xtask test` runs this in a build with one case's feature only.
     #[test]
     fn a_build_carries_every_meta_and_the_simulations_its_features_ask_for() {
-        assert_eq!(registry().len(), 5);
+        assert_eq!(registry().len(), 5 + usize::from(cfg!(feature = "example-case")));
         let expected = [
             cfg!(feature = "coredump-threads"),
             cfg!(feature = "sparse-dump"),
             cfg!(feature = "fifo-trigger"),
             cfg!(feature = "gvisor-threadgroups"),
             cfg!(feature = "rwsem-playground"),
+            cfg!(feature = "example-case"),
         ];
         for (entry, built) in registry().iter().zip(expected) {
             assert_eq!(entry.simulation.is_some(), built, "{}", entry.meta.id);

@@ -79,12 +79,11 @@ fn browser_tests(tools: &Tools) -> Outcome {
         .map_err(|error| Failure::Failed(format!("browser tests: cannot serve dist/: {error}")))?;
     let base_url = format!("http://127.0.0.1:{}/", server.port);
     // The landing test checks that exactly the registry's cases are listed.
-    let case_ids = case_ids()?;
     let mut node = cmd::tool(tools, "node");
     node.args(["--test", "--test-concurrency=1"])
         .args(e2e_files()?)
         .env("SLOWPATH_BASE_URL", &base_url)
-        .env("SLOWPATH_CASE_IDS", &case_ids)
+        .env("SLOWPATH_REGISTRY", registry_json()?)
         .env("CHROMIUM_PATH", &tools.chromium);
     let result = cmd::run(&format!("browser tests against {base_url}"), &mut node);
     // Screenshots of every case's first screen (start and headline, three sizes) for a
@@ -95,7 +94,7 @@ fn browser_tests(tools: &Tools) -> Outcome {
         shots
             .arg("e2e/screenshots.mjs")
             .env("SLOWPATH_BASE_URL", &base_url)
-            .env("SLOWPATH_CASE_IDS", &case_ids)
+            .env("SLOWPATH_REGISTRY", registry_json()?)
             .env("CHROMIUM_PATH", &tools.chromium);
         cmd::run("screenshots into e2e/artifacts/shots", &mut shots)
     });
@@ -135,8 +134,23 @@ fn bundle_size() -> Result<String, Failure> {
     Ok(line.trim_end().trim_start_matches("bundle: ").to_string())
 }
 
+/// The registry as JSON, from `slowpath-cli list --json`: what the browser tests
+/// iterate (`e2e/registry.mjs`), so that a new case needs no list in them.
+pub fn registry_json() -> Result<String, Failure> {
+    cmd::output(Command::new("cargo").args([
+        "run",
+        "--quiet",
+        "--package",
+        "slowpath-cli",
+        "--",
+        "list",
+        "--json",
+    ]))
+    .ok_or_else(|| Failure::Failed("`slowpath-cli list --json` failed".to_string()))
+}
+
 /// The registry's case ids, comma-separated, from `slowpath-cli list`: what the
-/// browser tests and benchmarks iterate.
+/// benchmarks iterate.
 pub fn case_ids() -> Result<String, Failure> {
     Ok(cmd::output(Command::new("cargo").args(["run", "--quiet", "--package", "slowpath-cli", "--", "list"]))
         .ok_or_else(|| Failure::Failed("`slowpath-cli list` failed".to_string()))?

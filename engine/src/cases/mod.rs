@@ -1,6 +1,8 @@
-//! One module per case. Each exposes a unit struct implementing `Case`.
+//! One module per case: its metadata (`META`, always built) and, behind the case's
+//! feature, a unit struct implementing `Case`. `example` is the tests' own case.
 
 pub mod coredump_threads;
+pub mod example;
 pub mod fifo_trigger;
 pub mod gvisor_threadgroups;
 pub mod rwsem_playground;

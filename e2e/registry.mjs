@@ -1,0 +1,35 @@
+// The case registry as the engine lists it (`slowpath-cli list --json`): what the
+// browser tests iterate, so that a new case needs no list of its own in them.
+// `cargo xtask test` passes it in SLOWPATH_REGISTRY; a test run alone asks the CLI.
+
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repository = fileURLToPath(new URL('..', import.meta.url));
+
+function read() {
+  const given = process.env.SLOWPATH_REGISTRY;
+  if (given) return JSON.parse(given);
+  const listed = execFileSync('cargo', ['run', '--quiet', '--package', 'slowpath-cli', '--', 'list', '--json'], {
+    cwd: repository,
+    encoding: 'utf8',
+  });
+  return JSON.parse(listed);
+}
+
+/** Every registered case: `{ id, title, variants: [{ id, group }], reported }`. */
+export const REGISTRY = read();
+
+/** The registered case ids, in the landing page's order. */
+export const CASE_IDS = REGISTRY.map((entry) => entry.id);
+
+/** The cases that reproduce a report (the playground does not). */
+export const REPORTED_IDS = REGISTRY.filter((entry) => entry.reported).map((entry) => entry.id);
+
+/** The variant a comparison starts with, as the page picks it: the first fix, else
+ * the first other variant. */
+export function firstOtherVariant(id) {
+  const variants = REGISTRY.find((entry) => entry.id === id)?.variants ?? [];
+  const others = variants.slice(1);
+  return (others.find((variant) => variant.group === 'fixes') ?? others[0])?.id ?? '';
+}
