@@ -42,9 +42,9 @@ pub fn registry() -> &'static [Entry] {
         entry!("fifo-trigger", fifo_trigger, FifoTrigger),
         entry!("gvisor-threadgroups", gvisor_threadgroups, GvisorThreadgroups),
         entry!("rwsem-playground", rwsem_playground, RwsemPlayground),
-        // The tests' own case (`cases/example`), built only for the engine's tests.
+        // The tests' own case (`cases/example_case`), built only for the engine's tests.
         #[cfg(feature = "example-case")]
-        entry!("example-case", example, Example),
+        entry!("example-case", example_case, Example),
     ];
     ENTRIES
 }

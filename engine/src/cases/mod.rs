@@ -1,8 +1,8 @@
 //! One module per case: its metadata (`META`, always built) and, behind the case's
-//! feature, a unit struct implementing `Case`. `example` is the tests' own case.
+//! feature, a unit struct implementing `Case`. `example_case` is the tests' own case.
 
 pub mod coredump_threads;
-pub mod example;
+pub mod example_case;
 pub mod fifo_trigger;
 pub mod gvisor_threadgroups;
 pub mod rwsem_playground;
