@@ -5,11 +5,11 @@
 
 use crate::run::wire::codec::{wire_enum, wire_struct};
 use crate::run::world::TaskId;
-use serde::Serialize;
 use std::collections::VecDeque;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LockKind {
     /// A reader-writer semaphore (`struct rw_semaphore`): sleeping, shared or exclusive.
     RwSem,
@@ -37,15 +37,17 @@ impl LockKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LockMode {
     Read,
     Write,
 }
 wire_enum!(LockMode { 0 => Read, 1 => Write });
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Holder {
     pub task: TaskId,
     pub mode: LockMode,
@@ -56,7 +58,8 @@ pub struct Holder {
 }
 wire_struct!(Holder { task, mode, since_ns, charged_until_ns });
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Waiter {
     pub task: TaskId,
     pub mode: LockMode,
@@ -64,7 +67,8 @@ pub struct Waiter {
 }
 wire_struct!(Waiter { task, mode, since_ns });
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LockStats {
     pub acquisitions: u64,
     /// Acquisitions that had to wait (queue or spin) first.
@@ -76,7 +80,8 @@ pub struct LockStats {
 }
 wire_struct!(LockStats { acquisitions, contended, wait_total_ns, wait_max_ns, hold_total_ns });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LockState {
     pub kind: LockKind,
     pub holders: Vec<Holder>,
@@ -88,7 +93,8 @@ pub struct LockState {
 wire_struct!(LockState { kind, holders, waiters, handoff, stats });
 
 /// The additive change to a lock's statistics over one repeated iteration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LockStatsDelta {
     pub acquisitions: u64,
     pub contended: u64,
@@ -269,7 +275,8 @@ impl LockState {
 }
 
 /// A cycle in the wait-for graph: each task waits for a lock held by the next.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Deadlock {
     /// (waiting task, the lock it waits for), in cycle order.
     pub cycle: Vec<(TaskId, crate::run::world::LockId)>,

@@ -6,11 +6,11 @@
 
 use crate::run::wire::codec::{wire_enum, wire_struct};
 use crate::run::world::{Layout, LockId, TaskId};
-use serde::Serialize;
 
 /// A value in a narration or iteration label.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", content = "value", rename_all = "snake_case"))]
 pub enum Arg {
     Task(TaskId),
     Lock(LockId),
@@ -47,8 +47,9 @@ impl Arg {
 }
 
 /// A piece of rendered narration: plain text or a styled value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", content = "text", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", content = "text", rename_all = "snake_case"))]
 pub enum Segment {
     Text(String),
     Task(String),
@@ -57,7 +58,8 @@ pub enum Segment {
 }
 
 /// Where an op is in the pseudocode: function index and line index (0-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CodeLoc {
     pub function: u16,
     pub line: u16,
@@ -65,7 +67,8 @@ pub struct CodeLoc {
 wire_struct!(CodeLoc { function, line });
 
 /// Our own simplified rendering of a real function, with a link to the real one.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Function {
     pub name: &'static str,
     /// The real source at the version modelled.

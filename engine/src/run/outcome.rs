@@ -3,12 +3,12 @@
 
 use crate::run::lock::Deadlock;
 use crate::run::wire::codec::{wire_enum, Reader, Wire, WireError, Writer};
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "outcome", rename_all = "snake_case"))]
 pub enum Outcome {
     /// The modelled work finished.
     Completed,
@@ -64,8 +64,9 @@ impl Outcome {
 }
 
 /// A case's own figure: a number with a unit, or a nested object.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(untagged))]
 pub enum Metric {
     Count(u64),
     Ns(u64),

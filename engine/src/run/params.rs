@@ -6,7 +6,6 @@
 
 use crate::run::narration::group_digits;
 use crate::run::wire::codec::{wire_enum, wire_struct};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -42,8 +41,9 @@ pub struct ParamSpec {
 }
 
 /// A validated parameter value, in base units.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(untagged))]
 pub enum ParamValue {
     Unsigned(u64),
     Signed(i64),
@@ -53,12 +53,14 @@ pub enum ParamValue {
 wire_enum!(ParamValue { 0 => Unsigned(value), 1 => Signed(value), 2 => Switch(value), 3 => Word(value) });
 
 /// A full, validated set of parameters: one value for every name in the schema.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ParamValues(pub BTreeMap<String, ParamValue>);
 wire_struct!(ParamValues(0));
 
 /// Something validation changed, for the UI to show ("clamped `readers` to 64").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Notice {
     pub param: String,
     pub message: String,

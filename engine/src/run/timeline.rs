@@ -10,11 +10,11 @@
 use crate::run::lock::LockMode;
 use crate::run::trace::Run;
 use crate::run::world::{Effect, LockId, TaskId, TaskState};
-use serde::Serialize;
 
 /// A task state as the timeline colours it (one byte per span).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[repr(u8)]
 pub enum SpanState {
     New,
@@ -77,7 +77,8 @@ impl SpanState {
 
 /// One task's states: span `i` covers `[starts_ns[i], starts_ns[i + 1])`, the
 /// last one up to the run's end. Columnar, so a track of a million spans is 9 MB.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Track {
     pub starts_ns: Vec<u64>,
     pub states: Vec<SpanState>,
@@ -113,15 +114,17 @@ impl Track {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LockSpanKind {
     Hold(LockMode),
     Wait,
 }
 
 /// A task holding or waiting for a lock over `[start_ns, end_ns)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LockSpan {
     pub lock: LockId,
     pub task: TaskId,
@@ -132,7 +135,8 @@ pub struct LockSpan {
     pub repeats: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Timeline {
     pub end_ns: u64,
     pub tracks: Vec<Track>,

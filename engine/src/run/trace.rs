@@ -13,15 +13,15 @@
 use crate::run::narration::{render, Arg, CodeLoc, Function, Segment};
 use crate::run::params::ParamValues;
 use crate::run::world::{Effect, Layout, TaskId, World, WorldDelta};
-use serde::Serialize;
 
 pub use crate::run::outcome::{Metric, Outcome};
 use crate::run::wire::codec::{wire_enum, wire_struct};
 use std::collections::BTreeMap;
 
 /// Step granularities, coarsest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Granularity {
     Phase,
     Iteration,
@@ -53,8 +53,9 @@ impl Granularity {
 }
 
 /// What an op does, for colouring, filtering and "jump to next notable event".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum OpKind {
     Compute,
     Syscall,
@@ -124,7 +125,8 @@ impl OpKind {
 }
 
 /// A narration reference: template id and a slice of the argument pool.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub(crate) struct TextRef {
     pub template: u16,
     pub args_start: u32,
@@ -134,7 +136,8 @@ wire_struct!(TextRef { template, args_start, args_len });
 
 /// One stored micro-op. `at_ns` is absolute in single blocks and relative to
 /// the iteration's start in repeat templates.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub(crate) struct Op {
     pub at_ns: u64,
     pub actor: Option<TaskId>,
@@ -146,7 +149,8 @@ pub(crate) struct Op {
 }
 wire_struct!(Op { at_ns, actor, kind, code, text, effects_start, effects_len });
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub(crate) struct Block {
     pub phase: u32,
     pub start_ns: u64,
@@ -181,14 +185,16 @@ impl Block {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub(crate) struct Phase {
     pub title: TextRef,
     pub first_block: u32,
 }
 wire_struct!(Phase { title, first_block });
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub(crate) struct Checkpoint {
     pub block: u32,
     pub world: World,
@@ -196,7 +202,8 @@ pub(crate) struct Checkpoint {
 wire_struct!(Checkpoint { block, world });
 
 /// Step counts per granularity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct StepCounts {
     pub phases: u64,
     pub iterations: u64,
@@ -239,7 +246,8 @@ pub struct Run {
 
 /// A key moment of a run: the position just after the op that makes it, and its
 /// title in a few words ("the dumper yields").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Chapter {
     pub position: u64,
     pub title: crate::run::wire::StaticStr,
@@ -247,7 +255,8 @@ pub struct Chapter {
 wire_struct!(Chapter { position, title });
 
 /// A micro-op resolved for display: absolute time, concrete arguments.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct OpView {
     pub index: u64,
     pub at_ns: u64,
@@ -260,7 +269,8 @@ pub struct OpView {
 }
 
 /// Where a position sits in the tree, 0-based, for the op last executed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TreePosition {
     pub phase: u64,
     pub iteration: u64,

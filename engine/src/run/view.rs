@@ -6,9 +6,9 @@ use crate::run::lock::{LockKind, LockMode, LockStats, Waiter};
 use crate::run::narration::{CodeLoc, Segment};
 use crate::run::trace::{Granularity, OpKind, Run, TreePosition};
 use crate::run::world::{Bucket, TaskId, TaskState, World};
-use serde::Serialize;
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct View {
     /// Ops executed (0 = initial state).
     pub position: u64,
@@ -22,7 +22,8 @@ pub struct View {
     pub cpus: Vec<Option<TaskId>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct StepView {
     pub index: u64,
     pub at_ns: u64,
@@ -34,7 +35,8 @@ pub struct StepView {
     pub phase_title: Vec<Segment>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TaskView {
     pub id: TaskId,
     pub name: String,
@@ -48,14 +50,16 @@ pub struct TaskView {
 }
 
 /// A holder as the UI sees it: who, how, since when (not the lazy accounting mark).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct HolderView {
     pub task: TaskId,
     pub mode: LockMode,
     pub since_ns: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LockView {
     pub name: String,
     pub kind: LockKind,

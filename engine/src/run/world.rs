@@ -8,32 +8,37 @@
 
 use crate::run::lock::{LockKind, LockMode, LockState};
 use crate::run::wire::codec::{wire_enum, wire_struct};
-use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TaskId(pub u32);
 wire_struct!(TaskId(0));
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LockId(pub u32);
 wire_struct!(LockId(0));
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GroupId(pub u32);
 wire_struct!(GroupId(0));
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CounterId(pub u16);
 wire_struct!(CounterId(0));
 
 /// What a wait channel is called ("select() on test.fifo", "think time").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ChannelId(pub u16);
 wire_struct!(ChannelId(0));
 
 /// A task's state. The accounting bucket it charges follows from it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "state", rename_all = "snake_case"))]
 pub enum TaskState {
     /// Created but not yet started by the case.
     New,
@@ -68,7 +73,8 @@ wire_enum!(TaskState {
 });
 
 /// Where a task's time goes; the five buckets add up to its lifetime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Bucket {
     User = 0,
     Sys = 1,
@@ -109,8 +115,9 @@ impl TaskState {
 }
 
 /// One change to the world. Recorded on every micro-op: "what it changed".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "effect", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "effect", rename_all = "snake_case"))]
 pub enum Effect {
     SetState {
         task: TaskId,
@@ -169,7 +176,8 @@ wire_enum!(Effect {
 
 /// Per-task bookkeeping. Time is charged lazily: `buckets` holds what was charged
 /// up to `since_ns`, and the current state charges from `since_ns` onwards.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TaskRt {
     pub state: TaskState,
     pub since_ns: u64,
@@ -178,7 +186,8 @@ pub struct TaskRt {
 }
 wire_struct!(TaskRt { state, since_ns, buckets_ns, gauges });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct World {
     pub now_ns: u64,
     pub tasks: Vec<TaskRt>,
@@ -193,7 +202,8 @@ pub struct World {
 wire_struct!(World { now_ns, tasks, locks, counters, cpu_task, cpu_idle_ns, cpu_since_ns });
 
 /// The static shape of a world: what exists, with names. Shared by every state of a run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Layout {
     pub cpus: u16,
     pub tasks: Vec<TaskInfo>,
@@ -205,14 +215,16 @@ pub struct Layout {
 }
 wire_struct!(Layout { cpus, tasks, groups, locks, counters, gauges, channels });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TaskInfo {
     pub name: String,
     pub group: GroupId,
 }
 wire_struct!(TaskInfo { name, group });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LockInfo {
     pub name: String,
     pub kind: LockKind,
@@ -442,7 +454,8 @@ impl World {
 
 /// The exact change one iteration of a repeat makes to a normalized world:
 /// additive parts only. Applying it k times is the closed form for k iterations.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WorldDelta {
     pub period_ns: u64,
     pub task_buckets_ns: Vec<[u64; BUCKETS]>,

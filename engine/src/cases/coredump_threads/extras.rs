@@ -3,9 +3,9 @@
 //! reporter's figures. Static for the whole run (`Run::extras`).
 
 use crate::run::wire::codec::wire_struct;
-use serde::Serialize;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CoredumpCase {
     pub variant: crate::run::wire::StaticStr,
     pub threads: u32,

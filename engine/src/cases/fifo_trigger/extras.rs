@@ -3,11 +3,11 @@
 //! Static for the whole run (`Run::extras`).
 
 use crate::run::wire::codec::wire_struct;
-use serde::Serialize;
 
 /// The FIFO case's static data: every write the program measured, the bursts,
 /// and the scheduler constants the stage draws against.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FifoCase {
     pub kernel: crate::run::wire::StaticStr,
     pub cpus: u16,
@@ -50,7 +50,8 @@ wire_struct!(FifoCase {
 });
 
 /// A maximal run of slow writes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FifoBurst {
     /// 1-based number of its first write.
     pub first_write: u64,

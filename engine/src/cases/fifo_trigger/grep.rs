@@ -7,7 +7,6 @@
 //! unbroken runs of slow writes (which his output cannot show).
 
 use crate::run::wire::codec::wire_struct;
-use serde::Serialize;
 
 /// `fprintf(stderr, "dt = %f ms\n", …)` of the seed for a dt in whole
 /// microseconds (two gettimeofday() readings): `%f` prints six decimals, so the
@@ -27,7 +26,8 @@ pub fn shown_by_grep(dt_ns: u64) -> bool {
 }
 
 /// One line of the filtered output.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GrepLine {
     /// 1-based number of the write that printed it.
     pub write: u64,

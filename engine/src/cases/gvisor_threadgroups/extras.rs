@@ -5,11 +5,11 @@
 use crate::run::format::duration;
 use crate::run::narration::group_digits;
 use crate::run::wire::codec::wire_struct;
-use serde::Serialize;
 
 /// One point of the scaling plot, computed in closed form by the same cost
 /// model as the run (every scan of a run is identical).
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ScalingPoint {
     pub threads: u64,
     /// CPU time in ThreadGroupsAppend over the run's duration, this run's cache regime.
@@ -66,7 +66,8 @@ pub const REPORTED_BEFORE: &[(u64, u64, u64)] =
 pub const REPORTED_AFTER: &[(u64, u64, u64)] =
     &[(1, 0, 0), (1_024, 0, 0), (4_096, 0, 0), (8_192, 0, 0), (16_384, 0, 0)];
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SentryShape {
     /// "before" or "tgids".
     pub tgids: bool,

@@ -4,10 +4,10 @@
 
 use crate::kernel::mm::maple::MapleTree;
 use crate::run::wire::codec::wire_struct;
-use serde::Serialize;
 
 /// The sparse core dump's address space, tree and page-table shape.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AddressSpace {
     pub vmas: Vec<VmaInfo>,
     pub tree: MapleTree,
@@ -32,7 +32,8 @@ wire_struct!(AddressSpace {
     loop_of_variant
 });
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct VmaInfo {
     pub start: u64,
     pub end: u64,

@@ -14,7 +14,6 @@
 //! (the case never unmaps).
 
 use crate::run::wire::codec::{wire_enum, wire_struct};
-use serde::Serialize;
 
 /// `MAPLE_RANGE64_SLOTS`: slots in a leaf.
 pub const LEAF_SLOTS: usize = 16;
@@ -30,8 +29,9 @@ pub fn min_slots(leaf: bool) -> usize {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", content = "id", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", content = "id", rename_all = "snake_case"))]
 pub enum Slot {
     /// A hole between VMAs.
     Empty,
@@ -42,7 +42,8 @@ pub enum Slot {
 }
 wire_enum!(Slot { 0 => Empty, 1 => Vma(id), 2 => Child(id) });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Node {
     pub leaf: bool,
     /// `pivots[i]` is the last address slot `i` covers; the last equals the node's max.
@@ -52,7 +53,8 @@ pub struct Node {
 wire_struct!(Node { leaf, pivots, slots });
 
 /// One node of a lookup's descent: which node, how many pivots were compared, which slot was taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Visit {
     pub node: u32,
     pub pivots_compared: u32,
@@ -63,7 +65,8 @@ pub struct Visit {
 }
 wire_struct!(Visit { node, pivots_compared, slot, min, max });
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct MapleTree {
     pub nodes: Vec<Node>,
     pub root: u32,
