@@ -112,7 +112,7 @@ fn the_drain_fix_and_a_second_cpu_remove_every_slow_write() {
 /// 27 + 0. What the model does reproduce is the contrast the thread draws: on
 /// 2.4 a delay is at most one counter (≤ 110 ms at HZ 100), never the
 /// three-slice write of 2.6.1 ("I have never observed more than one timeslice
-/// delay in 2.4"). See ARCHITECTURE.md, "fifo-trigger: model limits".
+/// delay in 2.4"). See docs/cases/fifo-trigger.md.
 #[test]
 fn on_2_4_24_no_write_waits_longer_than_one_counter() {
     let run = run("2.4.24", &[]);
