@@ -3,6 +3,7 @@
 
 mod bench;
 mod cmd;
+mod gather;
 mod html;
 mod layout;
 mod setup;
@@ -22,6 +23,8 @@ commands:
   test                setup, then fmt, clippy, unit tests, release build, browser tests
   layout              only the layout check that `test` starts with (no case named in
                       generic code, no Markdown link outside the repository)
+  gather              Trunk's pre-build hook: each case's stylesheet and measured results
+                      gathered into target/generated/ for index.html (xtask/src/gather.rs)
   harden-html         Trunk's post-build hook: the start-up script into a file, and the
                       Content-Security-Policy in release builds (xtask/src/html.rs)
   bench               engine benchmarks: divan natively, then run times in wasm (Chromium)
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         }),
         "layout" => no_options(rest).and_then(|()| layout::check()),
         "harden-html" => no_options(rest).and_then(|()| html::harden_from_env()),
+        "gather" => no_options(rest).and_then(|()| gather::run()),
         "bench" => no_options(rest).and_then(|()| {
             let tools = setup::run(setup::Need::Test)?;
             bench::run(&tools)
