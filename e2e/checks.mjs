@@ -41,3 +41,23 @@ export async function decodeQr(page) {
   assert.ok(code, 'the QR code decodes');
   return code.data;
 }
+
+/** The smallest text on the stage as rendered (font size times every CSS zoom above
+ * it), in px, with the text it belongs to. */
+export async function smallestStageText(page) {
+  return page.getByTestId('case-stage').evaluate((stage) => {
+    let smallest = { px: Infinity, text: '' };
+    const walker = document.createTreeWalker(stage, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const text = walker.currentNode.textContent.trim();
+      const element = walker.currentNode.parentElement;
+      const box = element.getBoundingClientRect();
+      if (!text || box.width === 0 || box.height === 0) continue;
+      let zoom = 1;
+      for (let node = element; node; node = node.parentElement) zoom *= parseFloat(getComputedStyle(node).zoom || '1');
+      const px = parseFloat(getComputedStyle(element).fontSize) * zoom;
+      if (px < smallest.px) smallest = { px, text: text.slice(0, 40) };
+    }
+    return smallest;
+  });
+}

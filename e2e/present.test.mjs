@@ -5,7 +5,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite, waitForApp, withPage } from './browser.mjs';
-import { decodeQr } from './checks.mjs';
+import { decodeQr, smallestStageText } from './checks.mjs';
+import { toHeadline } from './headlines.mjs';
+import { CASE_IDS } from './registry.mjs';
 
 const T = { timeout: 90_000 };
 
@@ -17,6 +19,40 @@ describe('presenter view', () => {
   after(async () => {
     await suite?.close();
   });
+
+  // Read from the back of a room: at 1920 × 1080 the stage's smallest text, as
+  // rendered (its zoom included), is at least 20 px at the start and at the headline.
+  // The other chapters are measured and logged: coredump-threads' late chapters and
+  // the FIFO's first still have smaller text, which the log shows.
+  for (const id of CASE_IDS) {
+    test(`${id}: the stage's smallest text is at least 20 px on a 1920 × 1080 projector`, T, async () => {
+      await withPage(
+        suite.browser,
+        `present-text-${id}`,
+        async ({ page }) => {
+          await page.goto(suite.url(`#/case/${id}?present`));
+          await waitForApp(page);
+          await page.getByTestId('case-stage').waitFor();
+          await page.waitForTimeout(300);
+          const start = await smallestStageText(page);
+          assert.ok(start.px >= 20, `${id} at the start: ${start.px.toFixed(1)} px ("${start.text}")`);
+          await toHeadline(page, id);
+          await page.waitForTimeout(300);
+          const headline = await smallestStageText(page);
+          assert.ok(headline.px >= 20, `${id} at its headline: ${headline.px.toFixed(1)} px ("${headline.text}")`);
+          const chapters = page.getByTestId('chapters').getByRole('button');
+          const sizes = [];
+          for (let index = 0; index < (await chapters.count()); index += 1) {
+            await chapters.nth(index).click();
+            await page.waitForTimeout(300);
+            sizes.push((await smallestStageText(page)).px.toFixed(1));
+          }
+          console.log(`${id}: smallest stage text ${start.px.toFixed(1)} px at the start, ${headline.px.toFixed(1)} px at the headline, by chapter ${sizes.join(' / ')} px`);
+        },
+        { viewport: { width: 1920, height: 1080 } },
+      );
+    });
+  }
 
   test('v enters it; the QR code is the student link; q, f, the idle pointer; v leaves', T, async () => {
     await withPage(
