@@ -50,8 +50,9 @@ const MIME = {
   '.md': 'text/plain; charset=utf-8',
 };
 
-/** A minimal static file server for dist/, used when SLOWPATH_BASE_URL is not set. */
-async function serveDist() {
+/** A minimal static file server for dist/, used when SLOWPATH_BASE_URL is not set;
+ * `headersFor(path)` adds a host's headers to a response (the hosting test). */
+export async function serveDist(headersFor = () => ({})) {
   await stat(join(DIST, 'index.html')).catch(() => {
     throw new Error(`no ${join(DIST, 'index.html')}: run \`trunk build --release\` first, or set SLOWPATH_BASE_URL`);
   });
@@ -62,7 +63,7 @@ async function serveDist() {
       if (file !== DIST && !file.startsWith(DIST + sep)) throw new Error('outside dist');
       if (path.endsWith('/')) file = join(file, 'index.html');
       const body = await readFile(file);
-      response.writeHead(200, { 'content-type': MIME[extname(file)] || 'application/octet-stream' });
+      response.writeHead(200, { 'content-type': MIME[extname(file)] || 'application/octet-stream', ...headersFor(path) });
       response.end(body);
     } catch {
       response.writeHead(404, { 'content-type': 'text/plain' });

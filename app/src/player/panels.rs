@@ -372,6 +372,12 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
             if view.tasks.len() > shown {
                 <p class="muted">{ format!("and {} more tasks (see the timeline)", group_digits((view.tasks.len() - shown) as u64)) }</p>
             }
+            // The run's fingerprint: what `slowpath-cli run … --json` prints for the same
+            // link, so that anyone can check a run is the same on their machine.
+            <p class="muted trace-hash">
+                { "Trace " }<code data-testid="trace-hash">{ format!("{:016x}", run.trace_hash) }</code>
+                { ": the same link gives the same trace on every machine (" }<code>{ "slowpath-cli run … --json" }</code>{ " prints it too)." }
+            </p>
         </section>
     }
 }
