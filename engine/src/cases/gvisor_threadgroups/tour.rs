@@ -10,7 +10,7 @@ pub static TOUR: Tour = Tour {
             title: "Sleeping threads",
             set: &[],
             variant: None,
-            seed: 3,
+            seed: 1,
             at: At::Start,
             text: &[
                 "A sandbox runs {m:threads} threads that do nothing but sleep.",
@@ -27,7 +27,7 @@ pub static TOUR: Tour = Tour {
             title: "The ticker scans every task",
             set: &[],
             variant: None,
-            seed: 3,
+            seed: 1,
             at: At::Chapter("the ticker scans every task"),
             text: &[
                 "ThreadGroupsAppend walks the map of every task, {m:visits_per_scan} entries, to list the thread groups.",
@@ -44,7 +44,7 @@ pub static TOUR: Tour = Tour {
             title: "A clone waits",
             set: &[],
             variant: None,
-            seed: 3,
+            seed: 1,
             at: At::Chapter("a clone waits for TaskSet.mu"),
             text: &[
                 "A thread calls clone(), which needs TaskSet.mu for writing.",
@@ -56,7 +56,7 @@ pub static TOUR: Tour = Tour {
             title: "The pause stops every task",
             set: &[],
             variant: None,
-            seed: 3,
+            seed: 1,
             at: At::Chapter("the pause stops every task"),
             text: &[
                 "Before it sends the signal, runsc pauses the kernel so that no new process appears meanwhile.",
@@ -69,7 +69,7 @@ pub static TOUR: Tour = Tour {
             title: "Locks pile up",
             set: &[],
             variant: None,
-            seed: 3,
+            seed: 1,
             at: At::Chapter("a defer inside the loop: locks pile up"),
             text: &[
                 "Sending a signal to the container takes a lock per thread group inside a loop, and releases each with defer.",
@@ -81,7 +81,7 @@ pub static TOUR: Tour = Tour {
             title: "The fix",
             set: &[],
             variant: Some("tgids"),
-            seed: 3,
+            seed: 1,
             at: At::End,
             text: &[
                 "The same sandbox with the fix: {variant}. The scan now walks the thread groups only.",
@@ -93,7 +93,7 @@ pub static TOUR: Tour = Tour {
             title: "Job control freezes the sandbox",
             set: &[],
             variant: Some("job-control"),
-            seed: 3,
+            seed: 1,
             at: At::Chapter("the ticker queues: the CPU clock stops"),
             text: &[
                 "The same defer sits in the terminal's job-control path, which two threads can run at once, with no pause.",
