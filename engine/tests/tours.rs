@@ -18,7 +18,11 @@ fn every_case_ships_chapters_and_a_tour() {
         // A stop's figures are the case page's: the seed a link opens with. (The
         // reports' own numbers, "seed 003", are file names, not PRNG seeds.)
         for stop in stops {
-            assert_eq!(stop.seed, 1, "{}: the stop \"{}\" runs another seed than a link's", meta.id, stop.title);
+            assert_eq!(
+                stop.seed, 1,
+                "{}: the stop \"{}\" runs another seed than a link's",
+                meta.id, stop.title
+            );
         }
         assert!(
             stops.iter().any(|stop| stop.question.is_some()),

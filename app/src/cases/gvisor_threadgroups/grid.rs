@@ -198,6 +198,9 @@ fn draw(canvas: &NodeRef, shape: &SentryShape, cursor: ScanCursor) {
     // About 10rem tall: the grid shares the first screen with the rest of the stage.
     let (cell, cols, height) = geometry(n, width, 170.0);
     let Some((pen, _)) = context_2d(&element, height) else { return };
+    // Its exact height, in place of the stylesheet's first guess (which keeps the
+    // stage from moving while the run arrives).
+    let _ = element.style().set_property("height", &format!("{height}px"));
     let el: &web_sys::Element = &element;
     let sleep = css_var(el, "--gv-sleep", "#c8c8c8");
     let leader = css_var(el, "--gv-leader", "#333");
