@@ -62,10 +62,10 @@ impl Machine<'_> {
         if self.rec_on() {
             self.b.iteration(txt(T::ITER_SIGNAL.id(), &[]));
             let doing = self.doing(task);
-            let mut e: Vec<Effect> = self.state(task, TaskState::Runnable).into_iter().collect();
-            e.extend(self.gauges(task, doing));
-            let o = &self.tasks[task].o1;
-            let (t, code) = match why {
+            let mut effects: Vec<Effect> = self.state(task, TaskState::Runnable).into_iter().collect();
+            effects.extend(self.gauges(task, doing));
+            let o1 = &self.tasks[task].o1;
+            let (template, code) = match why {
                 Wake::Timer => (T::TIMER_WAKE, at(text::TFUNC, 0)),
                 Wake::Signal => (T::WAKE_SIGNAL, at(text::COMPLETE, 8)),
                 Wake::ChildExit => (T::WAKE_CHILD, at(text::MAIN, 0)),
@@ -75,10 +75,10 @@ impl Machine<'_> {
             let args = [
                 Arg::Task(id(task)),
                 Arg::Ns(slept),
-                Arg::Ns(o.sleep_avg_ns),
-                Arg::Signed(i64::from(o.prio)),
+                Arg::Ns(o1.sleep_avg_ns),
+                Arg::Signed(i64::from(o1.prio)),
             ];
-            self.op(at_ns.max(self.b.now_ns()), None, OpKind::Wake, code, t, &args, &e);
+            self.op(at_ns.max(self.b.now_ns()), None, OpKind::Wake, code, template, &args, &effects);
         }
         // try_to_wake_up on its own CPU: 2.6.14's SD_CPU_INIT has SD_WAKE_AFFINE but the
         // wakers here (a timer on the sleeper's CPU, the signal sender) are not modelled
@@ -86,16 +86,16 @@ impl Machine<'_> {
         let cpu = self.cpu_of(task);
         match self.cpus[cpu].current {
             None => self.cpus[cpu].need_resched = true,
-            Some(c) => {
-                let cp = self.tasks[c].o1.prio;
+            Some(current) => {
+                let current_prio = self.tasks[current].o1.prio;
                 let args = [
                     Arg::Task(id(task)),
                     Arg::Signed(i64::from(prio)),
-                    Arg::Task(id(c)),
-                    Arg::Signed(i64::from(cp)),
+                    Arg::Task(id(current)),
+                    Arg::Signed(i64::from(current_prio)),
                 ];
                 let at_op = at_ns.max(self.b.now_ns());
-                if wakeup_preempts(prio, cp) {
+                if wakeup_preempts(prio, current_prio) {
                     self.cpus[cpu].need_resched = true;
                     self.op(at_op, None, OpKind::Preempt, at(text::SCHEDULE, 3), T::PREEMPT, &args, &[]);
                 } else if task == self.dumper && !self.out.first_signal.is_empty() {

@@ -26,7 +26,7 @@ impl Today<'_> {
         &mut self,
         task: usize,
         ns: u64,
-        t: T,
+        template: T,
         args: &[Arg],
         state: TaskState,
         doing: Doing,
@@ -35,25 +35,24 @@ impl Today<'_> {
         debug_assert!(self.cpu_task[cpu].is_none(), "exits run one at a time on free CPUs");
         self.cpu_task[cpu] = Some(task);
         self.iter(T::ITER_RUN, &[Arg::Task(id(task))]);
-        let e = self.become_(task, TaskState::RunningKernel { cpu: cpu as u16 }, Doing::Exiting);
+        let effects = self.become_(task, TaskState::RunningKernel { cpu: cpu as u16 }, Doing::Exiting);
         self.op(
             Some(task),
             OpKind::Compute,
             at(text::EXIT_TODAY, 0),
             T::KILL_DEQUEUE,
             &[Arg::Task(id(task))],
-            &e,
+            &effects,
         );
-        self.now += ns;
-        self.out.sys_ns += ns;
+        self.spend_sys(ns);
         self.cpu_task[cpu] = None;
-        let e = self.become_(task, state, doing);
+        let effects = self.become_(task, state, doing);
         let kind = if state == TaskState::Dead { OpKind::Exit } else { OpKind::Sleep };
-        self.op(Some(task), kind, at(text::EXIT_TODAY, 6), t, args, &e);
+        self.op(Some(task), kind, at(text::EXIT_TODAY, 6), template, args, &effects);
     }
 
-    pub(super) fn exit_whole(&mut self, task: usize, t: T, ns: u64) {
-        self.run_then(task, ns, t, &[Arg::Task(id(task))], TaskState::Dead, Doing::Dead);
+    pub(super) fn exit_whole(&mut self, task: usize, template: T, ns: u64) {
+        self.run_then(task, ns, template, &[Arg::Task(id(task))], TaskState::Dead, Doing::Dead);
     }
 
     /// The dumper kills the `waiters` other threads of the group and waits for each

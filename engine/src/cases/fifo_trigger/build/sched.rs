@@ -75,8 +75,8 @@ impl TraceSink<'_> {
         preempts: bool,
         snap: &SchedSnap,
     ) {
-        let slept_ns = credit.map(|c| c.slept_ns);
-        let long_sleep = credit.is_some_and(|c| c.just_interactive);
+        let slept_ns = credit.map(|credit| credit.slept_ns);
+        let long_sleep = credit.is_some_and(|credit| credit.just_interactive);
         self.woken_at[index] = at_ns;
         let mut effects = vec![Effect::SetState { task: task(index), state: TaskState::Runnable }];
         self.snap_gauges(index, snap, at_ns, false, &mut effects);
