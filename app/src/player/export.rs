@@ -61,47 +61,8 @@ pub fn export_panel(props: &ExportProps) -> Html {
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
             let Some(case) = case else { return };
-            let meta = case.meta();
-            let (name, text, mime) = match kind {
-                Kind::Perfetto => (
-                    file_name(&run, position, "json"),
-                    perfetto::perfetto_json(meta, &run),
-                    "application/json",
-                ),
-                Kind::Metrics => (file_name(&run, position, "csv"), csv::metrics_csv(meta, &run), "text/csv"),
-                Kind::Table(index) => {
-                    let Some(table) = case.csv_tables(&run).into_iter().nth(index) else {
-                        return;
-                    };
-                    (part_file_name(&run, position, table.name, "csv"), table.to_csv(), "text/csv")
-                }
-                Kind::Chart(index) => {
-                    let Some(chart) = case.charts(&run).into_iter().nth(index) else {
-                        return;
-                    };
-                    (
-                        part_file_name(&run, position, chart.name, "svg"),
-                        chart::chart_svg(&chart),
-                        "image/svg+xml",
-                    )
-                }
-                Kind::Svg => (
-                    file_name(&run, position, "svg"),
-                    svg::timeline_svg(&run, Some(position)),
-                    "image/svg+xml",
-                ),
-            };
-            let size = slowpath_engine::run::format::size(text.len() as u64);
-            let said = match text_blob(&text, mime).and_then(|blob| download(&name, &blob)) {
-                Ok(()) if kind == Kind::Perfetto => format!(
-                    "Saved {name} ({size}). To open it: go to ui.perfetto.dev, choose \"Open trace file\" \
-                     and pick the file (it stays on your computer). Each task is a thread; the locks are a \
-                     process of their own."
-                ),
-                Ok(()) => format!("Saved {name} ({size})."),
-                Err(()) => "This browser would not save the file.".to_string(),
-            };
-            status.set(Some(said));
+            let Some(file) = export_file(case, &run, position, kind) else { return };
+            status.set(Some(save_and_say(kind, file)));
         })
     };
     let save_png = {
@@ -149,6 +110,48 @@ pub fn export_panel(props: &ExportProps) -> Html {
             <p class="export-status" role="status" data-testid="export-status">
                 { status.as_ref().cloned().unwrap_or_default() }</p>
         </div>
+    }
+}
+
+/// The file one button saves: its name, its text and its type; none when the case
+/// has no such table or chart.
+fn export_file(
+    case: &'static dyn slowpath_engine::Case,
+    run: &Run,
+    position: u64,
+    kind: Kind,
+) -> Option<(String, String, &'static str)> {
+    let meta = case.meta();
+    Some(match kind {
+        Kind::Perfetto => {
+            (file_name(run, position, "json"), perfetto::perfetto_json(meta, run), "application/json")
+        }
+        Kind::Metrics => (file_name(run, position, "csv"), csv::metrics_csv(meta, run), "text/csv"),
+        Kind::Table(index) => {
+            let table = case.csv_tables(run).into_iter().nth(index)?;
+            (part_file_name(run, position, table.name, "csv"), table.to_csv(), "text/csv")
+        }
+        Kind::Chart(index) => {
+            let chart = case.charts(run).into_iter().nth(index)?;
+            (part_file_name(run, position, chart.name, "svg"), chart::chart_svg(&chart), "image/svg+xml")
+        }
+        Kind::Svg => {
+            (file_name(run, position, "svg"), svg::timeline_svg(run, Some(position)), "image/svg+xml")
+        }
+    })
+}
+
+/// Saves the file and says what came of it; a Perfetto trace says how to open it.
+fn save_and_say(kind: Kind, (name, text, mime): (String, String, &'static str)) -> String {
+    let size = slowpath_engine::run::format::size(text.len() as u64);
+    match text_blob(&text, mime).and_then(|blob| download(&name, &blob)) {
+        Ok(()) if kind == Kind::Perfetto => format!(
+            "Saved {name} ({size}). To open it: go to ui.perfetto.dev, choose \"Open trace file\" \
+             and pick the file (it stays on your computer). Each task is a thread; the locks are a \
+             process of their own."
+        ),
+        Ok(()) => format!("Saved {name} ({size})."),
+        Err(()) => "This browser would not save the file.".to_string(),
     }
 }
 

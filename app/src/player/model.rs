@@ -386,12 +386,14 @@ impl Player {
     fn apply_first(&self, action: Action) -> Player {
         let mut next = self.clone();
         let run = &*self.run;
-        let g = self.query.granularity;
+        let granularity = self.query.granularity;
         match action {
-            Action::StepForward => next.position = run.step_forward(self.position, g),
-            Action::StepBack => next.position = run.step_back(self.position, g),
-            Action::StepForwardCoarse => next.position = run.step_forward(self.position, g.coarser()),
-            Action::StepBackCoarse => next.position = run.step_back(self.position, g.coarser()),
+            Action::StepForward => next.position = run.step_forward(self.position, granularity),
+            Action::StepBack => next.position = run.step_back(self.position, granularity),
+            Action::StepForwardCoarse => {
+                next.position = run.step_forward(self.position, granularity.coarser())
+            }
+            Action::StepBackCoarse => next.position = run.step_back(self.position, granularity.coarser()),
             Action::ToStart => next.position = 0,
             Action::ToEnd => next.position = run.total_ops(),
             // The nearest key moment: a chapter or another notable event, whichever comes first.
@@ -412,10 +414,10 @@ impl Player {
             Action::Slower => next.speed = self.speed.saturating_sub(1),
             Action::SetSpeed(speed) => next.speed = speed.min(SPEEDS.len() - 1),
             Action::CycleGranularity => {
-                let index = Granularity::ALL.iter().position(|x| *x == g).unwrap_or(0);
+                let index = Granularity::ALL.iter().position(|each| *each == granularity).unwrap_or(0);
                 next.query.granularity = Granularity::ALL[(index + 1) % Granularity::ALL.len()];
             }
-            Action::SetGranularity(granularity) => next.query.granularity = granularity,
+            Action::SetGranularity(chosen) => next.query.granularity = chosen,
             Action::Seek(position) => next.position = position.min(run.total_ops()),
             Action::SeekTime(at_ns) => next.position = run.position_at_time(at_ns),
             Action::AdvanceTime(ns) => {
@@ -431,7 +433,7 @@ impl Player {
             Action::Advance(units) => {
                 let mut position = self.position;
                 for _ in 0..units {
-                    position = run.step_forward(position, g);
+                    position = run.step_forward(position, granularity);
                     if position >= run.total_ops() {
                         break;
                     }
@@ -441,10 +443,36 @@ impl Player {
                     next.playing = false;
                 }
             }
+            Action::SetAlign(align) => next.query.align = align,
+            action @ (Action::SetParam { .. } | Action::SetVariant(_) | Action::SetSeed(_)) => {
+                return self.with_query(next, action)
+            }
+            action @ (Action::CompareWith(_)
+            | Action::StopCompare
+            | Action::SetCompareParam { .. }
+            | Action::SetCompareSeed(_)) => return self.with_compare(next, action),
+            action @ (Action::RunReady(_)
+            | Action::RunFailed(_)
+            | Action::CompareReady(_)
+            | Action::CompareFailed(_)) => return self.with_result(next, action),
+            Action::ToggleHelp => next.help = !self.help,
+            Action::ToggleQr => next.qr = !self.qr,
+            Action::CloseHelp => next.help = false,
+            Action::DismissNotices => next.notices.clear(),
+        }
+        next.sync_step();
+        next.clock_ns = next.run.time_at(next.position);
+        next
+    }
+
+    /// A change to the run asked for (a parameter, the variant, the seed): the run
+    /// is made again, and the second side follows what it does not set itself.
+    fn with_query(&self, mut next: Player, action: Action) -> Player {
+        match action {
             Action::SetParam { name, text } => {
                 if let Some(spec) = self.meta.params.iter().find(|spec| spec.name == name) {
                     let (value, notice) = spec.parse_clamped(&text);
-                    next.notices.retain(|n| n.param != name);
+                    next.notices.retain(|held| held.param != name);
                     next.notices.extend(notice);
                     if self.query.params.0.get(spec.name) != Some(&value) {
                         // The second side follows a parameter it does not set otherwise.
@@ -457,7 +485,6 @@ impl Player {
                         next.rerun();
                     }
                 }
-                return next;
             }
             Action::SetVariant(id) => {
                 if let Some(variant) = self.meta.variant(&id) {
@@ -466,20 +493,22 @@ impl Player {
                         next.rerun();
                     }
                 }
-                return next;
             }
-            Action::SetSeed(seed) => {
-                if seed != self.query.seed {
-                    if let Some(side) =
-                        next.query.compare.as_mut().filter(|side| side.seed == self.query.seed)
-                    {
-                        side.seed = seed;
-                    }
-                    next.query.seed = seed;
-                    next.rerun();
+            Action::SetSeed(seed) if seed != self.query.seed => {
+                if let Some(side) = next.query.compare.as_mut().filter(|side| side.seed == self.query.seed) {
+                    side.seed = seed;
                 }
-                return next;
+                next.query.seed = seed;
+                next.rerun();
             }
+            _ => {}
+        }
+        next
+    }
+
+    /// A change to the second side: which variant, its parameters and seed, or none.
+    fn with_compare(&self, mut next: Player, action: Action) -> Player {
+        match action {
             Action::CompareWith(id) => {
                 if let Some(variant) = self.meta.variant(&id) {
                     let side = next.query.compare.get_or_insert_with(|| CompareSide {
@@ -490,77 +519,63 @@ impl Player {
                     side.variant = variant.id;
                     next.playing = false;
                 }
-                return next;
             }
             Action::StopCompare => {
                 next.query.compare = None;
                 next.other = None;
-                return next;
             }
             Action::SetCompareParam { name, text } => {
                 let spec = self.meta.params.iter().find(|spec| spec.name == name);
                 if let (Some(spec), Some(side)) = (spec, next.query.compare.as_mut()) {
                     let (value, notice) = spec.parse_clamped(&text);
                     let key = format!("cmp.{name}");
-                    next.notices.retain(|n| n.param != key);
-                    next.notices.extend(notice.map(|n| Notice { param: key, ..n }));
+                    next.notices.retain(|held| held.param != key);
+                    next.notices.extend(notice.map(|clamped| Notice { param: key, ..clamped }));
                     side.params.0.insert(spec.name.to_string(), value);
                     next.playing = false;
                 }
-                return next;
             }
             Action::SetCompareSeed(seed) => {
                 if let Some(side) = next.query.compare.as_mut() {
                     side.seed = seed;
                     next.playing = false;
                 }
-                return next;
             }
-            Action::SetAlign(align) => next.query.align = align,
-            Action::CompareReady(RunHandle(run)) => {
-                if self.wanted_compare() == Some(key_of(&run)) {
-                    next.other = Some(run);
-                }
-                return next;
-            }
-            Action::CompareFailed(why) => {
-                if self.wanted_compare().is_some() {
-                    // Back to the second run held, or out of compare mode without one.
-                    next.query.compare = self.other.as_deref().map(|other| CompareSide {
-                        variant: other.variant,
-                        params: other.params.clone(),
-                        seed: other.seed,
-                    });
-                    next.notices.push(Notice {
-                        param: "cmp".to_string(),
-                        message: format!("the run to compare with was not made ({why})"),
-                    });
-                }
-                return next;
-            }
-            Action::ToggleHelp => next.help = !self.help,
-            Action::ToggleQr => next.qr = !self.qr,
-            Action::CloseHelp => next.help = false,
-            Action::DismissNotices => next.notices.clear(),
-            Action::RunReady(RunHandle(run)) => {
-                next.install(run);
-                return next;
-            }
-            Action::RunFailed(why) => {
-                if self.wanted().is_some() {
-                    next.query.params = self.run.params.clone();
-                    next.query.variant = self.run.variant;
-                    next.query.seed = self.run.seed;
-                    next.notices.push(Notice {
-                        param: "run".to_string(),
-                        message: format!("the new run was not made ({why}); showing the previous one"),
-                    });
-                }
-                return next;
-            }
+            _ => {}
         }
-        next.sync_step();
-        next.clock_ns = next.run.time_at(next.position);
+        next
+    }
+
+    /// A run made (or not) by the worker, for this side or the second.
+    fn with_result(&self, mut next: Player, action: Action) -> Player {
+        match action {
+            Action::CompareReady(RunHandle(run)) if self.wanted_compare() == Some(key_of(&run)) => {
+                next.other = Some(run);
+            }
+            Action::CompareFailed(why) if self.wanted_compare().is_some() => {
+                // Back to the second run held, or out of compare mode without one.
+                next.query.compare = self.other.as_deref().map(|other| CompareSide {
+                    variant: other.variant,
+                    params: other.params.clone(),
+                    seed: other.seed,
+                });
+                next.notices.push(Notice {
+                    param: "cmp".to_string(),
+                    message: format!("the run to compare with was not made ({why})"),
+                });
+            }
+            Action::RunReady(RunHandle(run)) => next.install(run),
+            Action::RunFailed(why) if self.wanted().is_some() => {
+                next.query.params = self.run.params.clone();
+                next.query.variant = self.run.variant;
+                next.query.seed = self.run.seed;
+                next.notices.push(Notice {
+                    param: "run".to_string(),
+                    message: format!("the new run was not made ({why}); showing the previous one"),
+                });
+            }
+            _ => {}
+        }
         next
     }
 }

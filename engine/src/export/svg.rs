@@ -7,7 +7,7 @@
 //! out), so the file stays under a few MB whatever the run.
 
 use crate::run::format;
-use crate::run::timeline::SpanState;
+use crate::run::timeline::{SpanState, Timeline, Track};
 use crate::run::trace::Run;
 use std::fmt::Write;
 
@@ -34,20 +34,40 @@ fn colour(state: SpanState) -> &'static str {
     }
 }
 
+/// Where the picture's parts go: the task rows, the chapters' list and the legend
+/// below them, and the scale from a time to a pixel column.
+struct Page {
+    end_ns: u64,
+    rows: usize,
+    hidden: usize,
+    rows_bottom: u64,
+    chapters_top: u64,
+    legend_top: u64,
+}
+
+impl Page {
+    fn of(run: &Run, timeline: &Timeline) -> Page {
+        let rows = timeline.tracks.len().min(ROWS_MAX);
+        let hidden = timeline.tracks.len() - rows;
+        let rows_bottom = TOP + rows as u64 * ROW_H;
+        let chapters_top = rows_bottom + if hidden > 0 { 40 } else { 24 };
+        let legend_top = chapters_top + run.chapters.len() as u64 * 16 + 12;
+        Page { end_ns: timeline.end_ns.max(1), rows, hidden, rows_bottom, chapters_top, legend_top }
+    }
+
+    fn x_of(&self, at_ns: u64) -> f64 {
+        LABEL_W as f64 + (at_ns as f64 / self.end_ns as f64) * PLOT_W as f64
+    }
+}
+
 /// The timeline of the whole run as an SVG document; `moment` (a position, as links
 /// give it) is marked with a line of its own, so that "this run at this moment" is
 /// what the picture shows.
 pub fn timeline_svg(run: &Run, moment: Option<u64>) -> String {
     let timeline = run.timeline();
-    let end_ns = timeline.end_ns.max(1);
-    let rows = timeline.tracks.len().min(ROWS_MAX);
-    let hidden = timeline.tracks.len() - rows;
-    let rows_bottom = TOP + rows as u64 * ROW_H;
-    let chapters_top = rows_bottom + if hidden > 0 { 40 } else { 24 };
-    let legend_top = chapters_top + run.chapters.len() as u64 * 16 + 12;
-    let height = legend_top + 30;
+    let page = Page::of(run, &timeline);
+    let height = page.legend_top + 30;
     let width = LABEL_W + PLOT_W + 20;
-    let x_of = |at_ns: u64| LABEL_W as f64 + (at_ns as f64 / end_ns as f64) * PLOT_W as f64;
     let mut out = String::with_capacity(64 * 1024);
     let _ = write!(
         out,
@@ -62,66 +82,93 @@ pub fn timeline_svg(run: &Run, moment: Option<u64>) -> String {
         format::duration(run.end_ns)
     );
     let _ = writeln!(out, "<text x=\"10\" y=\"18\" font-weight=\"bold\">{}</text>", escape(&title));
-    for (index, track) in timeline.tracks.iter().take(rows).enumerate() {
-        let y = TOP + index as u64 * ROW_H;
+    for (index, track) in timeline.tracks.iter().take(page.rows).enumerate() {
+        write_task_row(
+            &mut out,
+            &run.layout.tasks[index].name,
+            track,
+            TOP + index as u64 * ROW_H,
+            page.end_ns,
+        );
+    }
+    if page.hidden > 0 {
         let _ = writeln!(
             out,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
-            LABEL_W - 6,
-            y + ROW_H - 5,
-            escape(&cut(&run.layout.tasks[index].name, 28))
+            "<text x=\"{LABEL_W}\" y=\"{}\">… and {} more tasks (the first {ROWS_MAX} are drawn)</text>",
+            page.rows_bottom + 16,
+            page.hidden
         );
-        // One sample per pixel column, merged while the state stays the same.
-        let mut run_start = 0u64;
-        let mut current: Option<SpanState> = None;
-        for column in 0..=PLOT_W {
-            let state = (column < PLOT_W).then(|| {
-                let middle = ((2 * column + 1) as u128 * end_ns as u128 / (2 * PLOT_W) as u128) as u64;
-                let span = track.starts_ns.partition_point(|&start| start <= middle).saturating_sub(1);
-                track.states.get(span).copied().unwrap_or(SpanState::New)
-            });
-            if state != current {
-                if let Some(previous) = current.filter(|&s| s != SpanState::Dead) {
-                    let _ = writeln!(
-                        out,
-                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>",
-                        LABEL_W + run_start,
-                        y + 2,
-                        column - run_start,
-                        ROW_H - 4,
-                        colour(previous),
-                        previous.label()
-                    );
-                }
-                current = state;
-                run_start = column;
+    }
+    write_time_axis(&mut out, &page, timeline.end_ns);
+    write_chapters(&mut out, &page, run);
+    if let Some(position) = moment {
+        write_moment(&mut out, &page, run.time_at(position.min(run.total_ops())));
+    }
+    write_legend(&mut out, page.legend_top);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// One task's row at height `y`: its name, then one sample per pixel column,
+/// merged into one rectangle while the state stays the same.
+fn write_task_row(out: &mut String, name: &str, track: &Track, y: u64, end_ns: u64) {
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+        LABEL_W - 6,
+        y + ROW_H - 5,
+        escape(&cut(name, 28))
+    );
+    let mut run_start = 0u64;
+    let mut current: Option<SpanState> = None;
+    for column in 0..=PLOT_W {
+        let state = (column < PLOT_W).then(|| {
+            let middle = ((2 * column + 1) as u128 * end_ns as u128 / (2 * PLOT_W) as u128) as u64;
+            let span = track.starts_ns.partition_point(|&start| start <= middle).saturating_sub(1);
+            track.states.get(span).copied().unwrap_or(SpanState::New)
+        });
+        if state != current {
+            if let Some(previous) = current.filter(|&state| state != SpanState::Dead) {
+                let _ = writeln!(
+                    out,
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>",
+                    LABEL_W + run_start,
+                    y + 2,
+                    column - run_start,
+                    ROW_H - 4,
+                    colour(previous),
+                    previous.label()
+                );
             }
+            current = state;
+            run_start = column;
         }
     }
-    if hidden > 0 {
+}
+
+/// The time axis: the run's start and end, and its midpoint.
+fn write_time_axis(out: &mut String, page: &Page, end_ns: u64) {
+    for at_ns in [0, end_ns / 2, end_ns] {
+        let x = page.x_of(at_ns);
         let _ = writeln!(
             out,
-            "<text x=\"{LABEL_W}\" y=\"{}\">… and {hidden} more tasks (the first {ROWS_MAX} are drawn)</text>",
-            rows_bottom + 16
-        );
-    }
-    // Time axis: the run's start and end, and its midpoint.
-    for at_ns in [0, timeline.end_ns / 2, timeline.end_ns] {
-        let x = x_of(at_ns);
-        let _ = writeln!(
-            out,
-            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{rows_bottom}\" stroke=\"#9ca3af\"/>\
+            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#9ca3af\"/>\
              <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             TOP - 20,
+            page.rows_bottom,
             TOP - 24,
             escape(&format::duration(at_ns))
         );
     }
-    // Chapters closer than a few pixels share one marker, labelled "1,2".
+}
+
+/// The chapters listed below the rows, and a numbered marker for each over them;
+/// chapters closer than a few pixels share one marker, labelled "1,2".
+fn write_chapters(out: &mut String, page: &Page, run: &Run) {
     let mut markers: Vec<(f64, String)> = Vec::new();
     for (number, chapter) in run.chapters.iter().enumerate() {
         let at_ns = run.time_at(chapter.position);
-        let x = x_of(at_ns);
+        let x = page.x_of(at_ns);
         match markers.last_mut() {
             Some((last_x, label)) if x - *last_x < 12.0 => {
                 let _ = write!(label, ",{}", number + 1);
@@ -131,7 +178,7 @@ pub fn timeline_svg(run: &Run, moment: Option<u64>) -> String {
         let _ = writeln!(
             out,
             "<text x=\"{LABEL_W}\" y=\"{}\">{}. {} (at {})</text>",
-            chapters_top + number as u64 * 16,
+            page.chapters_top + number as u64 * 16,
             number + 1,
             escape(chapter.title),
             escape(&format::duration(at_ns))
@@ -140,26 +187,33 @@ pub fn timeline_svg(run: &Run, moment: Option<u64>) -> String {
     for (x, label) in markers {
         let _ = writeln!(
             out,
-            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{rows_bottom}\" stroke=\"#111827\" stroke-dasharray=\"3 2\"/>\
+            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#111827\" stroke-dasharray=\"3 2\"/>\
              <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{label}</text>",
             TOP - 4,
+            page.rows_bottom,
             TOP - 6,
         );
     }
-    if let Some(position) = moment {
-        let at_ns = run.time_at(position.min(run.total_ops()));
-        let x = x_of(at_ns);
-        let _ = writeln!(
-            out,
-            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{rows_bottom}\" stroke=\"#c0392b\" stroke-width=\"2\"/>\
-             <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#c0392b\" font-weight=\"bold\">this moment: {}</text>",
-            TOP - 36,
-            TOP - 38,
-            escape(&format::duration(at_ns))
-        );
-    }
+}
+
+/// The line that marks the moment a link points at.
+fn write_moment(out: &mut String, page: &Page, at_ns: u64) {
+    let x = page.x_of(at_ns);
+    let _ = writeln!(
+        out,
+        "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#c0392b\" stroke-width=\"2\"/>\
+         <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#c0392b\" font-weight=\"bold\">this moment: {}</text>",
+        TOP - 36,
+        page.rows_bottom,
+        TOP - 38,
+        escape(&format::duration(at_ns))
+    );
+}
+
+/// A swatch and the name of each state a row can show.
+fn write_legend(out: &mut String, legend_top: u64) {
     let mut x = 10;
-    for state in SpanState::ALL.into_iter().filter(|&s| s != SpanState::Dead) {
+    for state in SpanState::ALL.into_iter().filter(|&state| state != SpanState::Dead) {
         let _ = writeln!(
             out,
             "<rect x=\"{x}\" y=\"{legend_top}\" width=\"12\" height=\"12\" fill=\"{}\" stroke=\"#6b7280\"/>\
@@ -171,8 +225,6 @@ pub fn timeline_svg(run: &Run, moment: Option<u64>) -> String {
         );
         x += 16 + state.label().len() as u64 * 7 + 14;
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 fn cut(text: &str, chars: usize) -> String {

@@ -55,6 +55,9 @@ fn other_regime(base: &ParamValues) -> (ParamValues, &'static str, &'static str)
     (params, "2.6.14-rc2", label)
 }
 
+/// One curve: a name and its points (threads, time to die).
+type Curve = (&'static str, Vec<(u64, u64)>);
+
 #[function_component(ScalingPlot)]
 pub fn scaling_plot(props: &PlotProps) -> Html {
     let meta = props.meta;
@@ -66,17 +69,8 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
         Callback::from(move |_| asked.set(true))
     };
     let (other_params, other_variant, other_label) = other_regime(&props.run.params);
-    let keys: Vec<crate::worker::RunKey> = if *asked {
-        let base = &props.run.params;
-        let other = NS.iter().map(|&n| point_key(meta, &other_params, other_variant, n));
-        meta.variants
-            .iter()
-            .flat_map(|v| NS.iter().map(move |&n| point_key(meta, base, v.id, n)))
-            .chain(other)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let keys =
+        if *asked { point_keys(meta, &props.run.params, &other_params, other_variant) } else { Vec::new() };
     let figures = crate::worker::use_summaries(keys);
     // The deaths measured on today's kernel for this run's settings (the results file
     // the Today panel reads, through the engine), drawn as × beside today's curve.
@@ -97,82 +91,9 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
                 _ => Vec::new(),
             },
         );
-    let latency =
-        |index: usize| match figures.get(index)?.as_ref()?.as_ref().ok()?.metrics.get("exit_latency_ns") {
-            Some(Metric::Ns(v)) => Some(*v),
-            _ => None,
-        };
-    // One row a variant, then the as-reported kernel in the other CPU-limit regime.
-    let points: Vec<(&'static str, Vec<(u64, u64)>)> = if figures.is_empty() {
-        Vec::new()
-    } else {
-        let row = |k: usize| -> Vec<(u64, u64)> {
-            NS.iter().enumerate().filter_map(|(i, &n)| latency(k * NS.len() + i).map(|l| (n, l))).collect()
-        };
-        let mut rows: Vec<(&'static str, Vec<(u64, u64)>)> =
-            meta.variants.iter().enumerate().map(|(k, v)| (v.id, row(k))).collect();
-        rows.push((other_label, row(meta.variants.len())));
-        rows
-    };
+    let points = curves(meta, &figures, other_label);
     let kernel = crate::player::today::measured_release(&results);
-    // What the page draws is the chart the SVG export saves (the engine's drawing):
-    // log axes, so that 2005's seconds and today's milliseconds fit on one plot.
-    let on_axis = |n: u64| n <= NS[NS.len() - 1];
-    let chart = (!points.is_empty()).then(|| {
-        use slowpath_engine::export::chart::{scaling_series, Chart, Mark, Marks, Series, Unit};
-        let this_n = params.unsigned("threads");
-        let lines: Vec<Series> = points
-            .iter()
-            .enumerate()
-            .map(|(k, (variant, pts))| Series {
-                emphasis: *variant == props.run.variant,
-                ..Series::new(
-                    meta.variant(variant).map_or(*variant, |v| v.label),
-                    SERIES_COLOURS[k % SERIES_COLOURS.len()],
-                    Mark::Line,
-                    pts.clone(),
-                )
-            })
-            .collect();
-        let on_plot: Vec<(u64, u64)> = measured.iter().copied().filter(|&(n, _)| on_axis(n)).collect();
-        let here = points
-            .iter()
-            .filter(|(variant, _)| *variant == props.run.variant)
-            .flat_map(|(_, pts)| pts.iter().copied().filter(|&(n, _)| n == this_n))
-            .collect();
-        let mut series = scaling_series(
-            lines,
-            Marks {
-                reported: REPORTED_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
-                measured: &on_plot,
-                measured_on: &kernel,
-                here,
-                here_name: "this run's variant and N",
-            },
-        );
-        // The report's second point, whose CPU limit and signal time were not given: a
-        // dot of its own, so that it is read against both regimes' lines.
-        series.push(Series {
-            class: "reported",
-            ..Series::new(
-                UNKNOWN_SETUP_EXIT_POINTS[0].2,
-                "#e67e22",
-                Mark::Dots,
-                UNKNOWN_SETUP_EXIT_POINTS.iter().map(|&(n, l, _)| (n, l)).collect(),
-            )
-        });
-        Rc::new(Chart {
-            name: "scaling",
-            title: "Time to die against the number of threads".to_string(),
-            x_label: "threads",
-            x_unit: Unit::Count,
-            log_x: true,
-            log_y: true,
-            y_label: "signal to the last thread gone",
-            y_unit: Unit::Ns,
-            series,
-        })
-    });
+    let chart = (!points.is_empty()).then(|| scaling_chart(meta, &props.run, &points, &measured, &kernel));
     html! {
         <section class="panel cdt-scaling" data-testid="cdt-scaling">
             <h2>{ "Time to die against the number of threads" }</h2>
@@ -190,22 +111,138 @@ pub fn scaling_plot(props: &PlotProps) -> Html {
                 <crate::player::chart::ChartView chart={chart.clone()} testid="cdt-scaling-chart" />
                 <crate::player::export::PlotExport run={props.run.clone()}
                     table={Rc::new(slowpath_engine::export::chart::series_table(&chart))} chart={Some(chart)} />
-                <table class="cdt-scaling-table">
-                    <thead><tr><th>{ "variant" }</th>{ NS.iter().map(|n| html! { <th>{ format!("N = {n}") }</th> }).collect::<Html>() }</tr></thead>
-                    <tbody>
-                        { points.iter().map(|(variant, pts)| html! {
-                            <tr><th>{ *variant }</th>{ pts.iter().map(|&(_, l)| html! { <td>{ format_duration(l) }</td> }).collect::<Html>() }</tr>
-                        }).collect::<Html>() }
-                        if !measured.is_empty() {
-                            <tr data-testid="cdt-scaling-measured-row">
-                                <th>{ format!("measured on {kernel}") }</th>
-                                { NS.iter().map(|&n| html! { <td>{ measured.iter().find(|&&(m, _)| m == n).map_or_else(String::new, |&(_, l)| format_duration(l)) }</td> }).collect::<Html>() }
-                            </tr>
-                        }
-                    </tbody>
-                </table>
+                { scaling_table(&points, &measured, &kernel) }
             }
         </section>
+    }
+}
+
+/// The runs of the plot: every variant at each N, then the as-reported kernel in
+/// the other CPU-limit regime.
+fn point_keys(
+    meta: &'static CaseMeta,
+    base: &ParamValues,
+    other_params: &ParamValues,
+    other_variant: &'static str,
+) -> Vec<crate::worker::RunKey> {
+    let other = NS.iter().map(|&threads| point_key(meta, other_params, other_variant, threads));
+    meta.variants
+        .iter()
+        .flat_map(|variant| NS.iter().map(move |&threads| point_key(meta, base, variant.id, threads)))
+        .chain(other)
+        .collect()
+}
+
+/// One row a variant, then the as-reported kernel in the other CPU-limit regime,
+/// each with the points whose runs have come back; none before the runs are asked.
+fn curves(
+    meta: &'static CaseMeta,
+    figures: &[crate::worker::Figures],
+    other_label: &'static str,
+) -> Vec<Curve> {
+    if figures.is_empty() {
+        return Vec::new();
+    }
+    let latency =
+        |index: usize| match figures.get(index)?.as_ref()?.as_ref().ok()?.metrics.get("exit_latency_ns") {
+            Some(Metric::Ns(value)) => Some(*value),
+            _ => None,
+        };
+    let row = |curve: usize| -> Vec<(u64, u64)> {
+        NS.iter()
+            .enumerate()
+            .filter_map(|(index, &threads)| latency(curve * NS.len() + index).map(|ns| (threads, ns)))
+            .collect()
+    };
+    let mut rows: Vec<Curve> =
+        meta.variants.iter().enumerate().map(|(curve, variant)| (variant.id, row(curve))).collect();
+    rows.push((other_label, row(meta.variants.len())));
+    rows
+}
+
+/// What the page draws is the chart the SVG export saves (the engine's drawing):
+/// log axes, so that 2005's seconds and today's milliseconds fit on one plot.
+fn scaling_chart(
+    meta: &'static CaseMeta,
+    run: &Run,
+    points: &[Curve],
+    measured: &[(u64, u64)],
+    kernel: &str,
+) -> Rc<slowpath_engine::export::chart::Chart> {
+    use slowpath_engine::export::chart::{scaling_series, Chart, Mark, Marks, Series, Unit};
+    let on_axis = |threads: u64| threads <= NS[NS.len() - 1];
+    let this_n = run.params.unsigned("threads");
+    let lines: Vec<Series> = points
+        .iter()
+        .enumerate()
+        .map(|(curve, (variant, pts))| Series {
+            emphasis: *variant == run.variant,
+            ..Series::new(
+                meta.variant(variant).map_or(*variant, |found| found.label),
+                SERIES_COLOURS[curve % SERIES_COLOURS.len()],
+                Mark::Line,
+                pts.clone(),
+            )
+        })
+        .collect();
+    let on_plot: Vec<(u64, u64)> =
+        measured.iter().copied().filter(|&(threads, _)| on_axis(threads)).collect();
+    let here = points
+        .iter()
+        .filter(|(variant, _)| *variant == run.variant)
+        .flat_map(|(_, pts)| pts.iter().copied().filter(|&(threads, _)| threads == this_n))
+        .collect();
+    let mut series = scaling_series(
+        lines,
+        Marks {
+            reported: REPORTED_EXIT_POINTS.iter().map(|&(threads, ns, _)| (threads, ns)).collect(),
+            measured: &on_plot,
+            measured_on: kernel,
+            here,
+            here_name: "this run's variant and N",
+        },
+    );
+    // The report's second point, whose CPU limit and signal time were not given: a
+    // dot of its own, so that it is read against both regimes' lines.
+    series.push(Series {
+        class: "reported",
+        ..Series::new(
+            UNKNOWN_SETUP_EXIT_POINTS[0].2,
+            "#e67e22",
+            Mark::Dots,
+            UNKNOWN_SETUP_EXIT_POINTS.iter().map(|&(threads, ns, _)| (threads, ns)).collect(),
+        )
+    });
+    Rc::new(Chart {
+        name: "scaling",
+        title: "Time to die against the number of threads".to_string(),
+        x_label: "threads",
+        x_unit: Unit::Count,
+        log_x: true,
+        log_y: true,
+        y_label: "signal to the last thread gone",
+        y_unit: Unit::Ns,
+        series,
+    })
+}
+
+/// The plot's numbers as a table: a row a curve, and the measured row if any.
+fn scaling_table(points: &[Curve], measured: &[(u64, u64)], kernel: &str) -> Html {
+    html! {
+        <table class="cdt-scaling-table">
+            <thead><tr><th>{ "variant" }</th>{ NS.iter().map(|n| html! { <th>{ format!("N = {n}") }</th> }).collect::<Html>() }</tr></thead>
+            <tbody>
+                { points.iter().map(|(variant, pts)| html! {
+                    <tr><th>{ *variant }</th>{ pts.iter().map(|&(_, l)| html! { <td>{ format_duration(l) }</td> }).collect::<Html>() }</tr>
+                }).collect::<Html>() }
+                if !measured.is_empty() {
+                    <tr data-testid="cdt-scaling-measured-row">
+                        <th>{ format!("measured on {kernel}") }</th>
+                        { NS.iter().map(|&n| html! { <td>{ measured.iter().find(|&&(m, _)| m == n).map_or_else(String::new, |&(_, l)| format_duration(l)) }</td> }).collect::<Html>() }
+                    </tr>
+                }
+            </tbody>
+        </table>
     }
 }
 

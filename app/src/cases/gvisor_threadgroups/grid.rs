@@ -81,70 +81,12 @@ pub fn sentry_stage(props: &StageProps) -> Html {
         });
     }
     let view = &props.view;
-    let ticker = view.tasks.first();
-    let taskset = view.locks.first();
-    let readers: Vec<String> = taskset
-        .map(|lock| {
-            lock.holders
-                .iter()
-                .map(|h| {
-                    let name = view.tasks.get(h.task.0 as usize).map_or("?".into(), |t| t.name.clone());
-                    format!("{} ({})", name, if h.mode == LockMode::Read { "read" } else { "write" })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let badge = if readers.is_empty() {
-        html! { <span class="gv-badge gv-free" data-testid="gv-lock">{ "TaskSet.mu: free" }</span> }
-    } else {
-        html! { <span class="gv-badge gv-held" data-testid="gv-lock">{ format!("TaskSet.mu held: {}", readers.join(", ")) }</span> }
-    };
-    let waiting: Vec<String> = taskset
-        .map(|lock| {
-            lock.waiters
-                .iter()
-                .map(|w| {
-                    let name = view.tasks.get(w.task.0 as usize).map_or("?".into(), |t| t.name.clone());
-                    format!(
-                        "{} waits {} since {}",
-                        name,
-                        if w.mode == LockMode::Read { "to read" } else { "to write" },
-                        format_duration(view.now_ns.saturating_sub(w.since_ns))
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let sys = ticker.map_or(0, |t| t.sys_ns);
-    let share = if view.now_ns > 0 { sys as f64 / view.now_ns as f64 } else { 0.0 };
-    let scanning = ticker.is_some_and(|t| {
-        matches!(t.state, TaskState::RunningKernel { .. } | TaskState::BlockedOnLock { .. })
-    });
     let what = if shape.tgids { "thread groups (tgids)" } else { "tasks (tids)" };
-    let tgids_list = if shape.tgids {
-        let groups = shape.processes + shape.sidecars;
-        let shown = groups.min(12);
-        html! {
-            <div class="gv-tgids" data-testid="gv-tgids">
-                <h4>{ format!("tgids: {} entries", group_digits(groups)) }</h4>
-                <ol>
-                    { for (0..shown).map(|g| {
-                        let leader = if g < shape.processes { g * shape.threads_per_process } else { shape.threads_per_process * shape.processes + g - shape.processes };
-                        let touched = cursor.visited > g;
-                        html! { <li class={classes!(touched.then_some("gv-touched"))}>{ format!("tg {} → tid {}", g + 1, group_digits(SentryShape::tid(leader))) }</li> }
-                    }) }
-                    if groups > shown { <li>{ format!("… {} more", group_digits(groups - shown)) }</li> }
-                </ol>
-            </div>
-        }
-    } else {
-        html! {}
-    };
     html! {
         <section class="gv-stage" aria-label="The sentry's task set">
             <header class="gv-head">
                 <h3>{ format!("The task set: {} tasks, {} thread group(s)", group_digits(shape.total_tasks), group_digits(shape.processes + shape.sidecars)) }</h3>
-                { badge }
+                { lock_badge(view) }
             </header>
             <p class="gv-count">
                 <span data-testid="gv-visited">{ format!("visited {} of {} {} in this scan", group_digits(cursor.visited), group_digits(shape.visits_per_scan), what) }</span>
@@ -154,7 +96,7 @@ pub fn sentry_stage(props: &StageProps) -> Html {
             <div class="gv-grid-row">
                 <canvas ref={canvas} class="gv-grid" role="img"
                     aria-label={format!("{} tasks; {} visited in this scan", shape.total_tasks, cursor.visited)} />
-                { tgids_list }
+                { tgids_list(shape, cursor) }
             </div>
             <p class="gv-legend">
                 <span class="gv-key gv-key-sleep" />{ "asleep (benchmark thread) " }
@@ -163,10 +105,80 @@ pub fn sentry_stage(props: &StageProps) -> Html {
                 <span class="gv-key gv-key-cursor" />{ "cursor" }
             </p>
             <p class="gv-asleep">{ "These threads are asleep; this CPU is spent on them anyway." }</p>
-            <div class="gv-meter" data-testid="gv-cpu">
-                <div class="gv-meter-bar"><div class="gv-meter-fill" style={format!("width:{:.2}%", (share * 100.0).min(100.0))} /></div>
-                <span>{ format!("cpu-clock ticker: {} of CPU in {} ({:.2} % of one CPU){}", format_duration(sys), format_duration(view.now_ns), share * 100.0, if scanning { ", scanning now" } else { "" }) }</span>
-            </div>
+            { cpu_meter(view) }
+            { ticker_clock(shape) }
+            { lock_waits(view, shape) }
+        </section>
+    }
+}
+
+/// Who holds `TaskSet.mu` and how, or that it is free.
+fn lock_badge(view: &View) -> Html {
+    let readers: Vec<String> = view
+        .locks
+        .first()
+        .map(|lock| {
+            lock.holders
+                .iter()
+                .map(|holder| {
+                    let name =
+                        view.tasks.get(holder.task.0 as usize).map_or("?".into(), |task| task.name.clone());
+                    format!("{} ({})", name, if holder.mode == LockMode::Read { "read" } else { "write" })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if readers.is_empty() {
+        html! { <span class="gv-badge gv-free" data-testid="gv-lock">{ "TaskSet.mu: free" }</span> }
+    } else {
+        html! { <span class="gv-badge gv-held" data-testid="gv-lock">{ format!("TaskSet.mu held: {}", readers.join(", ")) }</span> }
+    }
+}
+
+/// After the fix, the first thread groups of the tgids list, those the scan has
+/// visited marked; nothing before it.
+fn tgids_list(shape: &SentryShape, cursor: ScanCursor) -> Html {
+    if !shape.tgids {
+        return html! {};
+    }
+    let groups = shape.processes + shape.sidecars;
+    let shown = groups.min(12);
+    html! {
+        <div class="gv-tgids" data-testid="gv-tgids">
+            <h4>{ format!("tgids: {} entries", group_digits(groups)) }</h4>
+            <ol>
+                { for (0..shown).map(|group| {
+                    let leader = if group < shape.processes { group * shape.threads_per_process } else { shape.threads_per_process * shape.processes + group - shape.processes };
+                    let touched = cursor.visited > group;
+                    html! { <li class={classes!(touched.then_some("gv-touched"))}>{ format!("tg {} → tid {}", group + 1, group_digits(SentryShape::tid(leader))) }</li> }
+                }) }
+                if groups > shown { <li>{ format!("… {} more", group_digits(groups - shown)) }</li> }
+            </ol>
+        </div>
+    }
+}
+
+/// The ticker's CPU so far, as a share of one CPU, and whether it scans now.
+fn cpu_meter(view: &View) -> Html {
+    let ticker = view.tasks.first();
+    let sys = ticker.map_or(0, |task| task.sys_ns);
+    let share = if view.now_ns > 0 { sys as f64 / view.now_ns as f64 } else { 0.0 };
+    let scanning = ticker.is_some_and(|task| {
+        matches!(task.state, TaskState::RunningKernel { .. } | TaskState::BlockedOnLock { .. })
+    });
+    html! {
+        <div class="gv-meter" data-testid="gv-cpu">
+            <div class="gv-meter-bar"><div class="gv-meter-fill" style={format!("width:{:.2}%", (share * 100.0).min(100.0))} /></div>
+            <span>{ format!("cpu-clock ticker: {} of CPU in {} ({:.2} % of one CPU){}", format_duration(sys), format_duration(view.now_ns), share * 100.0, if scanning { ", scanning now" } else { "" }) }</span>
+        </div>
+    }
+}
+
+/// The ticker's clock: its period and one scan's cost, and one tick drawn as scan
+/// then idle; or that it stops while every task sleeps.
+fn ticker_clock(shape: &SentryShape) -> Html {
+    html! {
+        <>
             <p class="gv-clock">
                 { if shape.idle_stop {
                     "Ticker: stopped while every task sleeps (dd69b49).".to_string()
@@ -181,13 +193,40 @@ pub fn sentry_stage(props: &StageProps) -> Html {
                     <span>{ format!("one tick: {} scanning, {} idle", format_duration(shape.scan_ns), format_duration(shape.scan_period_ns.saturating_sub(shape.scan_ns))) }</span>
                 </div>
             }
+        </>
+    }
+}
+
+/// Who waits for `TaskSet.mu` now, and how long this run's clone waited for a scan.
+fn lock_waits(view: &View, shape: &SentryShape) -> Html {
+    let waiting: Vec<String> = view
+        .locks
+        .first()
+        .map(|lock| {
+            lock.waiters
+                .iter()
+                .map(|waiter| {
+                    let name =
+                        view.tasks.get(waiter.task.0 as usize).map_or("?".into(), |task| task.name.clone());
+                    format!(
+                        "{} waits {} since {}",
+                        name,
+                        if waiter.mode == LockMode::Read { "to read" } else { "to write" },
+                        format_duration(view.now_ns.saturating_sub(waiter.since_ns))
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    html! {
+        <>
             if !waiting.is_empty() {
                 <p class="gv-writer" data-testid="gv-writer">{ waiting.join("; ") }</p>
             }
-            if let Some(wait) = shape.writer_wait_ns.filter(|&w| w > 0) {
+            if let Some(wait) = shape.writer_wait_ns.filter(|&wait| wait > 0) {
                 <p class="gv-note">{ format!("In this run a clone waits {} for a scan to release TaskSet.mu (see the timeline).", format_duration(wait)) }</p>
             }
-        </section>
+        </>
     }
 }
 

@@ -101,92 +101,12 @@ impl Timeline {
                 self.tip = None;
                 changed
             }
-            Msg::Wheel { dx, dy, zoom, x } => {
-                self.tip = None;
-                let window = if zoom {
-                    let factor = (-dy * WHEEL_ZOOM_PER_PX).exp().clamp(0.25, 4.0);
-                    self.window.zoom_at(factor, x - geometry.gutter, geometry.plot_w, end)
-                } else {
-                    let delta = if dx.abs() >= dy.abs() { dx } else { dy };
-                    self.window.pan_by(delta, geometry.plot_w, end)
-                };
-                self.set_window(window)
-            }
-            Msg::Down { pointer, x, y } => {
-                self.tip = None;
-                self.pointers.retain(|&(id, _, _)| id != pointer);
-                self.pointers.push((pointer, x, y));
-                match self.pointers.len() {
-                    1 => self.drag = Some(Drag { pointer, start_x: x, last_x: x, moved: false }),
-                    _ => {
-                        // A second finger: a pinch, never a click.
-                        if let Some(drag) = self.drag.as_mut() {
-                            drag.moved = true;
-                        }
-                        self.pinch = self.pinch_state();
-                    }
-                }
-                true
-            }
+            Msg::Wheel { dx, dy, zoom, x } => self.wheel(&geometry, end, (dx, dy), zoom, x),
+            Msg::Down { pointer, x, y } => self.pointer_down(pointer, x, y),
             Msg::Move { pointer, x, y, hover } => {
-                let Some(slot) = self.pointers.iter_mut().find(|(id, _, _)| *id == pointer) else {
-                    if !hover {
-                        return false;
-                    }
-                    let had_tip = self.tip.is_some();
-                    self.tip = self.hit_text(props, &geometry, x, y).map(|text| Tip { text, x, y });
-                    return had_tip || self.tip.is_some();
-                };
-                *slot = (pointer, x, y);
-                if self.pointers.len() >= 2 {
-                    let (Some((before_dist, before_mid)), Some((dist, mid))) =
-                        (self.pinch, self.pinch_state())
-                    else {
-                        return false;
-                    };
-                    self.pinch = Some((dist, mid));
-                    if before_dist < 1.0 || dist < 1.0 {
-                        return false;
-                    }
-                    let zoomed =
-                        self.window.zoom_at(dist / before_dist, mid - geometry.gutter, geometry.plot_w, end);
-                    let window = zoomed.pan_by(before_mid - mid, geometry.plot_w, end);
-                    return self.set_window(window);
-                }
-                let Some(drag) = self.drag.as_mut().filter(|drag| drag.pointer == pointer) else {
-                    return false;
-                };
-                if !drag.moved && (x - drag.start_x).abs() > DRAG_SLOP {
-                    drag.moved = true;
-                }
-                if !drag.moved {
-                    return false;
-                }
-                let dx = x - drag.last_x;
-                drag.last_x = x;
-                let window = self.window.pan_by(-dx, geometry.plot_w, end);
-                self.set_window(window);
-                // Re-render even without a change: the cursor shows the drag.
-                true
+                self.pointer_moved(props, &geometry, pointer, (x, y), hover)
             }
-            Msg::Up { pointer, x } => {
-                self.pointers.retain(|&(id, _, _)| id != pointer);
-                if self.pointers.len() < 2 {
-                    self.pinch = None;
-                }
-                let click = self.drag.as_ref().is_some_and(|drag| drag.pointer == pointer && !drag.moved);
-                if self.pointers.is_empty() {
-                    self.drag = None;
-                }
-                if click && x >= geometry.gutter {
-                    props.on_seek_time.emit(self.window.seek_target(
-                        x - geometry.gutter,
-                        geometry.plot_w,
-                        end,
-                    ));
-                }
-                true
-            }
+            Msg::Up { pointer, x } => self.pointer_up(props, &geometry, pointer, x),
             Msg::Leave => self.tip.take().is_some(),
             Msg::Cancel { pointer } => {
                 self.pointers.retain(|&(id, _, _)| id != pointer);
@@ -202,6 +122,114 @@ impl Timeline {
             }
             Msg::Fit => self.set_window(Window::full(end)),
         }
+    }
+
+    /// A wheel: zoom about the pointer with Ctrl, else pan by the larger delta.
+    fn wheel(&mut self, geometry: &Geometry, end: u64, (dx, dy): (f64, f64), zoom: bool, x: f64) -> bool {
+        self.tip = None;
+        let window = if zoom {
+            let factor = (-dy * WHEEL_ZOOM_PER_PX).exp().clamp(0.25, 4.0);
+            self.window.zoom_at(factor, x - geometry.gutter, geometry.plot_w, end)
+        } else {
+            let delta = if dx.abs() >= dy.abs() { dx } else { dy };
+            self.window.pan_by(delta, geometry.plot_w, end)
+        };
+        self.set_window(window)
+    }
+
+    /// A press: the first pointer may start a drag; a second finger makes it a pinch.
+    fn pointer_down(&mut self, pointer: i32, x: f64, y: f64) -> bool {
+        self.tip = None;
+        self.pointers.retain(|&(id, _, _)| id != pointer);
+        self.pointers.push((pointer, x, y));
+        match self.pointers.len() {
+            1 => self.drag = Some(Drag { pointer, start_x: x, last_x: x, moved: false }),
+            _ => {
+                // A second finger: a pinch, never a click.
+                if let Some(drag) = self.drag.as_mut() {
+                    drag.moved = true;
+                }
+                self.pinch = self.pinch_state();
+            }
+        }
+        true
+    }
+
+    /// A move: a hover shows what is under the mouse; with two pointers down it
+    /// pinches, with one it drags.
+    fn pointer_moved(
+        &mut self,
+        props: &TimelineProps,
+        geometry: &Geometry,
+        pointer: i32,
+        (x, y): (f64, f64),
+        hover: bool,
+    ) -> bool {
+        let end = props.timeline.end_ns;
+        let Some(slot) = self.pointers.iter_mut().find(|(id, _, _)| *id == pointer) else {
+            if !hover {
+                return false;
+            }
+            let had_tip = self.tip.is_some();
+            self.tip = self.hit_text(props, geometry, x, y).map(|text| Tip { text, x, y });
+            return had_tip || self.tip.is_some();
+        };
+        *slot = (pointer, x, y);
+        if self.pointers.len() >= 2 {
+            return self.pinch_moved(geometry, end);
+        }
+        self.drag_moved(geometry, end, pointer, x)
+    }
+
+    /// Two fingers moved: zoom by the change in their distance, pan by the move of
+    /// their middle.
+    fn pinch_moved(&mut self, geometry: &Geometry, end: u64) -> bool {
+        let (Some((before_dist, before_mid)), Some((dist, mid))) = (self.pinch, self.pinch_state()) else {
+            return false;
+        };
+        self.pinch = Some((dist, mid));
+        if before_dist < 1.0 || dist < 1.0 {
+            return false;
+        }
+        let zoomed = self.window.zoom_at(dist / before_dist, mid - geometry.gutter, geometry.plot_w, end);
+        let window = zoomed.pan_by(before_mid - mid, geometry.plot_w, end);
+        self.set_window(window)
+    }
+
+    /// The dragging pointer moved: past the slop it is a drag and pans the window.
+    fn drag_moved(&mut self, geometry: &Geometry, end: u64, pointer: i32, x: f64) -> bool {
+        let Some(drag) = self.drag.as_mut().filter(|drag| drag.pointer == pointer) else {
+            return false;
+        };
+        if !drag.moved && (x - drag.start_x).abs() > DRAG_SLOP {
+            drag.moved = true;
+        }
+        if !drag.moved {
+            return false;
+        }
+        let dx = x - drag.last_x;
+        drag.last_x = x;
+        let window = self.window.pan_by(-dx, geometry.plot_w, end);
+        self.set_window(window);
+        // Re-render even without a change: the cursor shows the drag.
+        true
+    }
+
+    /// A release: a press that did not move is a click, which seeks to its time.
+    fn pointer_up(&mut self, props: &TimelineProps, geometry: &Geometry, pointer: i32, x: f64) -> bool {
+        let end = props.timeline.end_ns;
+        self.pointers.retain(|&(id, _, _)| id != pointer);
+        if self.pointers.len() < 2 {
+            self.pinch = None;
+        }
+        let click = self.drag.as_ref().is_some_and(|drag| drag.pointer == pointer && !drag.moved);
+        if self.pointers.is_empty() {
+            self.drag = None;
+        }
+        if click && x >= geometry.gutter {
+            props.on_seek_time.emit(self.window.seek_target(x - geometry.gutter, geometry.plot_w, end));
+        }
+        true
     }
 }
 

@@ -92,63 +92,121 @@ pub(super) fn nearest(axes: &Axes, points: &[Point], x: f64) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// The theme's colours and font, read from the page's stylesheet at each redraw.
+struct Colours {
+    fast: String,
+    slow: String,
+    grid: String,
+    muted: String,
+    now: String,
+    warm: String,
+    surface: String,
+    font: String,
+}
+
+impl Colours {
+    fn read(canvas: &web_sys::HtmlCanvasElement) -> Colours {
+        Colours {
+            fast: css_var(canvas, "--fifo-fast", "#0a4bb3"),
+            slow: css_var(canvas, "--fifo-slow", "#b3261e"),
+            grid: css_var(canvas, "--border", "#b9bcc4"),
+            muted: css_var(canvas, "--muted", "#3f4654"),
+            now: css_var(canvas, "--fifo-now", "#1b1f27"),
+            warm: css_var(canvas, "--warm", "#9a4a00"),
+            surface: css_var(canvas, "--surface", "#ffffff"),
+            font: css_var(canvas, "font-family", "system-ui, sans-serif"),
+        }
+    }
+}
+
+/// One redraw: the pen, the axes and the plot's edges, each layer drawn in turn.
+struct Plot {
+    pen: web_sys::CanvasRenderingContext2d,
+    colours: Colours,
+    axes: Axes,
+    right: f64,
+    bottom: f64,
+}
+
 pub(super) fn draw(canvas: &web_sys::HtmlCanvasElement, props: &ChartProps) {
     let Some((pen, width)) = context_2d(canvas, CHART_H) else { return };
-    let fast = css_var(canvas, "--fifo-fast", "#0a4bb3");
-    let slow = css_var(canvas, "--fifo-slow", "#b3261e");
-    let grid = css_var(canvas, "--border", "#b9bcc4");
-    let muted = css_var(canvas, "--muted", "#3f4654");
-    let now = css_var(canvas, "--fifo-now", "#1b1f27");
-    let warm = css_var(canvas, "--warm", "#9a4a00");
-    let surface = css_var(canvas, "--surface", "#ffffff");
-    let font = css_var(canvas, "font-family", "system-ui, sans-serif");
+    let colours = Colours::read(canvas);
     pen.clear_rect(0.0, 0.0, width, CHART_H);
-    pen.set_font(&format!("12px {font}"));
-    let swept = props.swept;
+    pen.set_font(&format!("12px {}", colours.font));
     let points = &props.points;
-    let axes = Axes::new(swept, &props.xs, points, props.reported.map(|(_, n)| n), width);
-    let bottom = axes.bottom();
-    let right = width - PAD_RIGHT;
+    let axes = Axes::new(props.swept, &props.xs, points, props.reported.map(|(_, figure)| figure), width);
+    let plot = Plot { pen, colours, bottom: axes.bottom(), axes, right: width - PAD_RIGHT };
+    plot.decades();
+    plot.x_ticks(props.swept, &props.xs);
+    if let Some((_, figure)) = props.reported {
+        plot.reported(figure);
+    }
+    if let Some(value) = props.current_x {
+        plot.this_run(props.swept, value);
+    }
+    if let Some(point) = props.hover.and_then(|index| points.get(index)) {
+        plot.hover_column(point);
+    }
+    let colours = &plot.colours;
+    plot.series(
+        points,
+        props.hover,
+        &colours.slow,
+        &|point: &Point| (!point.failed).then_some(point.slow),
+        true,
+    );
+    plot.series(points, props.hover, &colours.fast, &|point: &Point| point.fast, false);
+    plot.no_bursts(points);
+}
 
-    // Decades.
-    pen.set_text_align("right");
-    pen.set_text_baseline("middle");
-    pen.set_line_width(1.0);
-    for decade in 0..=axes.y_decades as u32 {
-        let value = 10f64.powi(decade as i32);
-        let y = axes.y(value).round() + 0.5;
-        pen.set_stroke_style_str(&grid);
-        pen.begin_path();
-        pen.move_to(PAD_LEFT, y);
-        pen.line_to(right, y);
-        pen.stroke();
-        pen.set_fill_style_str(&muted);
-        let _ = pen.fill_text(&group_digits(value as u64), PAD_LEFT - 6.0, y);
+impl Plot {
+    /// A gridline and a label at each decade of the y axis.
+    fn decades(&self) {
+        let (pen, colours) = (&self.pen, &self.colours);
+        pen.set_text_align("right");
+        pen.set_text_baseline("middle");
+        pen.set_line_width(1.0);
+        for decade in 0..=self.axes.y_decades as u32 {
+            let value = 10f64.powi(decade as i32);
+            let y = self.axes.y(value).round() + 0.5;
+            pen.set_stroke_style_str(&colours.grid);
+            pen.begin_path();
+            pen.move_to(PAD_LEFT, y);
+            pen.line_to(self.right, y);
+            pen.stroke();
+            pen.set_fill_style_str(&colours.muted);
+            let _ = pen.fill_text(&group_digits(value as u64), PAD_LEFT - 6.0, y);
+        }
     }
 
-    // The x ticks: every swept value, thinned when they would collide.
-    pen.set_text_align("center");
-    pen.set_text_baseline("top");
-    let spacing = (right - PAD_LEFT - 2.0 * INSET) / (props.xs.len().max(2) - 1) as f64;
-    let every = (44.0 / spacing.max(1.0)).ceil().max(1.0) as usize;
-    for value in props.xs.iter().step_by(every) {
-        let x = axes.x(*value).round() + 0.5;
-        pen.set_stroke_style_str(&grid);
-        pen.begin_path();
-        pen.move_to(x, bottom);
-        pen.line_to(x, bottom + 4.0);
-        pen.stroke();
-        pen.set_fill_style_str(&muted);
-        let _ = pen.fill_text(&swept.tick(*value), x, bottom + 6.0);
+    /// The x ticks: every swept value, thinned when they would collide; then the
+    /// axis title, shortened when the long one does not fit.
+    fn x_ticks(&self, swept: Swept, xs: &[f64]) {
+        let (pen, colours, right, bottom) = (&self.pen, &self.colours, self.right, self.bottom);
+        pen.set_text_align("center");
+        pen.set_text_baseline("top");
+        let spacing = (right - PAD_LEFT - 2.0 * INSET) / (xs.len().max(2) - 1) as f64;
+        let every = (44.0 / spacing.max(1.0)).ceil().max(1.0) as usize;
+        for value in xs.iter().step_by(every) {
+            let x = self.axes.x(*value).round() + 0.5;
+            pen.set_stroke_style_str(&colours.grid);
+            pen.begin_path();
+            pen.move_to(x, bottom);
+            pen.line_to(x, bottom + 4.0);
+            pen.stroke();
+            pen.set_fill_style_str(&colours.muted);
+            let _ = pen.fill_text(&swept.tick(*value), x, bottom + 6.0);
+        }
+        let long = swept.axis_title(false);
+        let fits = pen.measure_text(long).map_or(true, |metrics| metrics.width() <= right - PAD_LEFT);
+        let _ = pen.fill_text(swept.axis_title(!fits), PAD_LEFT + (right - PAD_LEFT) / 2.0, bottom + 24.0);
     }
-    let long = swept.axis_title(false);
-    let fits = pen.measure_text(long).map_or(true, |metrics| metrics.width() <= right - PAD_LEFT);
-    let _ = pen.fill_text(swept.axis_title(!fits), PAD_LEFT + (right - PAD_LEFT) / 2.0, bottom + 24.0);
 
-    // The reported figure, dashed.
-    if let Some((_, n)) = props.reported {
-        let y = axes.y(n).round() + 0.5;
-        pen.set_stroke_style_str(&warm);
+    /// The reported figure, dashed across the plot.
+    fn reported(&self, figure: f64) {
+        let (pen, warm, right) = (&self.pen, &self.colours.warm, self.right);
+        let y = self.axes.y(figure).round() + 0.5;
+        pen.set_stroke_style_str(warm);
         pen.set_line_width(1.5);
         let _ = pen.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
         pen.begin_path();
@@ -156,24 +214,25 @@ pub(super) fn draw(canvas: &web_sys::HtmlCanvasElement, props: &ChartProps) {
         pen.line_to(right, y);
         pen.stroke();
         let _ = pen.set_line_dash(&js_sys::Array::new());
-        pen.set_fill_style_str(&warm);
+        pen.set_fill_style_str(warm);
         pen.set_text_align("right");
         pen.set_text_baseline("bottom");
-        let _ = pen.fill_text(&format!("reported ≈ {}", group_digits(n as u64)), right - 2.0, y - 3.0);
+        let _ = pen.fill_text(&format!("reported ≈ {}", group_digits(figure as u64)), right - 2.0, y - 3.0);
     }
 
-    // This run's value.
-    if let Some(value) = props.current_x {
-        let x = axes.x(value).clamp(PAD_LEFT, right).round() + 0.5;
-        pen.set_stroke_style_str(&now);
+    /// This run's value, dotted, labelled on the side with more room.
+    fn this_run(&self, swept: Swept, value: f64) {
+        let (pen, now, right) = (&self.pen, &self.colours.now, self.right);
+        let x = self.axes.x(value).clamp(PAD_LEFT, right).round() + 0.5;
+        pen.set_stroke_style_str(now);
         pen.set_line_width(1.5);
         let _ = pen.set_line_dash(&js_sys::Array::of2(&2.0.into(), &3.0.into()));
         pen.begin_path();
         pen.move_to(x, PAD_TOP);
-        pen.line_to(x, bottom);
+        pen.line_to(x, self.bottom);
         pen.stroke();
         let _ = pen.set_line_dash(&js_sys::Array::new());
-        pen.set_fill_style_str(&now);
+        pen.set_fill_style_str(now);
         pen.set_text_baseline("top");
         let left_half = x < PAD_LEFT + (right - PAD_LEFT) / 2.0;
         pen.set_text_align(if left_half { "left" } else { "right" });
@@ -184,27 +243,37 @@ pub(super) fn draw(canvas: &web_sys::HtmlCanvasElement, props: &ChartProps) {
         );
     }
 
-    // The hovered point's column.
-    if let Some(point) = props.hover.and_then(|i| points.get(i)) {
-        let x = axes.x(point.x).round() + 0.5;
-        pen.set_stroke_style_str(&muted);
+    /// The hovered point's column.
+    fn hover_column(&self, point: &Point) {
+        let pen = &self.pen;
+        let x = self.axes.x(point.x).round() + 0.5;
+        pen.set_stroke_style_str(&self.colours.muted);
         pen.set_line_width(1.0);
         pen.begin_path();
         pen.move_to(x, PAD_TOP);
-        pen.line_to(x, bottom);
+        pen.line_to(x, self.bottom);
         pen.stroke();
     }
 
-    // The two series: lines between consecutive points that have a value.
-    let series = |colour: &str, value: &dyn Fn(&Point) -> Option<u64>, square: bool| {
+    /// One series: lines between consecutive points that have a value, then a
+    /// marker on each (larger on the hovered one).
+    fn series(
+        &self,
+        points: &[Point],
+        hover: Option<usize>,
+        colour: &str,
+        value: &dyn Fn(&Point) -> Option<u64>,
+        square: bool,
+    ) {
+        let (pen, axes) = (&self.pen, &self.axes);
         pen.set_stroke_style_str(colour);
         pen.set_line_width(2.0);
         pen.begin_path();
         let mut open = false;
         for point in points.iter() {
             match value(point) {
-                Some(v) => {
-                    let (x, y) = (axes.x(point.x), axes.y(v as f64));
+                Some(count) => {
+                    let (x, y) = (axes.x(point.x), axes.y(count as f64));
                     if open {
                         pen.line_to(x, y);
                     } else {
@@ -216,33 +285,34 @@ pub(super) fn draw(canvas: &web_sys::HtmlCanvasElement, props: &ChartProps) {
             }
         }
         pen.stroke();
-        for (i, point) in points.iter().enumerate() {
-            let Some(v) = value(point) else { continue };
-            let (x, y) = (axes.x(point.x), axes.y(v as f64));
-            let r = if props.hover == Some(i) { 6.0 } else { 4.5 };
+        for (index, point) in points.iter().enumerate() {
+            let Some(count) = value(point) else { continue };
+            let (x, y) = (axes.x(point.x), axes.y(count as f64));
+            let radius = if hover == Some(index) { 6.0 } else { 4.5 };
             pen.set_fill_style_str(colour);
-            pen.set_stroke_style_str(&surface);
+            pen.set_stroke_style_str(&self.colours.surface);
             pen.set_line_width(1.5);
             pen.begin_path();
             if square {
-                pen.rect(x - r, y - r, 2.0 * r, 2.0 * r);
+                pen.rect(x - radius, y - radius, 2.0 * radius, 2.0 * radius);
             } else {
-                let _ = pen.arc(x, y, r, 0.0, std::f64::consts::TAU);
+                let _ = pen.arc(x, y, radius, 0.0, std::f64::consts::TAU);
             }
             pen.fill();
             pen.stroke();
         }
-    };
-    series(&slow, &|p: &Point| (!p.failed).then_some(p.slow), true);
-    series(&fast, &|p: &Point| p.fast, false);
+    }
 
-    // No repeated bursts: a cross on the floor of the plot.
-    pen.set_fill_style_str(&fast);
-    pen.set_text_align("center");
-    pen.set_text_baseline("bottom");
-    pen.set_font(&format!("bold 15px {font}"));
-    for point in points.iter().filter(|p| p.fast.is_none()) {
-        let _ = pen.fill_text("×", axes.x(point.x), bottom - 2.0);
+    /// No repeated bursts: a cross on the floor of the plot.
+    fn no_bursts(&self, points: &[Point]) {
+        let pen = &self.pen;
+        pen.set_fill_style_str(&self.colours.fast);
+        pen.set_text_align("center");
+        pen.set_text_baseline("bottom");
+        pen.set_font(&format!("bold 15px {}", self.colours.font));
+        for point in points.iter().filter(|point| point.fast.is_none()) {
+            let _ = pen.fill_text("×", self.axes.x(point.x), self.bottom - 2.0);
+        }
     }
 }
 

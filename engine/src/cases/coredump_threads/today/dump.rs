@@ -26,7 +26,7 @@ impl Today<'_> {
         &mut self,
         task: usize,
         ns: u64,
-        t: T,
+        template: T,
         args: &[Arg],
         state: TaskState,
         doing: Doing,
@@ -35,37 +35,56 @@ impl Today<'_> {
         debug_assert!(self.cpu_task[cpu].is_none(), "exits run one at a time on free CPUs");
         self.cpu_task[cpu] = Some(task);
         self.iter(T::ITER_RUN, &[Arg::Task(id(task))]);
-        let e = self.become_(task, TaskState::RunningKernel { cpu: cpu as u16 }, Doing::Exiting);
+        let effects = self.become_(task, TaskState::RunningKernel { cpu: cpu as u16 }, Doing::Exiting);
         self.op(
             Some(task),
             OpKind::Compute,
             at(text::EXIT_TODAY, 0),
             T::KILL_DEQUEUE,
             &[Arg::Task(id(task))],
-            &e,
+            &effects,
         );
-        self.now += ns;
-        self.out.sys_ns += ns;
+        self.spend_sys(ns);
         self.cpu_task[cpu] = None;
-        let e = self.become_(task, state, doing);
+        let effects = self.become_(task, state, doing);
         let kind = if state == TaskState::Dead { OpKind::Exit } else { OpKind::Sleep };
-        self.op(Some(task), kind, at(text::EXIT_TODAY, 6), t, args, &e);
+        self.op(Some(task), kind, at(text::EXIT_TODAY, 6), template, args, &effects);
     }
 
-    pub(super) fn exit_whole(&mut self, task: usize, t: T, ns: u64) {
-        self.run_then(task, ns, t, &[Arg::Task(id(task))], TaskState::Dead, Doing::Dead);
+    pub(super) fn exit_whole(&mut self, task: usize, template: T, ns: u64) {
+        self.run_then(task, ns, template, &[Arg::Task(id(task))], TaskState::Dead, Doing::Dead);
     }
 
-    pub(super) fn zap_and_wait(&mut self, n: usize) {
-        let costs = TODAY_COSTS;
+    /// The dumper kills the `waiters` other threads of the group and waits for each
+    /// to reach the core wait, dumps (or not), and everyone exits.
+    pub(super) fn zap_and_wait(&mut self, waiters: usize) {
         let dumper = self.dumper;
         // Every other thread of the group, in thread-list order (main first, if it is not the dumper).
-        let others: Vec<usize> = (0..=n).filter(|&t| t != dumper).collect();
-        let zap = costs.zap_ns * n as u64;
-        let mut e = vec![
+        let others: Vec<usize> = (0..=waiters).filter(|&task| task != dumper).collect();
+        self.zap_others(waiters);
+        self.kicked_off_cpus();
+        self.phase(T::PHASE_ZAP, &[]);
+        self.others_reach_core_wait(&others);
+        self.dump_core(waiters);
+        self.finish_dump(waiters, &others);
+        self.process_end();
+    }
+
+    /// The kernel's time on the dumper's CPU: the clock moves and it is sys time.
+    fn spend_sys(&mut self, ns: u64) {
+        self.now += ns;
+        self.out.sys_ns += ns;
+    }
+
+    /// Under the siglock the dumper sends SIGKILL to each other thread, then sleeps
+    /// until they have all stopped.
+    fn zap_others(&mut self, waiters: usize) {
+        let costs = TODAY_COSTS;
+        let dumper = self.dumper;
+        let effects = [
             Effect::Acquire { lock: self.siglock, task: id(dumper), mode: LockMode::Write, waited_ns: 0 },
             Effect::Count { counter: self.c_exit, delta: 1 },
-            Effect::Count { counter: self.c_waiters, delta: n as u64 },
+            Effect::Count { counter: self.c_waiters, delta: waiters as u64 },
         ];
         self.out.siglock_acquisitions += 1;
         self.iter(T::ITER_RUN, &[Arg::Task(id(dumper))]);
@@ -74,62 +93,68 @@ impl Today<'_> {
             OpKind::LockFast,
             at(text::COREDUMP_TODAY, 1),
             T::T_ZAP,
-            &[Arg::Count(n as u64), Arg::Ns(costs.zap_ns), Arg::Task(id(dumper))],
-            &e,
+            &[Arg::Count(waiters as u64), Arg::Ns(costs.zap_ns), Arg::Task(id(dumper))],
+            &effects,
         );
-        self.now += zap;
-        self.out.sys_ns += zap;
-        e = vec![Effect::Release { lock: self.siglock, task: id(dumper) }];
-        e.extend(self.become_(dumper, TaskState::Sleeping { channel: self.ch_startup }, Doing::Dumper));
+        self.spend_sys(costs.zap_ns * waiters as u64);
+        let mut effects = vec![Effect::Release { lock: self.siglock, task: id(dumper) }];
+        effects.extend(self.become_(dumper, TaskState::Sleeping { channel: self.ch_startup }, Doing::Dumper));
         self.cpu_task[0] = None;
         self.op(
             Some(dumper),
             OpKind::Sleep,
             at(text::COREDUMP_TODAY, 5),
             T::ZAP_18,
-            &[Arg::Task(id(dumper)), Arg::Count(n as u64)],
-            &e,
+            &[Arg::Task(id(dumper)), Arg::Count(waiters as u64)],
+            &effects,
         );
-        self.kicked_off_cpus();
-        self.phase(T::PHASE_ZAP, &[]);
-        for (i, &k) in others.iter().enumerate() {
-            let left = (others.len() - 1 - i) as u64;
-            let dec = [Effect::Decrease { counter: self.c_waiters, delta: 1 }];
-            let t = if left == 0 { T::T_EXIT_CORE_LAST } else { T::T_EXIT_CORE };
+    }
+
+    /// Each killed thread runs the head of its exit and sleeps in the core wait; the
+    /// last one to arrive is told as such.
+    fn others_reach_core_wait(&mut self, others: &[usize]) {
+        for (index, &task) in others.iter().enumerate() {
+            let left = (others.len() - 1 - index) as u64;
+            let one_fewer = [Effect::Decrease { counter: self.c_waiters, delta: 1 }];
+            let template = if left == 0 { T::T_EXIT_CORE_LAST } else { T::T_EXIT_CORE };
             self.run_then(
-                k,
-                costs.exit_head_ns,
-                t,
-                &[Arg::Task(id(k)), Arg::Count(left)],
+                task,
+                TODAY_COSTS.exit_head_ns,
+                template,
+                &[Arg::Task(id(task)), Arg::Count(left)],
                 TaskState::Sleeping { channel: self.ch_core },
                 Doing::Asleep,
             );
             self.op(
-                Some(k),
+                Some(task),
                 OpKind::Note,
                 at(text::EXIT_TODAY, 3),
                 T::EXIT_MM_WAIT,
-                &[Arg::Task(id(k)), Arg::Count(left)],
-                &dec,
+                &[Arg::Task(id(task)), Arg::Count(left)],
+                &one_fewer,
             );
         }
-        // The dumper wakes, checks every thread is off its CPU, dumps (or not), finishes.
+    }
+
+    /// The dumper wakes, checks every thread is off its CPU, and dumps the core if
+    /// the limit allows one.
+    fn dump_core(&mut self, waiters: usize) {
+        let costs = TODAY_COSTS;
+        let dumper = self.dumper;
         self.iter(T::ITER_RUN, &[Arg::Task(id(dumper))]);
         self.cpu_task[0] = Some(dumper);
-        let e = self.become_(dumper, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
+        let effects = self.become_(dumper, TaskState::RunningKernel { cpu: 0 }, Doing::Dumper);
         self.op(
             Some(dumper),
             OpKind::Wake,
             at(text::COREDUMP_TODAY, 6),
             T::T_DUMPER,
-            &[Arg::Task(id(dumper)), Arg::Count(n as u64), Arg::Ns(costs.inactive_ns)],
-            &e,
+            &[Arg::Task(id(dumper)), Arg::Count(waiters as u64), Arg::Ns(costs.inactive_ns)],
+            &effects,
         );
-        let inactive = costs.inactive_ns * n as u64;
-        self.now += inactive;
-        self.out.sys_ns += inactive;
+        self.spend_sys(costs.inactive_ns * waiters as u64);
         if self.cfg.core_unlimited {
-            let pages = STACK_PAGES * n as u64;
+            let pages = STACK_PAGES * waiters as u64;
             let ns = costs.core_base_ns + pages * costs.core_page_ns;
             self.out.core_pages = pages;
             self.op(
@@ -140,31 +165,34 @@ impl Today<'_> {
                 &[Arg::Count(pages), Arg::Ns(ns)],
                 &[],
             );
-            self.now += ns;
-            self.out.sys_ns += ns;
+            self.spend_sys(ns);
         } else {
             self.op(Some(dumper), OpKind::Note, at(text::COREDUMP_TODAY, 7), T::T_NO_CORE, &[], &[]);
         }
-        let wakes = costs.finish_wake_ns * n as u64;
+    }
+
+    /// The dumper wakes every waiter to finish its exit, then each exits in turn,
+    /// the dumper last.
+    fn finish_dump(&mut self, waiters: usize, others: &[usize]) {
+        let costs = TODAY_COSTS;
+        let dumper = self.dumper;
         self.op(
             Some(dumper),
             OpKind::Compute,
             at(text::COREDUMP_TODAY, 9),
             T::T_FINISH,
-            &[Arg::Count(n as u64), Arg::Ns(costs.finish_wake_ns), Arg::Task(id(dumper))],
+            &[Arg::Count(waiters as u64), Arg::Ns(costs.finish_wake_ns), Arg::Task(id(dumper))],
             &[],
         );
-        self.now += wakes;
-        self.out.sys_ns += wakes;
+        self.spend_sys(costs.finish_wake_ns * waiters as u64);
         self.cpu_task[0] = None;
-        let e = self.become_(dumper, TaskState::Runnable, Doing::Exiting);
-        self.op(Some(dumper), OpKind::Schedule, at(text::COREDUMP_TODAY, 9), T::ITER_SCHEDULE, &[], &e);
+        let effects = self.become_(dumper, TaskState::Runnable, Doing::Exiting);
+        self.op(Some(dumper), OpKind::Schedule, at(text::COREDUMP_TODAY, 9), T::ITER_SCHEDULE, &[], &effects);
         for task in others.iter().copied().chain([dumper]) {
             let ns =
                 if task == dumper { costs.exit_head_ns + costs.exit_rest_ns } else { costs.exit_rest_ns };
             self.exit_whole(task, T::T_EXIT_REST, ns);
         }
-        self.process_end();
     }
 
     pub(super) fn process_end(&mut self) {

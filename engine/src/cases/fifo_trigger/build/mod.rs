@@ -3,10 +3,12 @@
 //! reschedule). Runs of identical iterations (the writer's fast writes, the
 //! listener spinning, the writer spinning on ENXIO) become repeat blocks, so a
 //! minute of simulated time stays a few thousand stored ops. The world's
-//! vocabulary is in `layout.rs`; the scheduler's events in `sched.rs`.
+//! vocabulary is in `layout.rs`; the scheduler's events in `sched.rs`; the
+//! program steps in `steps.rs`.
 
 mod layout;
 mod sched;
+mod steps;
 
 pub use layout::*;
 
@@ -267,140 +269,6 @@ impl<'c> TraceSink<'c> {
         }
         iteration.period_ns = end_ns - iteration.start_ns;
         self.folder.close(iteration);
-    }
-
-    fn step(&mut self, at_ns: u64, index: usize, step: Step, outcome: Outcome, next: Step) {
-        let cpu = if index == LISTENER { 0 } else { self.config.cpus - 1 };
-        let actor = Some(index);
-        let me = Arg::Task(task(index));
-        let mut effects =
-            vec![Effect::SetState { task: task(index), state: running(next, cpu) }, line_gauge(index, step)];
-        let mut code = line_of(step);
-        let (kind, template, args) = match (step, outcome) {
-            (Step::ListenerOpen, Outcome::Opened { .. }) => {
-                self.begin(at_ns, T::ITER_LISTENER.id(), vec![], None);
-                effects.push(Effect::Count { counter: C_READERS, delta: 1 });
-                // Reads the world before this op: the buffer exists iff someone else holds it.
-                let writers = self.shadow.counters[usize::from(C_WRITERS.0)];
-                let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
-                code = at(text::FIFO_OPEN, 3);
-                if writers == 0 {
-                    effects.push(Effect::Count { counter: C_ALIVE, delta: 1 });
-                    (OpKind::Syscall, T::L_OPEN_NEW, vec![me])
-                } else {
-                    (OpKind::Syscall, T::L_OPEN_HELD, vec![me, Arg::Count(bytes)])
-                }
-            }
-            (Step::ListenerSelect, Outcome::Select { readable, pollin, .. }) => {
-                let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
-                code = at(text::SELECT, if readable { 4 } else { 5 });
-                if readable {
-                    effects.push(Effect::Count { counter: C_SELECT_AT_ONCE, delta: 1 });
-                    if pollin {
-                        (OpKind::Syscall, T::L_SELECT_DATA, vec![me, Arg::Count(bytes)])
-                    } else {
-                        (OpKind::Syscall, T::L_SELECT_HUP, vec![me])
-                    }
-                } else {
-                    effects.push(Effect::Count { counter: C_SELECT_SLEPT, delta: 1 });
-                    // After a wakeup the re-poll runs inside the reschedule's iteration.
-                    let again = self.open.as_ref().is_some_and(|it| it.label == T::ITER_SCHEDULE.id());
-                    (OpKind::Sleep, if again { T::L_SELECT_AGAIN } else { T::L_SELECT_SLEEP }, vec![me])
-                }
-            }
-            (Step::ListenerRead, Outcome::Read { bytes }) => {
-                effects.push(Effect::Decrease { counter: C_BYTES, delta: bytes });
-                if bytes == 0 {
-                    (OpKind::Syscall, T::L_READ_EMPTY, vec![me])
-                } else {
-                    (OpKind::Syscall, T::L_READ, vec![me, Arg::Count(bytes)])
-                }
-            }
-            (Step::ListenerClose, Outcome::Closed { freed, discarded }) => {
-                effects.push(Effect::Decrease { counter: C_READERS, delta: 1 });
-                code = at(text::PIPE_RELEASE, if freed { 2 } else { 3 });
-                let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
-                if freed {
-                    self.free(&mut effects, discarded);
-                    (OpKind::Syscall, T::L_CLOSE_FREED, vec![me, Arg::Count(discarded)])
-                } else {
-                    (OpKind::Syscall, T::L_CLOSE_KEPT, vec![me, Arg::Count(bytes)])
-                }
-            }
-            (Step::ListenerLoop, _) => {
-                effects.push(Effect::Count { counter: C_LOOPS, delta: 1 });
-                (
-                    OpKind::Compute,
-                    T::L_LOOP,
-                    vec![me, Arg::Count(self.config.loop_iters), Arg::Ns(self.config.loop_ns())],
-                )
-            }
-            (Step::WriterOpen, Outcome::NoReader) => {
-                self.begin(at_ns, T::ITER_ENXIO.id(), vec![], None);
-                effects.push(Effect::Count { counter: C_ENXIO, delta: 1 });
-                code = at(text::FIFO_OPEN, 4);
-                (OpKind::Syscall, T::W_ENXIO, vec![me])
-            }
-            (Step::WriterOpen, Outcome::Opened { first }) => {
-                self.begin(at_ns, T::ITER_WRITE.id(), vec![], Some(self.writes + 1));
-                effects.push(Effect::Count { counter: C_WRITERS, delta: 1 });
-                code = at(text::FIFO_OPEN, 5);
-                (OpKind::Syscall, if first { T::W_OPEN_WAKE } else { T::W_OPEN }, vec![me])
-            }
-            (Step::WriterTime1, _) => (OpKind::Syscall, T::W_TIME1, vec![me]),
-            (Step::WriterWrite, Outcome::Wrote) => {
-                effects.push(Effect::Count { counter: C_BYTES, delta: 1 });
-                code = at(text::PIPE_WRITE, 6);
-                (OpKind::Syscall, T::W_WROTE, vec![me])
-            }
-            (Step::WriterWrite, Outcome::WriteAgain) => {
-                effects.push(Effect::Count { counter: C_EAGAIN, delta: 1 });
-                code = at(text::PIPE_WRITE, 3);
-                if let Some(open) = self.open.as_mut() {
-                    open.label = T::ITER_AGAIN.id();
-                    open.write = None;
-                }
-                (OpKind::Syscall, T::W_AGAIN, vec![me, Arg::Count(self.config.pipe_capacity)])
-            }
-            (Step::WriterWrite, _) => {
-                if let Some(open) = self.open.as_mut() {
-                    open.write = None;
-                }
-                code = at(text::PIPE_WRITE, 2);
-                (OpKind::Syscall, T::W_BROKEN, vec![me])
-            }
-            (Step::WriterTime2, Outcome::Measured { dt_ns, write }) => {
-                self.writes = write;
-                effects.push(Effect::Count { counter: C_WRITES, delta: 1 });
-                // dt is whole microseconds, so "at least 1 ms" is exactly what grep shows.
-                assert_eq!(super::grep::shown_by_grep(dt_ns), dt_ns >= SLOW_NS, "grep and SLOW_NS agree");
-                if dt_ns >= SLOW_NS {
-                    effects.push(Effect::Count { counter: C_SLOW, delta: 1 });
-                    let hidden = std::mem::take(&mut self.hidden_by_grep);
-                    (OpKind::Milestone, T::W_TIME2_SLOW, vec![me, Arg::Ns(dt_ns), Arg::Count(hidden)])
-                } else {
-                    self.hidden_by_grep += 1;
-                    (OpKind::Syscall, T::W_TIME2_FAST, vec![me])
-                }
-            }
-            (Step::WriterPrint, _) => {
-                (OpKind::Syscall, T::W_PRINT, vec![me, Arg::Ns(self.config.costs.print_ns)])
-            }
-            (Step::WriterClose, Outcome::Closed { freed, discarded }) => {
-                effects.push(Effect::Decrease { counter: C_WRITERS, delta: 1 });
-                code = at(text::PIPE_RELEASE, if freed { 2 } else { 3 });
-                let bytes = self.shadow.counters[usize::from(C_BYTES.0)];
-                let _ = bytes;
-                if freed {
-                    self.free(&mut effects, discarded);
-                    (OpKind::Syscall, T::W_CLOSE_FREED, vec![me, Arg::Count(discarded)])
-                } else {
-                    (OpKind::Syscall, T::W_CLOSE_KEPT, vec![me])
-                }
-            }
-            (step, outcome) => unreachable!("step {step:?} cannot end with {outcome:?}"),
-        };
-        self.push(at_ns, actor, kind, code, template, args, effects);
     }
 
     fn free(&self, effects: &mut Vec<Effect>, discarded: u64) {

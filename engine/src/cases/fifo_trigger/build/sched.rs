@@ -75,8 +75,8 @@ impl TraceSink<'_> {
         preempts: bool,
         snap: &SchedSnap,
     ) {
-        let slept_ns = credit.map(|c| c.slept_ns);
-        let long_sleep = credit.is_some_and(|c| c.just_interactive);
+        let slept_ns = credit.map(|credit| credit.slept_ns);
+        let long_sleep = credit.is_some_and(|credit| credit.just_interactive);
         self.woken_at[index] = at_ns;
         let mut effects = vec![Effect::SetState { task: task(index), state: TaskState::Runnable }];
         self.snap_gauges(index, snap, at_ns, false, &mut effects);
@@ -140,31 +140,53 @@ impl TraceSink<'_> {
         self.push(at_ns, Some(other), OpKind::Wake, code, template, args, effects);
     }
 
+    /// A context switch: what `schedule()` did on the way (debit, array swap,
+    /// recalculation, run-queue credit), then the switch itself.
     pub(super) fn switch(&mut self, ev: Switch) {
         self.begin(ev.at, T::ITER_SCHEDULE.id(), vec![Arg::Count(u64::from(ev.cpu))], None);
-        let o1 = self.kernel == Kernel::O1;
         let sched = match self.kernel {
             Kernel::O1 => text::SCHEDULE_26,
             Kernel::Goodness => text::SCHEDULE_24,
             Kernel::Eevdf => text::SCHEDULE_EEVDF,
         };
-        if let Some(p) = ev.prev {
-            if o1 && ev.debit_ns > 0 {
-                let snap = &ev.snaps[p];
+        self.before_switch(&ev, sched);
+        let effects = self.switch_effects(&ev);
+        let preempted_in_write = ev.why == SwitchWhy::Preempted
+            && ev.prev == Some(WRITER)
+            && ev.prev_step == Some(Step::WriterTime2);
+        let kind = if preempted_in_write { OpKind::Preempt } else { OpKind::Schedule };
+        let (template, args) = self.switch_words(&ev);
+        self.push(
+            ev.at,
+            ev.prev.or(ev.next),
+            kind,
+            at(sched, if self.kernel == Kernel::Goodness { 6 } else { 7 }),
+            template,
+            args,
+            effects,
+        );
+    }
+
+    /// The ops `schedule()` runs before it picks: the O(1) scheduler's debit of the
+    /// task leaving, its array swap, the 2.4 recalculation, the run-queue credit.
+    fn before_switch(&mut self, ev: &Switch, sched: u16) {
+        if let Some(prev) = ev.prev {
+            if self.kernel == Kernel::O1 && ev.debit_ns > 0 {
+                let snap = &ev.snaps[prev];
                 let template = if snap.credit > crate::kernel::sched::o1::CREDIT_LIMIT {
                     T::DEBIT_HIGH
                 } else {
                     T::DEBIT
                 };
                 let args = vec![
-                    Arg::Task(task(p)),
+                    Arg::Task(task(prev)),
                     Arg::Ns(ev.debit_ns),
                     Arg::Ns(snap.sleep_avg_ns),
                     Arg::Signed(snap.bonus),
                 ];
                 let mut effects = Vec::new();
-                self.snap_gauges(p, snap, ev.at, false, &mut effects);
-                self.push(ev.at, Some(p), OpKind::Schedule, at(sched, 6), template, args, effects);
+                self.snap_gauges(prev, snap, ev.at, false, &mut effects);
+                self.push(ev.at, Some(prev), OpKind::Schedule, at(sched, 6), template, args, effects);
             }
         }
         if ev.swapped {
@@ -180,26 +202,30 @@ impl TraceSink<'_> {
             ];
             self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 5), T::RECALC_24, args, vec![]);
         }
-        if let (Some(n), true) = (ev.next, ev.runqueue_credit.is_some()) {
-            let snap = &ev.snaps[n];
+        if let (Some(next), true) = (ev.next, ev.runqueue_credit.is_some()) {
+            let snap = &ev.snaps[next];
             let args = vec![
-                Arg::Task(task(n)),
-                Arg::Ns(ev.at - self.woken_at[n]),
+                Arg::Task(task(next)),
+                Arg::Ns(ev.at - self.woken_at[next]),
                 Arg::Ns(snap.sleep_avg_ns),
                 Arg::Signed(i64::from(snap.prio)),
             ];
             self.push(ev.at, ev.prev, OpKind::Schedule, at(sched, 5), T::RQ_CREDIT, args, vec![]);
         }
+    }
+
+    /// What the switch changes: the task leaving is runnable unless it sleeps, the
+    /// one picked runs, both tasks' scheduler gauges, and the counters.
+    fn switch_effects(&self, ev: &Switch) -> Vec<Effect> {
         let mut effects = Vec::new();
-        let world_states: Vec<TaskState> = self.shadow.tasks.iter().map(|t| t.state).collect();
-        let sleeping = |index: usize| matches!(world_states[index], TaskState::Sleeping { .. });
-        if let Some(p) = ev.prev {
-            if Some(p) != ev.next && !sleeping(p) {
-                effects.push(Effect::SetState { task: task(p), state: TaskState::Runnable });
+        let sleeping = |index: usize| matches!(self.shadow.tasks[index].state, TaskState::Sleeping { .. });
+        if let Some(prev) = ev.prev {
+            if Some(prev) != ev.next && !sleeping(prev) {
+                effects.push(Effect::SetState { task: task(prev), state: TaskState::Runnable });
             }
         }
-        if let (Some(n), Some(step)) = (ev.next, ev.resumes) {
-            effects.push(Effect::SetState { task: task(n), state: running(step, ev.cpu) });
+        if let (Some(next), Some(step)) = (ev.next, ev.resumes) {
+            effects.push(Effect::SetState { task: task(next), state: running(step, ev.cpu) });
         }
         for index in [LISTENER, WRITER] {
             self.snap_gauges(index, &ev.snaps[index], ev.at, true, &mut effects);
@@ -207,64 +233,65 @@ impl TraceSink<'_> {
         if ev.prev != ev.next {
             effects.push(Effect::Count { counter: C_SWITCHES, delta: 1 });
         }
-        let preempted_in_write = ev.why == SwitchWhy::Preempted
-            && ev.prev == Some(WRITER)
-            && ev.prev_step == Some(Step::WriterTime2);
         if ev.why == SwitchWhy::Preempted {
             effects.push(Effect::Count { counter: C_PREEMPTIONS, delta: 1 });
         }
-        let kind = if preempted_in_write { OpKind::Preempt } else { OpKind::Schedule };
+        effects
+    }
+
+    /// How the switch is told: to or from idle, back to the same task, or from one
+    /// task to the other because it was preempted, slept or used its slice.
+    fn switch_words(&self, ev: &Switch) -> (T, Vec<Arg>) {
         let resumes_word = Arg::Word(ev.resumes.map_or("nothing", |step| step_word(step, self.kernel)));
-        let (template, args) = match (ev.prev, ev.next) {
+        match (ev.prev, ev.next) {
             (_, None) => (T::SWITCH_IDLE, vec![Arg::Count(u64::from(ev.cpu))]),
-            (None, Some(n)) => {
-                (T::SWITCH_FROM_IDLE, vec![Arg::Task(task(n)), Arg::Count(u64::from(ev.cpu)), resumes_word])
-            }
-            (Some(p), Some(n)) if p == n => (T::SWITCH_SAME, vec![Arg::Task(task(p))]),
-            (Some(p), Some(n)) => match ev.why {
-                SwitchWhy::Preempted => {
-                    let left = Arg::Word(match ev.prev_left {
-                        Some((step, true)) => step_word(step, self.kernel),
-                        Some((step, false)) => step_word(step, self.kernel),
-                        None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite)), self.kernel),
-                    });
-                    if self.kernel == Kernel::Eevdf {
-                        (T::SWITCH_PREEMPT_EEVDF, vec![Arg::Task(task(p)), left, Arg::Task(task(n))])
-                    } else if o1 {
-                        let args = vec![
-                            Arg::Task(task(p)),
-                            left,
-                            Arg::Signed(i64::from(ev.snaps[p].prio)),
-                            Arg::Task(task(n)),
-                            Arg::Signed(i64::from(ev.snaps[n].prio)),
-                        ];
-                        let mid = matches!(ev.prev_left, Some((_, true)));
-                        (if mid { T::SWITCH_PREEMPT_MID } else { T::SWITCH_PREEMPT }, args)
-                    } else {
-                        let args = vec![
-                            Arg::Task(task(p)),
-                            left,
-                            Arg::Count(0),
-                            Arg::Task(task(n)),
-                            Arg::Count(self.goodness(n, &ev.snaps[n], false)),
-                        ];
-                        (T::SWITCH_PREEMPT_24, args)
-                    }
-                }
+            (None, Some(next)) => (
+                T::SWITCH_FROM_IDLE,
+                vec![Arg::Task(task(next)), Arg::Count(u64::from(ev.cpu)), resumes_word],
+            ),
+            (Some(prev), Some(next)) if prev == next => (T::SWITCH_SAME, vec![Arg::Task(task(prev))]),
+            (Some(prev), Some(next)) => match ev.why {
+                SwitchWhy::Preempted => self.preemption_words(ev, prev, next),
                 SwitchWhy::Sleep => {
-                    (T::SWITCH_SLEEP, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word])
+                    (T::SWITCH_SLEEP, vec![Arg::Task(task(prev)), Arg::Task(task(next)), resumes_word])
                 }
-                _ => (T::SWITCH_SLICE, vec![Arg::Task(task(p)), Arg::Task(task(n)), resumes_word]),
+                _ => (T::SWITCH_SLICE, vec![Arg::Task(task(prev)), Arg::Task(task(next)), resumes_word]),
             },
-        };
-        self.push(
-            ev.at,
-            ev.prev.or(ev.next),
-            kind,
-            at(sched, if self.kernel == Kernel::Goodness { 6 } else { 7 }),
-            template,
-            args,
-            effects,
-        );
+        }
+    }
+
+    /// A preemption told in each kernel's terms: where the task left off, and the
+    /// priorities (O(1)) or goodness (2.4) that decided it.
+    fn preemption_words(&self, ev: &Switch, prev: usize, next: usize) -> (T, Vec<Arg>) {
+        let left = Arg::Word(match ev.prev_left {
+            Some((step, _)) => step_word(step, self.kernel),
+            None => step_word(left_in(ev.prev_step.unwrap_or(Step::WriterWrite)), self.kernel),
+        });
+        match self.kernel {
+            Kernel::Eevdf => {
+                (T::SWITCH_PREEMPT_EEVDF, vec![Arg::Task(task(prev)), left, Arg::Task(task(next))])
+            }
+            Kernel::O1 => {
+                let args = vec![
+                    Arg::Task(task(prev)),
+                    left,
+                    Arg::Signed(i64::from(ev.snaps[prev].prio)),
+                    Arg::Task(task(next)),
+                    Arg::Signed(i64::from(ev.snaps[next].prio)),
+                ];
+                let mid = matches!(ev.prev_left, Some((_, true)));
+                (if mid { T::SWITCH_PREEMPT_MID } else { T::SWITCH_PREEMPT }, args)
+            }
+            Kernel::Goodness => {
+                let args = vec![
+                    Arg::Task(task(prev)),
+                    left,
+                    Arg::Count(0),
+                    Arg::Task(task(next)),
+                    Arg::Count(self.goodness(next, &ev.snaps[next], false)),
+                ];
+                (T::SWITCH_PREEMPT_24, args)
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@
 //! until the next tick that can change anything.
 //!
 //! What each program step does (the seed's C code: its system calls' effects,
-//! its busy loop, its spinning) is in `program.rs`.
+//! its busy loop, its spinning) is in `program.rs`; `schedule()` in `schedule.rs`.
 
 use super::pipe::{Fifo, OpenFile, WriteResult};
 use crate::kernel::sched::goodness::{self, GoodTask};
@@ -25,6 +25,7 @@ pub use super::events::*;
 
 mod fair;
 mod program;
+mod schedule;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Run {
@@ -550,129 +551,5 @@ impl<'c> Machine<'c> {
             }
         };
         self.next_tick + (ticks - 1) * tick
-    }
-
-    /// `schedule()` on `cpu`: the current task leaves (runnable or asleep), the next one is picked.
-    fn schedule(&mut self, cpu: u16, why: SwitchWhy, sink: &mut impl Sink) {
-        let now = self.now;
-        let c = usize::from(cpu);
-        self.cpus[c].need_resched = false;
-        self.cpus[c].why = None;
-        self.cpus[c].last_schedule_ns = now;
-        let prev = self.cpus[c].current.take();
-        let prev_sleeping = prev.is_some_and(|p| self.tasks[p].run == Run::Sleeping);
-        let mut debit_ns = 0;
-        let mut runqueue_credit = None;
-        let mut swapped = false;
-        let mut recalculated = false;
-        if let Some(p) = prev {
-            let sleeping = self.tasks[p].run == Run::Sleeping;
-            if !sleeping {
-                self.tasks[p].run = Run::Runnable;
-            }
-            match self.config.kernel {
-                Kernel::O1 => {
-                    if sleeping {
-                        self.cpus[c].rq.as_mut().expect("rq").remove(Self::id(p));
-                    }
-                }
-                Kernel::Goodness => {
-                    if sleeping {
-                        self.cpus[c].queue.retain(|&t| t != p);
-                    }
-                }
-                // fair_pick charges it and takes it off the queue.
-                Kernel::Eevdf => {}
-            }
-        }
-        let next = match self.config.kernel {
-            Kernel::Eevdf => self.fair_pick(cpu, prev, prev_sleeping),
-            Kernel::O1 => {
-                let o1 = self.o1;
-                let rq = self.cpus[c].rq.as_mut().expect("rq");
-                let swaps = rq.swaps;
-                let next = rq.pick().map(|id| id.0 as usize);
-                swapped = rq.swaps != swaps;
-                if let Some(n) = next {
-                    if self.tasks[n].o1.activated != Activated::No {
-                        // Picked at the instant it was woken, it waited nothing: no credit to tell.
-                        let credit =
-                            self.tasks[n].o1.credit_runqueue_wait(&o1, now).filter(|c| c.slept_ns > 0);
-                        let rq = self.cpus[c].rq.as_mut().expect("rq");
-                        let (array, _) = rq.find(Self::id(n)).expect("picked from the queue");
-                        rq.remove(Self::id(n));
-                        rq.enqueue(array, Self::id(n), self.tasks[n].o1.prio);
-                        runqueue_credit = credit;
-                    }
-                }
-                if let Some(p) = prev {
-                    debit_ns = self.tasks[p].o1.charge(&o1, now);
-                }
-                if let Some(n) = next {
-                    self.tasks[n].o1.timestamp_ns = now;
-                }
-                next
-            }
-            Kernel::Goodness => {
-                let pick = |tasks: &[Task; 2], queue: &[usize], prev: Option<usize>| {
-                    let runnable: Vec<(crate::run::world::TaskId, &GoodTask)> =
-                        queue.iter().map(|&t| (Self::id(t), &tasks[t].good)).collect();
-                    goodness::pick(prev.map(Self::id), &runnable).map(|id| id.0 as usize)
-                };
-                let last = prev.or(self.cpus[c].last_ran);
-                let mut next = pick(&self.tasks, &self.cpus[c].queue, last);
-                if next.is_none() && !self.cpus[c].queue.is_empty() {
-                    // Every runnable counter is spent: a new epoch for every task.
-                    for t in &mut self.tasks {
-                        t.good.recalculate(self.config.hz);
-                    }
-                    recalculated = true;
-                    next = pick(&self.tasks, &self.cpus[c].queue, last);
-                }
-                next
-            }
-        };
-        if let Some(n) = next {
-            self.tasks[n].run = Run::Running(cpu);
-            self.cpus[c].last_ran = Some(n);
-        }
-        self.cpus[c].current = next;
-        if prev != next {
-            self.switches += 1;
-        }
-        if next == Some(LISTENER) && prev != Some(LISTENER) {
-            self.listener_spun_this_slice = false;
-        }
-        if why == SwitchWhy::SliceEnd && prev == Some(LISTENER) && next == Some(LISTENER) {
-            self.listener_spun_this_slice = false;
-        }
-        let resumes = next.map(|n| self.tasks[n].step);
-        let prev_step = prev.map(|p| self.tasks[p].step);
-        let prev_left = prev.map(|p| {
-            let t = &self.tasks[p];
-            if t.remaining_ns.is_some() || t.spin.is_some() {
-                (t.step, true)
-            } else {
-                (t.last_done, false)
-            }
-        });
-        sink.event(Ev::Switch(Switch {
-            at: now,
-            cpu,
-            prev,
-            next,
-            why,
-            debit_ns,
-            runqueue_credit,
-            swapped,
-            recalculated,
-            snaps: self.snaps(),
-            prev_step,
-            prev_left,
-            resumes,
-        }));
-        if let Some(n) = next {
-            self.begin_step(n);
-        }
     }
 }
