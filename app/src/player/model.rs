@@ -244,7 +244,7 @@ impl Player {
         let meta = case.meta();
         let (query, mut notices) = PlayerQuery::parse(meta, query_text);
         debug_assert_eq!(run.variant, query.variant, "the run was made from this query");
-        let (position, notice) = position_for(&run, query.step);
+        let (position, notice) = super::url::place::place(&run, query_text, query.step);
         notices.extend(notice);
         let started = crate::perf::now_ms();
         let timeline = Rc::new(run.timeline());
