@@ -92,7 +92,9 @@ impl Route {
             [CRASH_SEGMENT] => Route::Crash,
             [PERF_SEGMENT] => Route::Perf { query: query.to_string() },
             ["case", id] => Route::Case { id: decode(id), query: query.to_string() },
-            ["case", id, "tour"] => Route::Tour { id: decode(id), stop: String::new(), query: query.to_string() },
+            ["case", id, "tour"] => {
+                Route::Tour { id: decode(id), stop: String::new(), query: query.to_string() }
+            }
             ["case", id, "tour", stop] => {
                 Route::Tour { id: decode(id), stop: (*stop).to_string(), query: query.to_string() }
             }
@@ -161,7 +163,9 @@ fn decode(segment: &str) -> String {
 /// Whether `host` (a URL's hostname) is this machine: the only place the test doors open.
 pub fn doors_open(host: &str) -> bool {
     let host = host.trim_start_matches('[').trim_end_matches(']');
-    host == "localhost" || host == "::1" || host.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+    host == "localhost"
+        || host == "::1"
+        || host.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Gives an unknown path a leading slash so that it reads like the path it is.

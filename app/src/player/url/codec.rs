@@ -69,10 +69,10 @@ mod tests {
     #[test]
     fn plus_is_a_plus_and_encoding_inverts_decoding() {
         assert_eq!(pairs("v=tgids+idle-stop"), [("v".to_string(), "tgids+idle-stop".to_string())]);
-        assert_eq!(pairs("v=tgids%2Bidle-stop&embed"), [
-            ("v".to_string(), "tgids+idle-stop".to_string()),
-            ("embed".to_string(), String::new())
-        ]);
+        assert_eq!(
+            pairs("v=tgids%2Bidle-stop&embed"),
+            [("v".to_string(), "tgids+idle-stop".to_string()), ("embed".to_string(), String::new())]
+        );
         for text in ["tgids+idle-stop", "a b", "100%", "µs", "%zz", "\u{202e}x", "cmp.seed"] {
             assert_eq!(decode(&encode(text)), text, "{text:?}");
         }

@@ -297,7 +297,11 @@ fn parse_compare(
             // The notice names the side it is about: `cmp.threads`, not `threads`.
             notices.extend(clamped.map(|n| Notice {
                 param: format!("cmp.{}", n.param),
-                message: n.message.replacen(&format!("`{}` =", spec.name), &format!("`cmp.{}` =", spec.name), 1),
+                message: n.message.replacen(
+                    &format!("`{}` =", spec.name),
+                    &format!("`cmp.{}` =", spec.name),
+                    1,
+                ),
             }));
         } else {
             notices.push(notice(
@@ -316,7 +320,9 @@ fn parse_step(value: &str) -> Option<(Granularity, u64)> {
     let granularity = Granularity::from_key(key)?;
     match index.parse() {
         Ok(index) => Some((granularity, index)),
-        Err(_) if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) => Some((granularity, u64::MAX)),
+        Err(_) if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) => {
+            Some((granularity, u64::MAX))
+        }
         Err(_) => None,
     }
 }
@@ -344,10 +350,16 @@ fn untagged_notice(meta: &'static CaseMeta, pairs: &[(String, String)]) -> Optio
         .iter()
         .filter(|reading| !reading.differs.is_empty())
         .map(|reading| {
-            let differs: Vec<String> = reading.differs.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            let differs: Vec<String> =
+                reading.differs.iter().map(|(name, value)| format!("{name}={value}")).collect();
             let then = PlayerQuery::parse_at(meta, pairs, reading.last).0;
-            let link = crate::route::Route::Case { id: meta.id.to_string(), query: then.to_query(meta) }.to_hash();
-            format!("made {}, it meant {}: {link}", versions::made_when(reading.first, reading.last), differs.join(", "))
+            let link =
+                crate::route::Route::Case { id: meta.id.to_string(), query: then.to_query(meta) }.to_hash();
+            format!(
+                "made {}, it meant {}: {link}",
+                versions::made_when(reading.first, reading.last),
+                differs.join(", ")
+            )
         })
         .collect();
     if others.is_empty() {

@@ -21,7 +21,8 @@ pub fn place(run: &Run, query_text: &str, step: Option<(Granularity, u64)>) -> (
         .rev()
         .find(|(key, _)| key == "step")
         .map_or_else(|| format!("{}:{unit}", granularity.key()), |(_, text)| quote_input(text));
-    let chapter = chapter_at(run, end).map_or_else(String::new, |title| format!(", in the chapter “{title}”"));
+    let chapter =
+        chapter_at(run, end).map_or_else(String::new, |title| format!(", in the chapter “{title}”"));
     let message = if made.earlier_model(run.case) {
         format!(
             "this link was made with an earlier model, on which step {typed} existed; this run has {} {} step(s), so it opens at the nearest existing step, the end{chapter}",
