@@ -126,22 +126,25 @@ proptest! {
     #[test]
     fn hostile_links_for_every_case_parse_and_round_trip(
         case_index in 0usize..64,
-        picks in proptest::collection::vec((0usize..64, 0usize..12), 0..12),
+        picks in proptest::collection::vec((0usize..64, 0usize..19), 0..12),
         noise in "\\PC{0,40}",
     ) {
         let meta = registry()[case_index % registry().len()].meta();
         let values = [
             "0", "-1", "18446744073709551616", "99999999999999999999TiB", "1.5ms", "%00", "%E2%88%92",
-            "on", "", "\u{1b}[31m", "nan", &noise,
+            "on", "", "\u{1b}[31m", "nan", &noise, "%E2%80%AEevil", "a%E2%80%8Bb", "%E2%81%A6x%E2%81%A9",
+            "%EF%BB%BF", "tgids+idle-stop", "5", "LV",
         ];
         let keys: Vec<&str> =
-            meta.params.iter().map(|spec| spec.name).chain(["v", "seed", "step", "g", "embed", "present", "cmp", "cmp.seed", "align"])
+            meta.params.iter().map(|spec| spec.name).chain(["v", "seed", "step", "g", "embed", "present", "cmp", "cmp.seed", "align", "lv"])
             .chain(meta.params.iter().map(|spec| if spec.name.len() % 2 == 0 { "cmp.threads" } else { "cmp.zzz" }))
             .collect();
         let link: Vec<String> =
             picks.iter().map(|&(k, v)| format!("{}={}", keys[k % keys.len()], values[v % values.len()])).collect();
-        let (query, _) = PlayerQuery::parse(meta, &link.join("&"));
+        let (query, notices) = PlayerQuery::parse(meta, &link.join("&"));
         prop_assert!(query.params.check(meta.params).is_ok());
+        let raw = |c: char| c.is_control() || slowpath_engine::run::params::is_invisible_format(c);
+        prop_assert!(notices.iter().all(|n| !n.message.chars().any(raw)), "{notices:?}");
         let (again, notices) = PlayerQuery::parse(meta, &query.to_query(meta));
         prop_assert!(notices.is_empty(), "{notices:?}");
         prop_assert_eq!(again, query);
