@@ -5,6 +5,7 @@
 //! parameter and its range, what it changed or why it refused.
 
 use crate::run::narration::group_digits;
+pub use crate::run::quote::{is_invisible_format, quote_input, QUOTE_CHARS_MAX};
 use crate::run::wire::codec::{wire_enum, wire_struct};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -320,46 +321,6 @@ fn parse_scaled(text: &str, units: &[(&str, u64)], why: &str) -> Result<u64, Cla
     Ok(u64::try_from(value).unwrap_or(u64::MAX))
 }
 
-/// How many characters of an untrusted input a message echoes before cutting it with `…`.
-pub const QUOTE_CHARS_MAX: usize = 32;
-
-/// Untrusted text as it may appear in a message, page or terminal alike: control,
-/// bidirectional and zero-width characters escaped (`\u{1b}`, `\n`, `\u{202e}`), so
-/// that a message stays one line, cannot drive a terminal and shows its text in the
-/// order it was typed, and cut to [`QUOTE_CHARS_MAX`] characters, so that a 10 kB
-/// input is not echoed.
-pub fn quote_input(text: &str) -> String {
-    let mut quoted = String::new();
-    for (index, c) in text.chars().enumerate() {
-        if index == QUOTE_CHARS_MAX {
-            quoted.push('…');
-            break;
-        }
-        if c.is_control() || is_invisible_format(c) {
-            quoted.extend(c.escape_default());
-        } else {
-            quoted.push(c);
-        }
-    }
-    quoted
-}
-
-/// Characters that reorder or hide text without being control characters: the
-/// bidirectional embeddings, overrides, isolates and marks, and the zero-width ones.
-pub fn is_invisible_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{200e}'
-            | '\u{200f}'
-            | '\u{061c}'
-            | '\u{200b}'..='\u{200d}'
-            | '\u{2060}'
-            | '\u{feff}'
-    )
-}
-
 /// `1500000` → `1.5ms`: the shortest exact form, used in links and labels.
 pub fn format_duration(ns: u64) -> String {
     for (suffix, scale) in [("s", 1_000_000_000u64), ("ms", 1_000_000), ("us", 1_000)] {
@@ -583,6 +544,21 @@ mod tests {
         let (value, notice) = TIME.parse_clamped("banana");
         assert_eq!(value, ParamValue::Unsigned(50_000));
         assert!(notice.expect("a notice").message.contains("not valid"));
+    }
+
+    #[test]
+    fn a_duration_needs_its_unit_but_zero() {
+        let error = TIME.parse_exact("5").expect_err("a bare number");
+        assert!(
+            error.message.contains("no unit") && error.message.contains("ns, us or µs, ms, s"),
+            "{error}"
+        );
+        const FROM_ZERO: ParamSpec =
+            ParamSpec { kind: ParamKind::Duration { min_ns: 0, max_ns: 10, default_ns: 5 }, ..TIME };
+        assert_eq!(FROM_ZERO.parse_exact("0"), Ok(ParamValue::Unsigned(0)));
+        assert_eq!(FROM_ZERO.parse_exact("0ns"), Ok(ParamValue::Unsigned(0)));
+        let error = SIZE.parse_exact("lots").expect_err("no size");
+        assert!(error.message.contains("B, KiB, MiB, GiB, TiB"), "{error}");
     }
 
     proptest::proptest! {
