@@ -11,7 +11,8 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, startSuite, waitForApp, withPage } from './browser.mjs';
 
 const T = { timeout: 150_000 };
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]/;
+// Newlines separate the notices in innerText; any other control character is raw input.
+const INVISIBLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]/;
 
 /** The list's links with the state each opens as (`lv=5&…`), by link. */
 async function oldLinks() {
