@@ -1,9 +1,11 @@
 //! The player's state in the URL, both ways.
 //!
-//! `#/case/<id>?readers=8&v=no-spin&seed=3&step=iter:120`: parameters under the
-//! schema's own names (so a link says what it shows), `v` the variant, `seed`,
-//! and `step=<granularity>:<index>` (0-based, the unit last executed). Only
-//! values that differ from the defaults are written, so links stay short.
+//! `#/case/<id>?lv=5&readers=8&v=no-spin&seed=3&step=iter:120`: the link version
+//! whose defaults it leaves out (`versions`), parameters under the schema's own
+//! names (so a link says what it shows), `v` the variant, `seed`, and
+//! `step=<granularity>:<index>` (0-based, the unit last executed). Only values that
+//! differ from the defaults are written, so links stay short. `docs/links.md` gives
+//! the grammar's history; `+` is a plus sign (`codec`).
 //! Reading is total: unknown keys are ignored, bad values are clamped or
 //! replaced with a notice saying what changed. Plain Rust, tested on the host.
 //!
