@@ -112,6 +112,14 @@ fn a_step_past_any_u64_goes_to_the_end_with_a_notice() {
         "{}",
         notice.message
     );
+    // An untagged link may be from an earlier model, and says so; a tagged one is not.
+    assert!(
+        notice.message.contains("earlier model") && notice.message.contains("chapter"),
+        "{}",
+        notice.message
+    );
+    let (_, tagged) = place(&run, &format!("lv={LINK_VERSION}&{text}"), query.step);
+    assert!(!tagged.expect("a notice").message.contains("earlier model"));
     // The same as a large index that fits.
     let (position, notice) =
         place(&run, "step=micro:99999999999", Some((Granularity::Micro, 99_999_999_999)));

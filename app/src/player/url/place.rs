@@ -10,12 +10,22 @@ use slowpath_engine::run::trace::{Granularity, Run};
 /// and what it typed.
 pub fn place(run: &Run, query_text: &str, step: Option<(Granularity, u64)>) -> (u64, Option<Notice>) {
     let Some((granularity, unit)) = step else { return (0, None) };
-    if let Some(position) = run.position_after(granularity, unit) {
-        return (position, None);
-    }
-    let end = run.total_ops();
     let pairs = codec::pairs(query_text);
     let (made, _) = versions::made(&pairs);
+    if let Some(position) = run.position_after(granularity, unit) {
+        // A tagged link older than its case's model change is said to be, once.
+        let notice = (made.tagged && made.earlier_model(run.case)).then(|| Notice {
+            param: "step".to_string(),
+            message: format!(
+                "this link was made with an earlier model (link version {}); its step {}:{unit} is shown as written{}",
+                made.version,
+                granularity.key(),
+                chapter_at(run, position).map_or_else(String::new, |title| format!(", in the chapter “{title}”"))
+            ),
+        });
+        return (position, notice);
+    }
+    let end = run.total_ops();
     let typed = pairs
         .iter()
         .rev()
@@ -24,8 +34,9 @@ pub fn place(run: &Run, query_text: &str, step: Option<(Granularity, u64)>) -> (
     let chapter =
         chapter_at(run, end).map_or_else(String::new, |title| format!(", in the chapter “{title}”"));
     let message = if made.earlier_model(run.case) {
+        let made_with = if made.tagged { "was made" } else { "has no version tag, so it may have been made" };
         format!(
-            "this link was made with an earlier model, on which step {typed} existed; this run has {} {} step(s), so it opens at the nearest existing step, the end{chapter}",
+            "this link {made_with} with an earlier model: this run has {} {} step(s), so step {typed} does not exist and it opens at the nearest existing step, the end{chapter}",
             run.unit_count(granularity),
             granularity.key()
         )
