@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use slowpath_app::player::url::place::place;
-use slowpath_app::player::url::versions::{self, LINK_VERSION, MODEL_FINGERPRINTS, VERSION_KEY};
+use slowpath_app::player::url::versions::{self, history, LINK_VERSION, VERSION_KEY};
 use slowpath_app::player::url::{CompareSide, PlayerQuery};
 use slowpath_app::route::Route;
 use slowpath_engine::run::params::{is_invisible_format, Notice, ParamKind, ParamValue};
@@ -213,18 +213,29 @@ fn an_untagged_link_states_its_reading_and_offers_the_others() {
 
 #[test]
 fn the_version_table_names_every_case_and_parameter_it_changes() {
-    for change in versions::DEFAULT_CHANGES {
-        let meta = meta(change.case);
+    let history = history();
+    for change in &history.defaults {
+        let meta = meta(&change.case);
         let spec = meta.params.iter().find(|spec| spec.name == change.param).expect("a parameter");
-        assert!(spec.parse_exact(change.before).is_ok(), "{}: {}", change.param, change.before);
+        assert!(spec.parse_exact(&change.before).is_ok(), "{}: {}", change.param, change.before);
         assert!((2..=LINK_VERSION).contains(&change.since));
     }
-    let numbers: Vec<u32> = versions::VERSIONS.iter().map(|v| v.number).collect();
+    for (case, since) in &history.models {
+        assert!(find(case).is_some() && (2..=LINK_VERSION).contains(since), "{case}");
+    }
+    let numbers: Vec<u32> = history.versions.iter().map(|v| v.number).collect();
     assert_eq!(numbers, (1..=LINK_VERSION).collect::<Vec<_>>());
+    // Every row of the file is read: none is skipped for not fitting.
+    let text = include_str!("../../docs/link-versions.tsv");
+    let rows = text.lines().filter(|line| !line.starts_with("//") && !line.trim().is_empty()).count();
+    let read =
+        history.versions.len() + history.defaults.len() + history.models.len() + history.fingerprints.len();
+    assert_eq!(read, rows);
+    assert_eq!(versions::parse_history("default\tx\n//\nversion\tnot a number").versions.len(), 0);
 }
 
 /// A model change moves positions: when a golden hash changes, add a link version
-/// and record the case in `MODEL_CHANGES`, then update the fingerprint here.
+/// with a `model` row in `docs/link-versions.tsv`, then update the fingerprint there.
 #[test]
 fn the_models_are_the_ones_this_link_version_was_made_on() {
     let golden = [
@@ -233,7 +244,9 @@ fn the_models_are_the_ones_this_link_version_was_made_on() {
         ("gvisor-threadgroups", GVISOR_DEFAULT_HASH),
         ("coredump-threads", COREDUMP_THREADS_DEFAULT_HASH),
     ];
-    assert_eq!(MODEL_FINGERPRINTS, golden);
+    let recorded: Vec<(&str, &str)> =
+        history().fingerprints.iter().map(|(case, hash)| (case.as_str(), hash.as_str())).collect();
+    assert_eq!(recorded, golden);
 }
 
 #[test]

@@ -5,10 +5,11 @@
 //! every link made before it. A tagged link is read with its version's defaults.
 //! Links made before tags existed are read with [`UNTAGGED_VERSION`]'s defaults,
 //! and where an older version's defaults differ for what the link leaves out, one
-//! notice says so and gives the other reading as a link. The history is in
-//! `docs/links.md`; the tables below are its defaults.
+//! notice says so and gives the other reading as a link. The history itself is
+//! data, `docs/link-versions.tsv`, explained in `docs/links.md`.
 
 use slowpath_engine::run::params::{quote_input, Notice, ParamValues};
+use slowpath_engine::run::sort::sort_by_key;
 use slowpath_engine::CaseMeta;
 
 /// The version every new link is written with.
@@ -19,59 +20,80 @@ pub const VERSION_KEY: &str = "lv";
 pub const UNTAGGED_VERSION: u32 = 5;
 
 /// One version of the links' defaults: from when it held, and the commit that began it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Version {
     pub number: u32,
-    pub since: &'static str,
-    pub commit: &'static str,
+    pub since: String,
+    pub commit: String,
 }
-
-/// Every version, oldest first; a new one is added when a default changes or a
-/// case's model moves its positions (see [`MODEL_CHANGES`]).
-pub const VERSIONS: &[Version] = &[
-    Version { number: 1, since: "29 Nov 2026", commit: "62e0435" },
-    Version { number: 2, since: "30 Nov 2026 18:51 UTC", commit: "d7eb79b" },
-    Version { number: 3, since: "30 Nov 2026 22:58 UTC", commit: "436228b" },
-    Version { number: 4, since: "30 Nov 2026 23:26 UTC", commit: "dd22a42" },
-    Version { number: 5, since: "3 Dec 2026 10:38 UTC", commit: "e9e9686" },
-];
 
 /// A default that changed: links of versions before `since` meant `before`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct DefaultChange {
-    pub case: &'static str,
-    pub param: &'static str,
+    pub case: String,
+    pub param: String,
     pub since: u32,
     /// The value, as links write it, that gives what links meant before.
-    pub before: &'static str,
+    pub before: String,
 }
 
-/// Every default that changed, from git history (`docs/links.md` gives the commits).
-pub const DEFAULT_CHANGES: &[DefaultChange] = &[
-    // Before runsc ps existed the benchmark ran without it.
-    DefaultChange { case: "gvisor-threadgroups", param: "runsc_ps", since: 2, before: "off" },
-    DefaultChange { case: "fifo-trigger", param: "loop_ps", since: 3, before: "550" },
-    DefaultChange { case: "fifo-trigger", param: "print_cost", since: 3, before: "140us" },
-    // Before the knob the listener's first slice was half of a nice-0 slice.
-    DefaultChange { case: "fifo-trigger", param: "shell_slice", since: 3, before: "102ms" },
-    DefaultChange { case: "fifo-trigger", param: "print_cost", since: 4, before: "155us" },
-    // Before the knob the program ran with no CPU limit.
-    DefaultChange { case: "coredump-threads", param: "rlimit_cpu", since: 5, before: "none" },
-];
+/// The history of links: every version, every default that changed, every model
+/// change that moved positions, and each case's default trace hash today. Data,
+/// not code (`docs/link-versions.tsv`), since it names cases.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    pub versions: Vec<Version>,
+    pub defaults: Vec<DefaultChange>,
+    /// (case, the first version whose links are on its new model).
+    pub models: Vec<(String, u32)>,
+    /// (case, its default trace hash at [`LINK_VERSION`]): a test fails when one
+    /// changes, so that a model change adds a version.
+    pub fingerprints: Vec<(String, String)>,
+}
 
-/// A case whose model changed so that positions moved: links of versions before
-/// `since` were made on the earlier model. Empty while no tagged link predates a
-/// change; untagged links are always treated as possibly earlier.
-pub const MODEL_CHANGES: &[(&str, u32)] = &[];
+const HISTORY_TSV: &str = include_str!("../../../../docs/link-versions.tsv");
 
-/// Each case's default trace hash at [`LINK_VERSION`] (the engine's golden hashes):
-/// a test fails when one changes, so that a model change adds a version.
-pub const MODEL_FINGERPRINTS: &[(&str, &str)] = &[
-    ("rwsem-playground", "e90627a6a7dca6c0"),
-    ("fifo-trigger", "66a66955f45815ce"),
-    ("gvisor-threadgroups", "eda2a70aa7019807"),
-    ("coredump-threads", "2c56651ee0cf73fe"),
-];
+/// The history, read once from `docs/link-versions.tsv`.
+pub fn history() -> &'static History {
+    static HISTORY: std::sync::OnceLock<History> = std::sync::OnceLock::new();
+    HISTORY.get_or_init(|| parse_history(HISTORY_TSV))
+}
+
+/// Reads the history's rows; a row that does not fit is skipped (a test reads every one).
+pub fn parse_history(text: &str) -> History {
+    let mut history = History::default();
+    for line in text.lines().filter(|line| !line.starts_with("//") && !line.trim().is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let number = |index: usize| fields.get(index).and_then(|text| text.parse::<u32>().ok());
+        let text = |index: usize| fields.get(index).map(|text| text.to_string());
+        match fields[0] {
+            "version" => {
+                if let (Some(number), Some(since), Some(commit)) = (number(1), text(2), text(3)) {
+                    history.versions.push(Version { number, since, commit });
+                }
+            }
+            "default" => {
+                if let (Some(case), Some(param), Some(since), Some(before)) =
+                    (text(1), text(2), number(3), text(4))
+                {
+                    history.defaults.push(DefaultChange { case, param, since, before });
+                }
+            }
+            "model" => {
+                if let (Some(case), Some(since)) = (text(1), number(2)) {
+                    history.models.push((case, since));
+                }
+            }
+            "fingerprint" => {
+                if let (Some(case), Some(hash)) = (text(1), text(2)) {
+                    history.fingerprints.push((case, hash));
+                }
+            }
+            _ => {}
+        }
+    }
+    history
+}
 
 /// How a link says which version it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +105,7 @@ pub struct Made {
 impl Made {
     /// Whether the link's positions may be on an earlier model of `case` than today's.
     pub fn earlier_model(self, case: &str) -> bool {
-        !self.tagged || MODEL_CHANGES.iter().any(|&(id, since)| id == case && self.version < since)
+        !self.tagged || history().models.iter().any(|(id, since)| id == case && self.version < *since)
     }
 }
 
@@ -116,12 +138,12 @@ pub fn made(pairs: &[(String, String)]) -> (Made, Option<Notice>) {
 pub fn defaults_at(meta: &'static CaseMeta, version: u32) -> ParamValues {
     let mut values = meta.default_params();
     let mut changes: Vec<&DefaultChange> =
-        DEFAULT_CHANGES.iter().filter(|change| change.case == meta.id && change.since > version).collect();
+        history().defaults.iter().filter(|change| change.case == meta.id && change.since > version).collect();
     // Newest first, so that the oldest change a version predates has the last word.
-    changes.sort_by_key(|change| std::cmp::Reverse(change.since));
+    sort_by_key(&mut changes, |change| std::cmp::Reverse(change.since));
     for change in changes {
         if let Some(spec) = meta.params.iter().find(|spec| spec.name == change.param) {
-            values.0.insert(spec.name.to_string(), spec.parse_clamped(change.before).0);
+            values.0.insert(spec.name.to_string(), spec.parse_clamped(&change.before).0);
         }
     }
     values
@@ -157,7 +179,7 @@ pub fn older_readings(meta: &'static CaseMeta, set: &[&str]) -> Vec<Reading> {
 
 /// When links of versions `first..=last` were made, in words.
 pub fn made_when(first: u32, last: u32) -> String {
-    let since = |number: u32| VERSIONS.iter().find(|v| v.number == number).map_or("?", |v| v.since);
+    let since = since_of;
     if first <= 1 {
         format!("before {}", since(last + 1))
     } else {
@@ -165,8 +187,9 @@ pub fn made_when(first: u32, last: u32) -> String {
     }
 }
 
+/// From when links of `version` were made, in words.
 pub fn since_of(version: u32) -> &'static str {
-    VERSIONS.iter().find(|v| v.number == version).map_or("?", |v| v.since)
+    history().versions.iter().find(|v| v.number == version).map_or("?", |v| v.since.as_str())
 }
 
 fn notice(message: String) -> Notice {
