@@ -6,8 +6,9 @@ use yew::prelude::*;
 
 /// The route in the address bar right now.
 fn current_route() -> Route {
-    let hash = gloo::utils::window().location().hash().unwrap_or_default();
-    Route::parse(&hash)
+    let location = gloo::utils::window().location();
+    let hash = location.hash().unwrap_or_default();
+    Route::parse(&hash).on_host(&location.hostname().unwrap_or_default())
 }
 
 /// The case a route names, looked up once per navigation and handed to its page.

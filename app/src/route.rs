@@ -1,5 +1,5 @@
-//! Hash routes: `#/`, `#/about`, `#/case/<id>`, `#/case/<id>/tour/<n>`, plus a
-//! test-only `#/__crash`.
+//! Hash routes: `#/`, `#/about`, `#/case/<id>`, `#/case/<id>/tour/<n>`, plus the
+//! test doors `#/__crash` and `#/__perf`, open only on a loopback host (`on_host`).
 //!
 //! Hash routing works on any static host (no rewrite rules), under any path.
 //! A route may carry a query inside the hash (`#/case/<id>?k=v&step=iter:5`);
@@ -69,7 +69,7 @@ impl Route {
 
     fn has_flag(&self, flag: &str) -> bool {
         matches!(self, Route::Case { query, .. } | Route::Tour { query, .. }
-            if form_urlencoded::parse(query.as_bytes()).any(|(key, _)| key == flag))
+            if crate::player::url::codec::pairs(query).iter().any(|(key, _)| key == flag))
     }
 
     /// Parses `location.hash` (with or without the leading `#`).
@@ -91,16 +91,27 @@ impl Route {
             ["about"] => Route::About,
             [CRASH_SEGMENT] => Route::Crash,
             [PERF_SEGMENT] => Route::Perf { query: query.to_string() },
-            ["case", id] => Route::Case { id: (*id).to_string(), query: query.to_string() },
+            ["case", id] => Route::Case { id: decode(id), query: query.to_string() },
             ["case", id, "tour"] => {
-                Route::Tour { id: (*id).to_string(), stop: String::new(), query: query.to_string() }
+                Route::Tour { id: decode(id), stop: String::new(), query: query.to_string() }
             }
             ["case", id, "tour", stop] => {
-                Route::Tour { id: (*id).to_string(), stop: (*stop).to_string(), query: query.to_string() }
+                Route::Tour { id: decode(id), stop: (*stop).to_string(), query: query.to_string() }
             }
             // `#/case` and `#/case/` name no case: the case page says so and lists them.
             ["case"] => Route::Case { id: String::new(), query: query.to_string() },
             _ => Route::NotFound { path: normalise_not_found(path) },
+        }
+    }
+
+    /// The same route as the page at `host` shows it: the test doors open only on a
+    /// loopback host, where the browser tests and the bench serve the very build that
+    /// ships; anywhere else a link to them is an unknown page, so none can be shared.
+    pub fn on_host(self, host: &str) -> Route {
+        match self {
+            Route::Crash if !doors_open(host) => Route::NotFound { path: format!("/{CRASH_SEGMENT}") },
+            Route::Perf { .. } if !doors_open(host) => Route::NotFound { path: format!("/{PERF_SEGMENT}") },
+            route => route,
         }
     }
 
@@ -112,9 +123,10 @@ impl Route {
             Route::Crash => format!("#/{CRASH_SEGMENT}"),
             Route::Perf { query } if query.is_empty() => format!("#/{PERF_SEGMENT}"),
             Route::Perf { query } => format!("#/{PERF_SEGMENT}?{query}"),
-            Route::Case { id, query } if query.is_empty() => format!("#/case/{id}"),
-            Route::Case { id, query } => format!("#/case/{id}?{query}"),
+            Route::Case { id, query } if query.is_empty() => format!("#/case/{}", encode(id)),
+            Route::Case { id, query } => format!("#/case/{}?{query}", encode(id)),
             Route::Tour { id, stop, query } => {
+                let id = encode(id);
                 let stop = if stop.is_empty() { String::new() } else { format!("/{stop}") };
                 let query = if query.is_empty() { String::new() } else { format!("?{query}") };
                 format!("#/case/{id}/tour{stop}{query}")
@@ -136,6 +148,24 @@ impl Route {
             _ => "",
         }
     }
+}
+
+/// A path segment as a link writes it (registered ids need no escaping).
+fn encode(segment: &str) -> String {
+    crate::player::url::codec::encode(segment)
+}
+
+/// A path segment as the page should read it: `%63oredump-threads` is `coredump-threads`.
+fn decode(segment: &str) -> String {
+    crate::player::url::codec::decode(segment)
+}
+
+/// Whether `host` (a URL's hostname) is this machine: the only place the test doors open.
+pub fn doors_open(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host == "localhost"
+        || host == "::1"
+        || host.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Gives an unknown path a leading slash so that it reads like the path it is.

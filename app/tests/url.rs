@@ -27,7 +27,7 @@ fn a_link_says_what_it_shows() {
     query.variant = "no-spin";
     query.seed = 42;
     query.step = Some((Granularity::Iteration, 120));
-    assert_eq!(query.to_query(meta), "readers=8&read_hold=1.5ms&v=no-spin&seed=42&step=iter:120");
+    assert_eq!(query.to_query(meta), "lv=5&readers=8&read_hold=1.5ms&v=no-spin&seed=42&step=iter:120");
     query.granularity = Granularity::Phase;
     assert_eq!(PlayerQuery::parse(meta, &query.to_query(meta)).0, query);
     query.step = None;
@@ -126,22 +126,25 @@ proptest! {
     #[test]
     fn hostile_links_for_every_case_parse_and_round_trip(
         case_index in 0usize..64,
-        picks in proptest::collection::vec((0usize..64, 0usize..12), 0..12),
+        picks in proptest::collection::vec((0usize..64, 0usize..19), 0..12),
         noise in "\\PC{0,40}",
     ) {
         let meta = registry()[case_index % registry().len()].meta;
         let values = [
             "0", "-1", "18446744073709551616", "99999999999999999999TiB", "1.5ms", "%00", "%E2%88%92",
-            "on", "", "\u{1b}[31m", "nan", &noise,
+            "on", "", "\u{1b}[31m", "nan", &noise, "%E2%80%AEevil", "a%E2%80%8Bb", "%E2%81%A6x%E2%81%A9",
+            "%EF%BB%BF", "tgids+idle-stop", "5", "LV",
         ];
         let keys: Vec<&str> =
-            meta.params.iter().map(|spec| spec.name).chain(["v", "seed", "step", "g", "embed", "present", "cmp", "cmp.seed", "align"])
+            meta.params.iter().map(|spec| spec.name).chain(["v", "seed", "step", "g", "embed", "present", "cmp", "cmp.seed", "align", "lv"])
             .chain(meta.params.iter().map(|spec| if spec.name.len() % 2 == 0 { "cmp.threads" } else { "cmp.zzz" }))
             .collect();
         let link: Vec<String> =
             picks.iter().map(|&(k, v)| format!("{}={}", keys[k % keys.len()], values[v % values.len()])).collect();
-        let (query, _) = PlayerQuery::parse(meta, &link.join("&"));
+        let (query, notices) = PlayerQuery::parse(meta, &link.join("&"));
         prop_assert!(query.params.check(meta.params).is_ok());
+        let raw = |c: char| c.is_control() || slowpath_engine::run::params::is_invisible_format(c);
+        prop_assert!(notices.iter().all(|n| !n.message.chars().any(raw)), "{notices:?}");
         let (again, notices) = PlayerQuery::parse(meta, &query.to_query(meta));
         prop_assert!(notices.is_empty(), "{notices:?}");
         prop_assert_eq!(again, query);
@@ -154,10 +157,10 @@ fn an_embed_keeps_its_flag_and_links_back_without_it() {
     let (query, notices) = PlayerQuery::parse(meta, "readers=8&embed");
     assert!(notices.is_empty(), "{notices:?}");
     assert!(query.embed);
-    assert_eq!(query.to_query(meta), "readers=8&embed");
-    assert_eq!(query.unembedded().to_query(meta), "readers=8");
+    assert_eq!(query.to_query(meta), "lv=5&readers=8&embed");
+    assert_eq!(query.unembedded().to_query(meta), "lv=5&readers=8");
     let (bare, _) = PlayerQuery::parse(meta, "embed");
-    assert_eq!(bare.to_query(meta), "embed");
+    assert_eq!(bare.to_query(meta), "lv=5&embed");
     assert!(slowpath_app::route::Route::parse("#/case/rwsem-playground?embed").embedded());
     assert!(!slowpath_app::route::Route::parse("#/case/rwsem-playground?readers=8").embedded());
 }
@@ -238,7 +241,7 @@ fn a_comparison_writes_only_what_differs_and_reads_back() {
         side.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>(),
         query.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>()
     );
-    assert_eq!(query.to_query(meta), "readers=8&cmp=no-spin&cmp.readers=16&align=unit");
+    assert_eq!(query.to_query(meta), "lv=5&readers=8&cmp=no-spin&cmp.readers=16&align=unit");
     // The same variant with other parameters (20 against 40 threads, say).
     let (same, _) = PlayerQuery::parse(meta, "readers=20&cmp=v6.13&cmp.readers=40&cmp.seed=7");
     assert_eq!(same.compare.as_ref().map(|side| (side.variant, side.seed)), Some(("v6.13", 7)));

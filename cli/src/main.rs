@@ -16,15 +16,19 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: slowpath-cli list [--json]
        slowpath-cli tour <case-id>
-       slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace]
-                                   [--perfetto FILE] [--csv FILE] [--svg FILE]";
+       slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json]
+                                   [--trace [--trace-all]] [--perfetto FILE] [--csv FILE] [--svg FILE]
+
+Durations take a unit (ns, us or µs, ms, s), sizes may (B, KiB, MiB, GiB, TiB).
+--trace prints the first 100,000 micro-ops and says where it stopped; --trace-all prints every one.";
 
 /// The usage on one line, for errors (every error is one prefixed line).
 const USAGE_LINE: &str =
-    "usage: slowpath-cli list [--json] | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace] [--perfetto FILE] [--csv FILE] [--svg FILE]";
+    "usage: slowpath-cli list [--json] | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace [--trace-all]] [--perfetto FILE] [--csv FILE] [--svg FILE]";
 
-/// `--trace` on a run larger than this prints the first lines and says so.
-const TRACE_LINES_MAX: u64 = 10_000_000;
+/// `--trace` prints at most this many lines (a few megabytes) unless `--trace-all`
+/// lifts the cap, since a long run's every micro-op would fill a disk.
+const TRACE_LINES_DEFAULT: u64 = 100_000;
 
 struct RunArgs {
     case: String,
@@ -33,6 +37,7 @@ struct RunArgs {
     seed: u64,
     json: bool,
     trace: bool,
+    trace_all: bool,
     perfetto: Option<String>,
     csv: Option<String>,
     svg: Option<String>,
@@ -62,10 +67,9 @@ fn registry_json() -> String {
 }
 
 fn main() -> ExitCode {
-    let Some(args) =
-        std::env::args_os().skip(1).map(|arg| arg.into_string().ok()).collect::<Option<Vec<String>>>()
-    else {
-        return fail("arguments must be valid UTF-8");
+    let args = match utf8_args(std::env::args_os().skip(1)) {
+        Ok(args) => args,
+        Err(message) => return fail(&message),
     };
     match args.first().map(String::as_str) {
         Some("list") if args.len() == 2 && args[1] == "--json" => {
@@ -102,6 +106,21 @@ fn main() -> ExitCode {
     }
 }
 
+/// The arguments as text, or which one is not UTF-8 (counted from 1 after the program).
+fn utf8_args(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String>, String> {
+    args.enumerate()
+        .map(|(index, arg)| {
+            arg.into_string().map_err(|arg| {
+                format!(
+                    "argument {} is not valid UTF-8: `{}`",
+                    index + 1,
+                    quote_input(&arg.to_string_lossy())
+                )
+            })
+        })
+        .collect()
+}
+
 /// Every error: one line on stderr, prefixed, exit code 2. Echoed inputs are
 /// quoted where they are built (`quote_input`); this escapes anything left, so
 /// that no message can break the line or drive the terminal.
@@ -109,7 +128,7 @@ fn fail(message: &str) -> ExitCode {
     let line: String = message
         .chars()
         .flat_map(|c| -> Vec<char> {
-            if c.is_control() {
+            if c.is_control() || slowpath_engine::run::params::is_invisible_format(c) {
                 c.escape_default().collect()
             } else {
                 vec![c]
@@ -130,29 +149,62 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
         seed: 1,
         json: false,
         trace: false,
+        trace_all: false,
         perfetto: None,
         csv: None,
         svg: None,
     };
+    let mut seed_seen = false;
     while let Some(arg) = iter.next() {
         let mut value = |flag: &str| iter.next().cloned().ok_or(format!("{flag} needs a value"));
+        // A flag given twice is a mistake to say, not a last-wins to guess at.
+        let once = |flag: &str, seen: bool| {
+            if seen {
+                Err(format!("{flag} is given twice; give it once"))
+            } else {
+                Ok(())
+            }
+        };
         match arg.as_str() {
-            "--variant" => run.variant = Some(value("--variant")?),
-            "--seed" => run.seed = parse_seed(&value("--seed")?)?,
+            "--variant" => {
+                once("--variant", run.variant.is_some())?;
+                run.variant = Some(value("--variant")?);
+            }
+            "--seed" => {
+                once("--seed", seed_seen)?;
+                seed_seen = true;
+                run.seed = parse_seed(&value("--seed")?)?;
+            }
             "--set" => {
                 let pair = value("--set")?;
                 let (key, text) = pair
                     .split_once('=')
                     .ok_or_else(|| format!("--set takes key=value, not `{}`", quote_input(&pair)))?;
+                if run.sets.iter().any(|(seen, _)| seen == key) {
+                    return Err(format!("--set `{}` is given twice; give it once", quote_input(key)));
+                }
                 run.sets.push((key.to_string(), text.to_string()));
             }
             "--json" => run.json = true,
             "--trace" => run.trace = true,
-            "--perfetto" => run.perfetto = Some(value("--perfetto")?),
-            "--csv" => run.csv = Some(value("--csv")?),
-            "--svg" => run.svg = Some(value("--svg")?),
+            "--trace-all" => run.trace_all = true,
+            "--perfetto" => {
+                once("--perfetto", run.perfetto.is_some())?;
+                run.perfetto = Some(value("--perfetto")?);
+            }
+            "--csv" => {
+                once("--csv", run.csv.is_some())?;
+                run.csv = Some(value("--csv")?);
+            }
+            "--svg" => {
+                once("--svg", run.svg.is_some())?;
+                run.svg = Some(value("--svg")?);
+            }
             other => return Err(format!("unknown argument `{}`; {USAGE_LINE}", quote_input(other))),
         }
+    }
+    if run.trace_all && !run.trace {
+        return Err("--trace-all lifts --trace's cap; give --trace too".to_string());
     }
     Ok(run)
 }
@@ -179,13 +231,31 @@ fn execute(args: &RunArgs) -> Result<(), String> {
     let params =
         ParamValues::from_pairs_exact(meta.params, args.sets.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|error| error.to_string())?;
-    let variant = args.variant.as_deref().unwrap_or(meta.default_variant().id);
+    let variant = match &args.variant {
+        None => meta.default_variant().id,
+        // The same leniency as a choice's value: case and surrounding spaces do not matter.
+        Some(text) => meta
+            .variants
+            .iter()
+            .find(|variant| variant.id.eq_ignore_ascii_case(text.trim()))
+            .map(|variant| variant.id)
+            .ok_or_else(|| {
+                let known: Vec<&str> = meta.variants.iter().map(|variant| variant.id).collect();
+                format!(
+                    "{} has no variant `{}`; its variants: {}",
+                    meta.id,
+                    quote_input(text),
+                    known.join(", ")
+                )
+            })?,
+    };
     let run = run_checked(case, &params, variant, args.seed).map_err(|error| error.to_string())?;
     write_exports(case, &run, args)?;
     if args.trace {
         use std::io::Write;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        for line in run.trace_lines(TRACE_LINES_MAX) {
+        let limit = if args.trace_all { u64::MAX } else { TRACE_LINES_DEFAULT };
+        for line in run.trace_lines(limit) {
             // A closed pipe (`| head`) ends the listing quietly.
             if writeln!(out, "{line}").is_err() {
                 return Ok(());
@@ -195,8 +265,14 @@ fn execute(args: &RunArgs) -> Result<(), String> {
             return Ok(());
         }
         drop(out);
-        if run.total_ops() > TRACE_LINES_MAX {
-            println!("... {} more micro-ops not printed", run.total_ops() - TRACE_LINES_MAX);
+        if run.total_ops() > limit {
+            let at = run.op(limit - 1).map_or(0, |op| op.at_ns);
+            print_quietly(&format!(
+                "... stopped after micro-op {} of {} (simulated time {}); --trace-all prints every one\n",
+                group(limit),
+                group(run.total_ops()),
+                slowpath_engine::run::params::format_duration(at)
+            ));
         }
     }
     if args.json {
@@ -269,7 +345,7 @@ fn json(run: &Run) -> String {
 fn summary(run: &Run) -> String {
     let (ops, blocks, checkpoints) = run.stored();
     format!(
-        "{} ({}), seed {}: {} simulated, {} phases, {} iterations, {} micro-ops, outcome {:?}, trace {:016x}\n\
+        "{} ({}), seed {}: {} simulated, {} phases, {} iterations, {} micro-ops, {}; trace {:016x}\n\
          stored: {} ops in {} blocks, {} checkpoints",
         run.case,
         run.variant,
@@ -278,10 +354,44 @@ fn summary(run: &Run) -> String {
         run.counts.phases,
         run.counts.iterations,
         run.counts.micro_ops,
-        run.outcome,
+        outcome_sentence(run),
         run.trace_hash,
         ops,
         blocks,
         checkpoints
     )
+}
+
+fn group(value: u64) -> String {
+    slowpath_engine::run::narration::group_digits(value)
+}
+
+/// How the run ended, in the words the page uses: its limit sentence when it has
+/// one, else what happened.
+fn outcome_sentence(run: &Run) -> String {
+    use slowpath_engine::run::outcome::Outcome;
+    use slowpath_engine::run::params::format_duration;
+    if let Some(text) = run.outcome.limit_text() {
+        return text;
+    }
+    match &run.outcome {
+        Outcome::Completed => "the modelled work finished".to_string(),
+        Outcome::TimeLimit => "the run reached its simulated-time limit".to_string(),
+        Outcome::Killed { signal, sent_at_ns, at_ns } => format!(
+            "the process was killed by {signal}, sent at {}, and died at {}",
+            format_duration(*sent_at_ns),
+            format_duration(*at_ns)
+        ),
+        Outcome::Deadlock(deadlock) => {
+            let waits: Vec<String> = deadlock
+                .cycle
+                .iter()
+                .map(|(task, lock)| {
+                    format!("{} waits for {}", run.layout.task_name(*task), run.layout.lock_name(*lock))
+                })
+                .collect();
+            format!("a deadlock: {}", waits.join(", "))
+        }
+        Outcome::WorkLimit { .. } | Outcome::StepLimit { .. } => String::new(),
+    }
 }

@@ -1,5 +1,6 @@
 use crate::components::case_list;
 use crate::route::Route;
+use slowpath_engine::run::params::quote_input;
 use yew::prelude::*;
 
 /// Any route we do not know; `path` is what came after `#`.
@@ -8,7 +9,7 @@ pub fn not_found_page(path: &str) -> Html {
         <section class="message-page" data-testid="not-found" aria-labelledby="not-found-title">
             <h1 id="not-found-title">{ "Page not found" }</h1>
             <p>
-                { "There is no page at " }<code>{ format!("#{path}") }</code>
+                { "There is no page at " }<code>{ format!("#{}", quote_input(path)) }</code>
                 { ". The link may be mistyped, or from a newer version of slowpath." }
             </p>
             <p><a class="button" href={Route::Landing.to_hash()}>{ "Go to the home page" }</a></p>
@@ -21,7 +22,7 @@ pub fn no_such_case(id: &str) -> Html {
     let what = if id.is_empty() {
         html! { { "That link names no case." } }
     } else {
-        html! { <>{ "There is no case called " }<code>{ id.to_string() }</code>{ "." }</> }
+        html! { <>{ "There is no case called " }<code>{ quote_input(id) }</code>{ "." }</> }
     };
     html! {
         <section class="message-page" data-testid="no-such-case" aria-labelledby="no-such-case-title">

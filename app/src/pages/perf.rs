@@ -1,6 +1,7 @@
 use crate::player::model::Preset;
 use crate::player::PlayerView;
 use slowpath_engine::case::{CaseMeta, ReportedFigure, Source, VariantGroup, VariantSpec};
+use slowpath_engine::run::params::quote_input;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -109,7 +110,7 @@ fn run_times(props: &RunTimesProps) -> Html {
     });
     html! {
         <article class="case" data-testid="run-times">
-            <h1>{ format!("Run times of {}{}", props.id, props.overrides.iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>()) }</h1>
+            <h1>{ format!("Run times of {}{}", quote_input(&props.id), props.overrides.iter().map(|(k, v)| format!(" {}={}", quote_input(k), quote_input(v))).collect::<String>()) }</h1>
             <ol>{ for times.iter().map(|ms| html! { <li>{ format!("{ms:.2} ms") }</li> }) }</ol>
         </article>
     }

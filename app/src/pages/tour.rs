@@ -230,7 +230,7 @@ fn tour_of(props: &TourProps) -> Html {
         return loading_panel(meta, stops, index, &flags);
     };
     let (player_link, open_error) = match &opened {
-        Ok(opened) => (OpenedLink::of(player_query(meta, opened, &flags)), None),
+        Ok(opened) => (OpenedLink::of(meta, player_query(meta, opened, &flags)), None),
         Err(error) => (OpenedLink::parse(meta, &flags), Some(error.to_string())),
     };
     let player_query = player_link.query.to_query(meta);

@@ -282,11 +282,24 @@ pub fn notices(notices: &[Notice], on_dismiss: Callback<MouseEvent>) -> Html {
     html! {
         <div class="notices" role="status" data-testid="notices">
             <ul role="list">
-                { for notices.iter().map(|notice| html! { <li>{ &notice.message }</li> }) }
+                { for notices.iter().map(|notice| html! { <li>{ notice_text(&notice.message) }</li> }) }
             </ul>
             <button type="button" onclick={on_dismiss} aria-label="Dismiss these notices">{ "Dismiss" }</button>
         </div>
     }
+}
+
+/// A notice's words, with each `#/case/…` in it a link (an untagged link's other reading).
+fn notice_text(message: &str) -> Html {
+    let words = message.split(' ').enumerate().map(|(index, word)| {
+        let space = if index == 0 { "" } else { " " };
+        if word.starts_with("#/case/") {
+            html! { <>{ space }<a href={word.to_string()}>{ word }</a></> }
+        } else {
+            html! { <>{ space }{ word }</> }
+        }
+    });
+    words.collect::<Html>()
 }
 
 /// What the parameter panel shows: not the position, so playback does not re-render it.

@@ -245,7 +245,7 @@ impl Player {
         let meta = case.meta();
         let (query, mut notices) = (link.query.clone(), link.notices.clone());
         debug_assert_eq!(run.variant, query.variant, "the run was made from this query");
-        let (position, notice) = position_for(&run, query.step);
+        let (position, notice) = super::url::place::place(&run, &link.text, query.step);
         notices.extend(notice);
         let started = crate::perf::now_ms();
         let timeline = Rc::new(run.timeline());

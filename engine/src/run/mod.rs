@@ -12,6 +12,7 @@ pub mod narration;
 pub mod outcome;
 pub mod params;
 pub mod progress;
+pub mod quote;
 pub mod rng;
 pub mod sort;
 pub mod synthetic;

@@ -5,6 +5,7 @@
 //! parameter and its range, what it changed or why it refused.
 
 use crate::run::narration::group_digits;
+pub use crate::run::quote::{is_invisible_format, quote_input, QUOTE_CHARS_MAX};
 use crate::run::wire::codec::{wire_enum, wire_struct};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -169,8 +170,9 @@ impl ParamSpec {
                     format!("`{}` is outside the range {}", quote_input(text), self.kind.range_text())
                 }
                 Clamp::Unreadable { reason } => format!(
-                    "`{}` is not valid ({reason}); expected {}",
+                    "`{}` is not valid ({reason}); expected {}{}",
                     quote_input(text),
+                    if matches!(self.kind, ParamKind::Choice { .. }) { "one of " } else { "" },
                     self.kind.range_text()
                 ),
             },
@@ -181,21 +183,21 @@ impl ParamSpec {
         let text = text.trim();
         match self.kind {
             ParamKind::Count { min, max, .. } => {
-                let value = parse_scaled(text, &[("", 1)], "a whole number")?;
+                let value = parse_scaled(text, &[("", 1)], "not a whole number")?;
                 clamp_unsigned(value, min, max)
             }
             ParamKind::Duration { min_ns, max_ns, .. } => {
-                let value = parse_scaled(text, DURATION_UNITS, "a duration such as 10ms")?;
+                let value = parse_duration(text)?;
                 clamp_unsigned(value, min_ns, max_ns)
             }
             ParamKind::Size { min_bytes, max_bytes, .. } => {
-                let value = parse_scaled(text, SIZE_UNITS, "a size such as 4KiB")?;
+                let value = parse_scaled(text, SIZE_UNITS, SIZE_EXPECTED)?;
                 clamp_unsigned(value, min_bytes, max_bytes)
             }
             ParamKind::Signed { min, max, .. } => {
                 let value: i64 = text
                     .parse()
-                    .map_err(|_| Clamp::Unreadable { reason: "expected a whole number".to_string() })?;
+                    .map_err(|_| Clamp::Unreadable { reason: "not a whole number".to_string() })?;
                 if value < min || value > max {
                     Err(Clamp::OutOfRange { clamped: ParamValue::Signed(value.clamp(min, max)) })
                 } else {
@@ -205,15 +207,13 @@ impl ParamSpec {
             ParamKind::Switch { .. } => match text.to_ascii_lowercase().as_str() {
                 "on" | "true" | "1" | "yes" => Ok(ParamValue::Switch(true)),
                 "off" | "false" | "0" | "no" => Ok(ParamValue::Switch(false)),
-                _ => Err(Clamp::Unreadable { reason: "expected on or off".to_string() }),
+                _ => Err(Clamp::Unreadable { reason: "not a switch".to_string() }),
             },
             ParamKind::Choice { options, .. } => options
                 .iter()
                 .find(|option| option.eq_ignore_ascii_case(text))
                 .map(|option| ParamValue::Word(option.to_string()))
-                .ok_or_else(|| Clamp::Unreadable {
-                    reason: format!("expected one of {}", options.join(", ")),
-                }),
+                .ok_or_else(|| Clamp::Unreadable { reason: "not one of the choices".to_string() }),
         }
     }
 
@@ -235,8 +235,14 @@ enum Clamp {
     Unreadable { reason: String },
 }
 
+// A duration needs its unit (only zero is the same in every unit), on the command
+// line and in links alike: a bare number once meant nanoseconds, silently.
 const DURATION_UNITS: &[(&str, u64)] =
-    &[("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("", 1)];
+    &[("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000)];
+/// Why a duration was refused, naming the units it accepts.
+pub const DURATION_EXPECTED: &str = "not a duration; units: ns, us or µs, ms, s, as in 10ms";
+/// Why a size was refused, naming the units it accepts.
+pub const SIZE_EXPECTED: &str = "not a size; units: B, KiB, MiB, GiB, TiB (or K, M, G, T), as in 4KiB";
 const SIZE_UNITS: &[(&str, u64)] = &[
     ("tib", 1 << 40),
     ("gib", 1 << 30),
@@ -250,6 +256,20 @@ const SIZE_UNITS: &[(&str, u64)] = &[
     ("", 1),
 ];
 
+/// A duration: a number and one of [`DURATION_UNITS`]; a bare zero is zero.
+fn parse_duration(text: &str) -> Result<u64, Clamp> {
+    let digits = text.replace('_', "");
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        if digits.bytes().all(|b| b == b'0') {
+            return Ok(0);
+        }
+        return Err(Clamp::Unreadable {
+            reason: "a bare number has no unit; units: ns, us or µs, ms, s, as in 10ms".to_string(),
+        });
+    }
+    parse_scaled(text, DURATION_UNITS, DURATION_EXPECTED)
+}
+
 fn clamp_unsigned(value: u64, min: u64, max: u64) -> Result<ParamValue, Clamp> {
     if value < min || value > max {
         Err(Clamp::OutOfRange { clamped: ParamValue::Unsigned(value.clamp(min, max)) })
@@ -262,8 +282,8 @@ fn clamp_unsigned(value: u64, min: u64, max: u64) -> Result<ParamValue, Clamp> {
 ///
 /// Saturates instead of overflowing, so `999999TiB` reads as "too large" and
 /// is clamped rather than wrapping round to a small number.
-fn parse_scaled(text: &str, units: &[(&str, u64)], expected: &str) -> Result<u64, Clamp> {
-    let unreadable = || Clamp::Unreadable { reason: format!("expected {expected}") };
+fn parse_scaled(text: &str, units: &[(&str, u64)], why: &str) -> Result<u64, Clamp> {
+    let unreadable = || Clamp::Unreadable { reason: why.to_string() };
     let lower = text.to_ascii_lowercase();
     let (number, scale) = units
         .iter()
@@ -297,30 +317,10 @@ fn parse_scaled(text: &str, units: &[(&str, u64)], expected: &str) -> Result<u64
     let denominator = 10u128.pow(fraction.len() as u32);
     let numerator = fraction.parse::<u128>().unwrap_or(0) * u128::from(scale);
     if numerator % denominator != 0 {
-        return Err(Clamp::Unreadable { reason: format!("expected {expected}, in whole base units") });
+        return Err(Clamp::Unreadable { reason: "finer than the smallest unit".to_string() });
     }
     value = value.saturating_add(numerator / denominator);
     Ok(u64::try_from(value).unwrap_or(u64::MAX))
-}
-
-/// Untrusted text as it may appear in a message: control characters escaped
-/// (`\u{1b}`, `\n`), so that a message stays one line and cannot drive a
-/// terminal, and cut to a fixed length, so that a 10 kB input is not echoed.
-pub fn quote_input(text: &str) -> String {
-    const LIMIT_CHARS: usize = 24;
-    let mut quoted = String::new();
-    for (index, c) in text.chars().enumerate() {
-        if index == LIMIT_CHARS {
-            quoted.push('…');
-            break;
-        }
-        if c.is_control() {
-            quoted.extend(c.escape_default());
-        } else {
-            quoted.push(c);
-        }
-    }
-    quoted
 }
 
 /// `1500000` → `1.5ms`: the shortest exact form, used in links and labels.
@@ -546,6 +546,21 @@ mod tests {
         let (value, notice) = TIME.parse_clamped("banana");
         assert_eq!(value, ParamValue::Unsigned(50_000));
         assert!(notice.expect("a notice").message.contains("not valid"));
+    }
+
+    #[test]
+    fn a_duration_needs_its_unit_but_zero() {
+        let error = TIME.parse_exact("5").expect_err("a bare number");
+        assert!(
+            error.message.contains("no unit") && error.message.contains("ns, us or µs, ms, s"),
+            "{error}"
+        );
+        const FROM_ZERO: ParamSpec =
+            ParamSpec { kind: ParamKind::Duration { min_ns: 0, max_ns: 10, default_ns: 5 }, ..TIME };
+        assert_eq!(FROM_ZERO.parse_exact("0"), Ok(ParamValue::Unsigned(0)));
+        assert_eq!(FROM_ZERO.parse_exact("0ns"), Ok(ParamValue::Unsigned(0)));
+        let error = SIZE.parse_exact("lots").expect_err("no size");
+        assert!(error.message.contains("B, KiB, MiB, GiB, TiB"), "{error}");
     }
 
     proptest::proptest! {

@@ -1,9 +1,11 @@
 //! The player's state in the URL, both ways.
 //!
-//! `#/case/<id>?readers=8&v=no-spin&seed=3&step=iter:120`: parameters under the
-//! schema's own names (so a link says what it shows), `v` the variant, `seed`,
-//! and `step=<granularity>:<index>` (0-based, the unit last executed). Only
-//! values that differ from the defaults are written, so links stay short.
+//! `#/case/<id>?lv=5&readers=8&v=no-spin&seed=3&step=iter:120`: the link version
+//! whose defaults it leaves out (`versions`), parameters under the schema's own
+//! names (so a link says what it shows), `v` the variant, `seed`, and
+//! `step=<granularity>:<index>` (0-based, the unit last executed). Only values that
+//! differ from the defaults are written, so links stay short. `docs/links.md` gives
+//! the grammar's history; `+` is a plus sign (`codec`).
 //! Reading is total: unknown keys are ignored, bad values are clamped or
 //! replaced with a notice saying what changed. Plain Rust, tested on the host.
 //!
@@ -11,7 +13,11 @@
 //! and `cmp.seed=…` give what differs from the first side (the rest follows it),
 //! and `align=unit` steps the two by the same unit instead of the same time.
 
-use slowpath_engine::run::params::{Notice, ParamValues};
+pub mod codec;
+pub mod place;
+pub mod versions;
+
+use slowpath_engine::run::params::{quote_input, Notice, ParamValues};
 use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::CaseMeta;
 
@@ -99,25 +105,44 @@ impl PlayerQuery {
 
     /// Reads a query string (without `?`). Never fails; says what it changed.
     pub fn parse(meta: &'static CaseMeta, query: &str) -> (PlayerQuery, Vec<Notice>) {
-        let pairs: Vec<(String, String)> =
-            form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
-        let (params, mut notices) = ParamValues::from_pairs_clamped(
-            meta.params,
-            pairs.iter().map(|(key, value)| (key.as_str(), value.as_str())),
-        );
+        let pairs = codec::pairs(query);
+        let (made, version_notice) = versions::made(&pairs);
+        let (parsed, mut notices) = PlayerQuery::parse_at(meta, &pairs, made.version);
+        notices.extend(version_notice);
+        if !made.tagged {
+            notices.extend(untagged_notice(meta, &pairs));
+        }
+        (parsed, notices)
+    }
+
+    /// Reads a link's pairs with the defaults of link version `version`.
+    fn parse_at(
+        meta: &'static CaseMeta,
+        pairs: &[(String, String)],
+        version: u32,
+    ) -> (PlayerQuery, Vec<Notice>) {
+        let mut params = versions::defaults_at(meta, version);
+        let mut notices = Vec::new();
+        for (key, value) in pairs {
+            if let Some(spec) = meta.params.iter().find(|spec| spec.name == key) {
+                let (value, notice) = spec.parse_clamped(value);
+                params.0.insert(spec.name.to_string(), value);
+                notices.extend(notice);
+            }
+        }
         let mut parsed = PlayerQuery { params, ..PlayerQuery::defaults(meta) };
         let mut granularity = None;
-        for (key, value) in &pairs {
+        for (key, value) in pairs {
             match key.as_str() {
                 "embed" => parsed.embed = true,
                 "present" => parsed.present = true,
-                "v" => match meta.variant(value) {
-                    Some(variant) => parsed.variant = variant.id,
+                "v" => match find_variant(meta, value) {
+                    Some(variant) => parsed.variant = variant,
                     None => notices.push(notice(
                         "v",
                         format!(
                             "there is no variant `{}`; showing {} ({})",
-                            short(value),
+                            quote_input(value),
                             meta.default_variant().label,
                             meta.default_variant().id
                         ),
@@ -127,7 +152,7 @@ impl PlayerQuery {
                     Ok(seed) => parsed.seed = seed,
                     Err(_) => notices.push(notice(
                         "seed",
-                        format!("`{}` is not a seed (a whole number); using {DEFAULT_SEED}", short(value)),
+                        format!("`{}` is not a seed (a whole number); using {DEFAULT_SEED}", quote_input(value)),
                     )),
                 },
                 "step" => match parse_step(value) {
@@ -136,7 +161,7 @@ impl PlayerQuery {
                         "step",
                         format!(
                             "`{}` is not a position (e.g. `iter:12`, `micro:40`, `phase:2`); starting at the beginning",
-                            short(value)
+                            quote_input(value)
                         ),
                     )),
                 },
@@ -144,21 +169,21 @@ impl PlayerQuery {
                     Some(g) => granularity = Some(g),
                     None => notices.push(notice(
                         "g",
-                        format!("`{}` is not a granularity (phase, iter or micro)", short(value)),
+                        format!("`{}` is not a granularity (phase, iter or micro)", quote_input(value)),
                     )),
                 },
                 "align" => match Align::from_key(value) {
                     Some(align) => parsed.align = align,
                     None => notices.push(notice(
                         "align",
-                        format!("`{}` is not an alignment (time or unit); aligning by time", short(value)),
+                        format!("`{}` is not an alignment (time or unit); aligning by time", quote_input(value)),
                     )),
                 },
                 _ => {}
             }
         }
         parsed.granularity = granularity.or(parsed.step.map(|(g, _)| g)).unwrap_or(DEFAULT_GRANULARITY);
-        parsed.compare = parse_compare(meta, &parsed, &pairs, &mut notices);
+        parsed.compare = parse_compare(meta, &parsed, pairs, &mut notices);
         if parsed.compare.is_none() {
             // Alignment means nothing without a second side, and a link would not keep it.
             parsed.align = Align::Time;
@@ -166,52 +191,55 @@ impl PlayerQuery {
         (parsed, notices)
     }
 
-    /// The query string for this state (without `?`); defaults are left out.
+    /// The query string for this state (without `?`); defaults are left out, and
+    /// anything written is tagged with the link version its defaults are from.
     pub fn to_query(&self, meta: &'static CaseMeta) -> String {
-        let mut out = form_urlencoded::Serializer::new(String::new());
+        let mut out = String::new();
         for (name, value) in self.params.non_default_pairs(meta.params) {
-            out.append_pair(name, &value);
+            codec::push_pair(&mut out, name, &value);
         }
         if self.variant != meta.default_variant().id {
-            out.append_pair("v", self.variant);
+            codec::push_pair(&mut out, "v", self.variant);
         }
         if self.seed != DEFAULT_SEED {
-            out.append_pair("seed", &self.seed.to_string());
+            codec::push_pair(&mut out, "seed", &self.seed.to_string());
         }
         if let Some((granularity, index)) = self.step {
-            out.append_pair("step", &format!("{}:{index}", granularity.key()));
+            codec::push_pair(&mut out, "step", &format!("{}:{index}", granularity.key()));
         }
         let implied = self.step.map_or(DEFAULT_GRANULARITY, |(g, _)| g);
         if self.granularity != implied {
-            out.append_pair("g", self.granularity.key());
+            codec::push_pair(&mut out, "g", self.granularity.key());
         }
         if let Some(side) = &self.compare {
-            out.append_pair("cmp", side.variant);
+            codec::push_pair(&mut out, "cmp", side.variant);
             for spec in meta.params {
                 let theirs = side.params.0.get(spec.name);
                 if let Some(value) = theirs.filter(|&value| self.params.0.get(spec.name) != Some(value)) {
-                    out.append_pair(&format!("cmp.{}", spec.name), &spec.format_value(value));
+                    codec::push_pair(&mut out, &format!("cmp.{}", spec.name), &spec.format_value(value));
                 }
             }
             if side.seed != self.seed {
-                out.append_pair("cmp.seed", &side.seed.to_string());
+                codec::push_pair(&mut out, "cmp.seed", &side.seed.to_string());
             }
             if self.align != Align::Time {
-                out.append_pair("align", self.align.key());
+                codec::push_pair(&mut out, "align", self.align.key());
             }
         }
-        // `:` is legal in a query and reads better than `%3A` in `step=iter:120`.
-        let mut query = out.finish().replace("%3A", ":");
         // Flags without a value, last: they say how the page shows, not what.
         for (on, flag) in [(self.present, "present"), (self.embed, "embed")] {
             if on {
-                if !query.is_empty() {
-                    query.push('&');
+                if !out.is_empty() {
+                    out.push('&');
                 }
-                query.push_str(flag);
+                out.push_str(flag);
             }
         }
-        query
+        if out.is_empty() {
+            // A bare case link names the case, not a moment: it has nothing to tag.
+            return out;
+        }
+        format!("{}={}&{out}", versions::VERSION_KEY, versions::LINK_VERSION)
     }
 
     /// The same moment as a link to the whole case page (an embed's "open in slowpath").
@@ -240,8 +268,8 @@ fn parse_compare(
             on = true;
             if value.is_empty() {
                 side.variant = first.variant;
-            } else if let Some(variant) = meta.variant(value) {
-                side.variant = variant.id;
+            } else if let Some(variant) = find_variant(meta, value) {
+                side.variant = variant;
             } else {
                 let fallback = first_other_variant(meta, first.variant);
                 side.variant = fallback;
@@ -249,7 +277,7 @@ fn parse_compare(
                     "cmp",
                     format!(
                         "there is no variant `{}` to compare with; comparing with {fallback}",
-                        short(value)
+                        quote_input(value)
                     ),
                 ));
             }
@@ -262,37 +290,93 @@ fn parse_compare(
                 Ok(seed) => side.seed = seed,
                 Err(_) => notices.push(notice(
                     "cmp.seed",
-                    format!("`{}` is not a seed (a whole number); using {}", short(value), first.seed),
+                    format!("`{}` is not a seed (a whole number); using {}", quote_input(value), first.seed),
                 )),
             }
         } else if let Some(spec) = meta.params.iter().find(|spec| spec.name == name) {
             let (value, clamped) = spec.parse_clamped(value);
             side.params.0.insert(spec.name.to_string(), value);
-            notices.extend(clamped.map(|n| Notice { param: format!("cmp.{}", n.param), ..n }));
+            // The notice names the side it is about: `cmp.threads`, not `threads`.
+            notices.extend(clamped.map(|n| Notice {
+                param: format!("cmp.{}", n.param),
+                message: n.message.replacen(
+                    &format!("`{}` =", spec.name),
+                    &format!("`cmp.{}` =", spec.name),
+                    1,
+                ),
+            }));
         } else {
             notices.push(notice(
                 "cmp",
-                format!("this case has no parameter `{}`; the comparison ignores it", short(name)),
+                format!("this case has no parameter `{}`; the comparison ignores it", quote_input(name)),
             ));
         }
     }
     on.then_some(side)
 }
 
-/// `iter:12` → (Iteration, 12).
+/// `iter:12` → (Iteration, 12); an index past any run's end (more digits than a
+/// u64 holds) is the end, which is where a too-large index already goes.
 fn parse_step(value: &str) -> Option<(Granularity, u64)> {
     let (key, index) = value.split_once(':')?;
-    Some((Granularity::from_key(key)?, index.parse().ok()?))
+    let granularity = Granularity::from_key(key)?;
+    match index.parse() {
+        Ok(index) => Some((granularity, index)),
+        Err(_) if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) => {
+            Some((granularity, u64::MAX))
+        }
+        Err(_) => None,
+    }
+}
+
+/// A variant by id, with the same leniency as a choice's value: case and
+/// surrounding spaces do not matter.
+pub fn find_variant(meta: &'static CaseMeta, text: &str) -> Option<&'static str> {
+    let text = text.trim();
+    meta.variants.iter().find(|variant| variant.id.eq_ignore_ascii_case(text)).map(|variant| variant.id)
+}
+
+/// The one notice an untagged link gets when an older version's defaults would
+/// read it otherwise: which reading it opens with, and each other one as a link.
+fn untagged_notice(meta: &'static CaseMeta, pairs: &[(String, String)]) -> Option<Notice> {
+    if pairs.is_empty() {
+        return None;
+    }
+    let set: Vec<&str> = pairs.iter().map(|(key, _)| key.as_str()).collect();
+    let readings = versions::older_readings(meta, &set);
+    let stated_since = readings
+        .first()
+        .filter(|reading| reading.differs.is_empty())
+        .map_or(versions::UNTAGGED_VERSION, |reading| reading.first);
+    let others: Vec<String> = readings
+        .iter()
+        .filter(|reading| !reading.differs.is_empty())
+        .map(|reading| {
+            let differs: Vec<String> =
+                reading.differs.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            let then = PlayerQuery::parse_at(meta, pairs, reading.last).0;
+            let link =
+                crate::route::Route::Case { id: meta.id.to_string(), query: then.to_query(meta) }.to_hash();
+            format!(
+                "made {}, it meant {}: {link}",
+                versions::made_when(reading.first, reading.last),
+                differs.join(", ")
+            )
+        })
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    Some(notice(
+        versions::VERSION_KEY,
+        format!(
+            "this link has no version tag, so it opens with the defaults links have had since {}; if it was {}",
+            versions::since_of(stated_since),
+            others.join(" ; or if ")
+        ),
+    ))
 }
 
 fn notice(param: &str, message: String) -> Notice {
     Notice { param: param.to_string(), message }
-}
-
-fn short(text: &str) -> String {
-    let mut short: String = text.chars().take(24).collect();
-    if text.chars().count() > 24 {
-        short.push('…');
-    }
-    short
 }
