@@ -387,6 +387,7 @@ fn embedded_screen(screen: &Screen) -> Html {
                     <Transport player={screen.player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
                     { screen.aside.clone() }
+                    { panels::narration_line(&screen.view) }
                     { screen.second_narration.clone() }
                 </div>
                 <div class="player-stage" data-testid="case-stage">
