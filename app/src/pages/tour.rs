@@ -469,14 +469,15 @@ fn tour_page_frame(meta: &'static CaseMeta, route: &Route, panel: Html, player: 
     }
     html! {
         <article class="case case-tour" data-testid="case-page" data-case-id={meta.id} aria-labelledby="case-title">
-            <nav class="breadcrumb" aria-label="Breadcrumb">
-                <ol role="list">
-                    <li><a href={Route::Landing.to_hash()}>{ "Cases" }</a></li>
-                    <li><a href={Route::case(meta.id).to_hash()}>{ meta.title }</a></li>
-                    <li><span aria-current="page">{ "Guided tour" }</span></li>
-                </ol>
-            </nav>
-            <header class="case-header">
+            // The way back and the title on one line: the stage below keeps the case page's room.
+            <header class="case-header tour-header">
+                <nav class="breadcrumb" aria-label="Breadcrumb">
+                    <ol role="list">
+                        <li><a href={Route::Landing.to_hash()}>{ "Cases" }</a></li>
+                        <li><a href={Route::case(meta.id).to_hash()}>{ "Case page" }</a></li>
+                        <li><span aria-current="page">{ "Guided tour" }</span></li>
+                    </ol>
+                </nav>
                 <h1 id="case-title">{ meta.title }</h1>
             </header>
             { panel }
