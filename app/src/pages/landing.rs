@@ -1,13 +1,20 @@
 use crate::components::case_list;
 use yew::prelude::*;
 
-/// `#/`: what slowpath is, and the cases.
+/// `#/`: the cases first, so that the first screen shows them, then what slowpath is.
 pub fn landing_page() -> Html {
     html! {
         <>
             <section class="hero" aria-labelledby="landing-title">
                 <h1 id="landing-title" class="hero-title">{ "slowpath" }</h1>
                 <p class="hero-tagline">{ "Step through the Linux kernel's slowest paths." }</p>
+            </section>
+            <section class="cases" aria-labelledby="cases-title">
+                <h2 id="cases-title">{ "Cases" }</h2>
+                { case_list() }
+            </section>
+            <section class="about-slowpath" aria-labelledby="about-slowpath-title">
+                <h2 id="about-slowpath-title">{ "What slowpath is" }</h2>
                 <p class="hero-pitch">
                     { "Real reports of a kernel taking seconds where microseconds were expected, \
                        replayed one step at a time: which task runs, which lock it holds, which line \
@@ -20,10 +27,6 @@ pub fn landing_page() -> Html {
                     <li><strong>{ "Costed" }</strong>{ " — each figure is counted, never typed in." }</li>
                     <li><strong>{ "Shareable" }</strong>{ " — point a class or a colleague at one moment." }</li>
                 </ul>
-            </section>
-            <section class="cases" aria-labelledby="cases-title">
-                <h2 id="cases-title">{ "Cases" }</h2>
-                { case_list() }
             </section>
         </>
     }

@@ -1,7 +1,8 @@
 //! `#/case/<id>/tour/<n>`: stop n of a case's guided tour. The stop comes from the
 //! engine (`slowpath_engine::tour::open`: its run, its position, its text with the
 //! figures filled in, its question with the answer worked out); this page shows the
-//! tour panel above the player opened at the stop's state.
+//! player opened at the stop's state with the tour panel in its words' column, beside
+//! the stage, so that the stage keeps its size (a panel above it took its height).
 //!
 //! Predict, then reveal: a question's answer is kept here (not in the player), and the
 //! next stop reveals it. →/PageDown and ←/PageUp move between stops; they are caught
@@ -256,9 +257,13 @@ fn tour_of(props: &TourProps) -> Html {
     };
     let panel = html! {
         <section class="panel tour-panel" aria-labelledby="tour-title" data-testid="tour">
-            <p class="tour-count" data-testid="tour-count">
-                { format!("Guided tour · stop {} of {}", index + 1, stops.len()) }
-            </p>
+            // The stops' buttons on the count's line: beside the stage every line counts.
+            <div class="tour-head">
+                <p class="tour-count" data-testid="tour-count">
+                    { format!("Guided tour · stop {} of {}", index + 1, stops.len()) }
+                </p>
+                { stop_nav(meta, stops.len(), index, &flags, &Route::Case { id: meta.id.to_string(), query: player_query.clone() }.to_hash(), true) }
+            </div>
             <h2 id="tour-title">{ stops.get(index).map_or("", |stop| stop.title) }</h2>
             if let Some(notice) = &notice {
                 <p class="tour-notice" role="status" data-testid="tour-notice">{ notice.message.clone() }</p>
@@ -268,10 +273,9 @@ fn tour_of(props: &TourProps) -> Html {
                     { format!("This stop could not be opened ({error}); showing the case at its start.") }
                 </p>
             }
-            { reveal }
             <p class="tour-text" data-testid="tour-text">{ opened.as_ref().map(|opened| opened.text.join(" ")).unwrap_or_default() }</p>
+            { reveal }
             { question }
-            { stop_nav(meta, stops.len(), index, &flags, &Route::Case { id: meta.id.to_string(), query: player_query.clone() }.to_hash(), true) }
         </section>
     };
     let key = format!("{index}?{player_query}");
@@ -286,9 +290,9 @@ fn tour_of(props: &TourProps) -> Html {
     let player = html! {
         <PlayerView {key} meta={meta} case={case} case_ui={props.case.ui} link={player_link}
             run={opened.as_ref().ok().map(|opened| opened.run.clone())}
-            address={Some(address)} {on_position} />
+            address={Some(address)} {on_position} aside={Some(panel)} />
     };
-    tour_page_frame(meta, &route, panel, player)
+    tour_page_frame(meta, &route, Html::default(), player)
 }
 
 /// The buttons to the previous and next stops and the way out; `keys`: with the
@@ -300,8 +304,8 @@ fn stop_nav(meta: &'static CaseMeta, len: usize, index: usize, flags: &str, leav
     };
     html! {
         <nav class="tour-nav" aria-label="Tour stops">
-            <button type="button" data-testid="tour-prev" disabled={index == 0}
-                onclick={go(index.saturating_sub(1))}>{ "← Previous stop" }</button>
+            <button type="button" data-testid="tour-prev" disabled={index == 0} aria-label="Previous stop"
+                onclick={go(index.saturating_sub(1))}>{ "← Previous" }</button>
             <button type="button" data-testid="tour-next" disabled={index + 1 >= len}
                 onclick={go((index + 1).min(len.saturating_sub(1)))}>{ "Next stop →" }</button>
             <a href={leave.to_string()} data-testid="leave-tour">{ "Leave tour" }</a>
@@ -431,7 +435,8 @@ fn guess_form(asked: &Asked, record: impl Fn(String, bool) + 'static) -> Html {
     }
 }
 
-/// The previous stop's answer, beside what was said there.
+/// The previous stop's answer, beside what was said there: one line, folded open for
+/// the why, so that the stop's own words keep their room beside the stage.
 fn reveal_panel(posed: &Posed, given: Option<&Given>) -> Html {
     let verdict = match given {
         Some(Given { said, right: true }) => format!("You said {said}: right."),
@@ -439,17 +444,20 @@ fn reveal_panel(posed: &Posed, given: Option<&Given>) -> Html {
         None => "You did not answer at the previous stop.".to_string(),
     };
     html! {
-        <div class="tour-reveal" data-testid="tour-reveal">
-            <h3>{ "The answer" }</h3>
+        <details class="tour-reveal" data-testid="tour-reveal">
+            <summary>
+                { "The answer: " }<strong>{ posed.answer.correct_text() }</strong>{ " · " }
+                <span data-testid="tour-verdict">{ verdict }</span>
+            </summary>
             <p class="tour-prompt">{ posed.prompt.clone() }</p>
-            <p data-testid="tour-verdict">{ verdict }</p>
-            <p><strong>{ posed.answer.correct_text() }</strong>{ ". " }{ posed.explain.clone() }</p>
-        </div>
+            <p>{ posed.explain.clone() }</p>
+        </details>
     }
 }
 
-/// The tour panel above the player: alone in an embed or the presenter view, else
-/// under the case's breadcrumb and title.
+/// The player (with the tour panel in it) or, while the stop's run is made, the
+/// panel alone: by itself in an embed or the presenter view, else under the case's
+/// breadcrumb and title.
 fn tour_page_frame(meta: &'static CaseMeta, route: &Route, panel: Html, player: Html) -> Html {
     if route.embedded() || route.presenting() {
         return html! {
@@ -461,14 +469,15 @@ fn tour_page_frame(meta: &'static CaseMeta, route: &Route, panel: Html, player: 
     }
     html! {
         <article class="case case-tour" data-testid="case-page" data-case-id={meta.id} aria-labelledby="case-title">
-            <nav class="breadcrumb" aria-label="Breadcrumb">
-                <ol role="list">
-                    <li><a href={Route::Landing.to_hash()}>{ "Cases" }</a></li>
-                    <li><a href={Route::case(meta.id).to_hash()}>{ meta.title }</a></li>
-                    <li><span aria-current="page">{ "Guided tour" }</span></li>
-                </ol>
-            </nav>
-            <header class="case-header">
+            // The way back and the title on one line: the stage below keeps the case page's room.
+            <header class="case-header tour-header">
+                <nav class="breadcrumb" aria-label="Breadcrumb">
+                    <ol role="list">
+                        <li><a href={Route::Landing.to_hash()}>{ "Cases" }</a></li>
+                        <li><a href={Route::case(meta.id).to_hash()}>{ "Case page" }</a></li>
+                        <li><span aria-current="page">{ "Guided tour" }</span></li>
+                    </ol>
+                </nav>
                 <h1 id="case-title">{ meta.title }</h1>
             </header>
             { panel }

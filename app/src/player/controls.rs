@@ -418,11 +418,17 @@ pub struct ShareProps {
     pub present_hash: String,
 }
 
+/// The embed's default width in CSS pixels: the stage gets the frame's width.
+const EMBED_WIDTH_PX: u32 = 960;
+/// The embed's default height: the bar, the transport, the narration's line and the
+/// tallest stage at that width fit without cutting a card (e2e/embed.test.mjs measures it).
+const EMBED_HEIGHT_PX: u32 = 900;
+
 /// The snippet that embeds `url` in a page: sized for a stage, lazy, titled.
 pub fn embed_code(url: &str, title: &str) -> String {
     let escape = |text: &str| text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
     format!(
-        "<iframe src=\"{}\" title=\"slowpath: {}\" width=\"960\" height=\"640\" loading=\"lazy\" allow=\"fullscreen; clipboard-write\" style=\"border: 0; max-width: 100%\"></iframe>",
+        "<iframe src=\"{}\" title=\"slowpath: {}\" width=\"{EMBED_WIDTH_PX}\" height=\"{EMBED_HEIGHT_PX}\" loading=\"lazy\" allow=\"fullscreen; clipboard-write\" style=\"border: 0; max-width: 100%\"></iframe>",
         escape(url),
         escape(title)
     )

@@ -66,11 +66,18 @@ pub struct PlayerProps {
     /// next stop). Fixed for the player's life: not compared.
     #[prop_or_default]
     pub on_position: Option<Callback<u64>>,
+    /// A page's own panel in the words' column, under the transport (a tour stop's),
+    /// so that it takes no height from the stage.
+    #[prop_or_default]
+    pub aside: Option<Html>,
 }
 
 impl PartialEq for PlayerProps {
     fn eq(&self, other: &Self) -> bool {
-        self.meta.id == other.meta.id && self.link == other.link && self.address == other.address
+        self.meta.id == other.meta.id
+            && self.link == other.link
+            && self.address == other.address
+            && self.aside == other.aside
     }
 }
 
@@ -150,6 +157,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
         meta,
         player: Rc::new((*player).clone()),
         address: props.address.clone(),
+        aside: props.aside.clone().unwrap_or_default(),
         links: Links::of(meta, &player.query),
         view,
         case_ui,
@@ -203,6 +211,8 @@ struct Screen {
     player: Rc<Player>,
     /// The link a page that owns it (a tour stop) keeps in the address bar.
     address: Option<AttrValue>,
+    /// The page's own panel for the words' column (`PlayerProps::aside`).
+    aside: Html,
     links: Links,
     view: Rc<slowpath_engine::View>,
     case_ui: Option<&'static CaseUi>,
@@ -338,6 +348,7 @@ fn presenter_screen(
                 <div class="player-words present-words">
                     <Transport player={player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
+                    { screen.aside.clone() }
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                         earlier={Rc::new(Vec::new())} />
                     { screen.second_narration.clone() }
@@ -375,6 +386,8 @@ fn embedded_screen(screen: &Screen) -> Html {
                 <div class="player-words">
                     <Transport player={screen.player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
+                    { screen.aside.clone() }
+                    { panels::narration_line(&screen.view) }
                     { screen.second_narration.clone() }
                 </div>
                 <div class="player-stage" data-testid="case-stage">
@@ -416,6 +429,7 @@ fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
                     { jump::jump_nav(screen.case_ui.is_some(), screen.address.is_none().then(||
                         Route::Tour { id: meta.id.to_string(), stop: "1".to_string(), query: String::new() }.to_hash())) }
                     // A guided tour's panel goes here, above the narration.
+                    { screen.aside.clone() }
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
                         earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))} />
                     { screen.second_narration.clone() }

@@ -60,6 +60,29 @@ fn segments(segments: &[Segment]) -> Html {
     }
 }
 
+/// An embed's one line of narration: the current step's first sentence, which says
+/// in plain words what happens (the kernel detail follows it on the case page).
+pub fn narration_line(view: &View) -> Html {
+    let text = match &view.step {
+        Some(step) => first_sentence(&slowpath_engine::run::narration::plain(&step.narration)).to_string(),
+        None => "The run is at its start: press ▶ Play.".to_string(),
+    };
+    html! { <p class="embed-line" data-testid="embed-narration" aria-live="polite">{ text }</p> }
+}
+
+/// The text up to its first sentence's end: a stop followed by a space (a decimal
+/// point in a figure is followed by a digit).
+pub fn first_sentence(text: &str) -> &str {
+    let text = text.trim();
+    let bytes = text.as_bytes();
+    for (i, pair) in bytes.windows(2).enumerate() {
+        if matches!(pair[0], b'.' | b'!' | b'?') && pair[1] == b' ' {
+            return &text[..=i];
+        }
+    }
+    text
+}
+
 /// What a step at `granularity` is, in words: "iteration" alone explains nothing.
 fn granularity_meaning(granularity: Granularity) -> &'static str {
     match granularity {
@@ -379,5 +402,20 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                 { ": the same link gives the same trace on every machine (" }<code>{ "slowpath-cli run … --json" }</code>{ " prints it too)." }
             </p>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_sentence;
+
+    #[test]
+    fn the_first_sentence_ends_at_a_stop_not_at_a_decimal_point() {
+        assert_eq!(
+            first_sentence("The signal arrives at 1.3 s. Then it waits."),
+            "The signal arrives at 1.3 s."
+        );
+        assert_eq!(first_sentence(" One sentence only "), "One sentence only");
+        assert_eq!(first_sentence("Done? Yes."), "Done?");
     }
 }

@@ -1,0 +1,146 @@
+// One screen, measured as drawn: the landing page shows its cases without scrolling,
+// and a tour stop shows its words, the stage at its normal size and (presenting) the
+// QR code, at a laptop's, a projector's and a phone's size.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { CASE_IDS } from './registry.mjs';
+
+const T = { timeout: 600_000 };
+const LAPTOP = { width: 1280, height: 800 };
+const PROJECTOR = { width: 1920, height: 1080 };
+const PHONE = { width: 390, height: 844 };
+/** Half a pixel of rounding between layout and the rectangles read back. */
+const SLACK = 1;
+
+/** The rectangle of the first element matching `selector`, in the viewport's pixels. */
+function rectOf(page, selector) {
+  return page.evaluate((selector) => {
+    const node = document.querySelector(selector);
+    if (!node) return null;
+    const { top, bottom, left, right } = node.getBoundingClientRect();
+    return { top, bottom, left, right, height: window.innerHeight, width: window.innerWidth };
+  }, selector);
+}
+
+/** The tour text's rectangle, cut to what its panel shows (the panel may scroll). */
+function tourTextShown(page) {
+  return page.evaluate(() => {
+    const text = document.querySelector('[data-testid="tour-text"]');
+    if (!text) return null;
+    const { top, bottom, left, right } = text.getBoundingClientRect();
+    const panel = text.closest('.tour-panel').getBoundingClientRect();
+    return { top, bottom, left, right, height: Math.min(window.innerHeight, panel.bottom), width: window.innerWidth };
+  });
+}
+
+function inside(rect) {
+  return Boolean(rect) && rect.top >= -SLACK && rect.bottom <= rect.height + SLACK && rect.left >= -SLACK && rect.right <= rect.width + SLACK;
+}
+
+function assertInside(rect, what) {
+  assert.ok(rect, `${what} is drawn`);
+  assert.ok(rect.top >= -SLACK && rect.bottom <= rect.height + SLACK, `${what} within the window's height: ${JSON.stringify(rect)}`);
+  assert.ok(rect.left >= -SLACK && rect.right <= rect.width + SLACK, `${what} within the window's width: ${JSON.stringify(rect)}`);
+}
+
+/** The stage's zoom as fit.rs set it (1 when it set none). */
+function stageZoom(page) {
+  return page.evaluate(() => {
+    const stage = document.querySelector('.player-stage-area > .player-stage');
+    return stage ? Number(getComputedStyle(stage).zoom || 1) : null;
+  });
+}
+
+/** Lets fit.rs settle: it measures after the render and again on the next frame. */
+async function settled(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.waitForTimeout(300);
+}
+
+describe('one screen', () => {
+  let suite;
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    await suite?.close();
+  });
+
+  for (const [name, viewport] of [['laptop', LAPTOP], ['phone', PHONE]]) {
+    test(`the landing page shows the first row of cases without scrolling (${name})`, T, async () => {
+      await withPage(suite.browser, `fit-landing-${name}`, async ({ page }) => {
+        await page.goto(suite.url('#/'));
+        await waitForApp(page);
+        const rows = await page.getByTestId('case-card').evaluateAll((cards) => {
+          const first = cards[0].getBoundingClientRect().top;
+          return cards
+            .filter((card) => Math.abs(card.getBoundingClientRect().top - first) < 2)
+            .map((card) => {
+              const { top, bottom, left, right } = card.getBoundingClientRect();
+              return { top, bottom, left, right, height: window.innerHeight, width: window.innerWidth };
+            });
+        });
+        console.log(`landing ${name}: first row of ${rows.length} card(s), top ${rows[0].top}, bottom ${Math.max(...rows.map((r) => r.bottom))} of ${viewport.height}`);
+        rows.forEach((rect, i) => assertInside(rect, `card ${i + 1} of the first row`));
+        // What the page is stays reachable: its words are in the page, below or folded.
+        assert.match(await page.locator('.hero-pitch').textContent(), /deterministic/i);
+      }, { viewport });
+    });
+  }
+
+  /** The tour stops to measure: stop 1, the first stop that asks a question, and
+   * stop 2 (it reveals stop 1's answer beside its own words). */
+  async function stopsOf(page, id) {
+    for (let n = 1; n <= 12; n += 1) {
+      await page.goto(suite.url(`#/case/${id}/tour/${n}`));
+      await waitForApp(page);
+      if (await page.getByTestId('tour-question').count()) return { stops: [...new Set([1, n, 2])], asking: n };
+      if (await page.getByTestId('tour-next').isDisabled()) break;
+    }
+    return { stops: [1, 2], asking: null };
+  }
+
+  for (const id of CASE_IDS) {
+    test(`${id}: a tour stop fits one screen with the stage at its normal size`, T, async () => {
+      const failures = [];
+      // Every size is measured before any failure is reported: the figures are the report.
+      const check = (ok, message) => {
+        if (!ok) failures.push(message);
+      };
+      await withPage(suite.browser, `fit-tour-${id}`, async ({ page }) => {
+        const { stops, asking } = await stopsOf(page, id);
+        assert.ok(asking, 'the tour asks a question');
+        const sizes = [['laptop', LAPTOP, ''], ['projector', PROJECTOR, ''], ['projector presenting', PROJECTOR, '?present'], ['laptop presenting', LAPTOP, '?present']];
+        for (const stop of stops) {
+          for (const [name, viewport, flags] of sizes) {
+            await page.setViewportSize(viewport);
+            await page.goto(suite.url(`#/case/${id}/tour/${stop}${flags}`));
+            await waitForApp(page);
+            await settled(page);
+            // The same moment on the case page (presenting too, when the tour is).
+            const leave = await page.getByTestId('leave-tour').getAttribute('href');
+            const zoom = await stageZoom(page);
+            const text = await tourTextShown(page);
+            const stage = await rectOf(page, '.player-stage-area > .player-stage');
+            const qr = flags ? await rectOf(page, '[data-testid="qr"] svg') : null;
+            await page.goto(suite.url(leave));
+            await waitForApp(page);
+            await settled(page);
+            // The stage's size on the case page is the least the tour may draw it at.
+            const plain = await stageZoom(page);
+            console.log(`${id} stop ${stop} ${name}: zoom ${zoom} (case page ${plain}), text ${text && [Math.round(text.top), Math.round(text.bottom)]}, stage bottom ${stage && Math.round(stage.bottom)}${qr ? `, QR bottom ${Math.round(qr.bottom)}` : ''} of ${viewport.height}`);
+            const what = `${id} stop ${stop} ${name}`;
+            check(zoom >= Math.min(1, plain) - 0.01, `${what}: the stage's zoom ${zoom} is below ${Math.min(1, plain)}`);
+            check(inside(text), `${what}: the tour text is cut: ${JSON.stringify(text)}`);
+            check(stage.bottom <= stage.height + SLACK, `${what}: the stage ends below the window (${stage.bottom})`);
+            // The projector's size is the presenter view's; a laptop's only logs its QR code.
+            if (flags && viewport === PROJECTOR) check(inside(qr), `${what}: the QR code is cut: ${JSON.stringify(qr)}`);
+          }
+        }
+        assert.deepEqual(failures, []);
+      });
+    });
+  }
+});
