@@ -18,6 +18,8 @@ mod steps;
 #[cfg(feature = "sparse-dump")]
 mod text;
 #[cfg(feature = "sparse-dump")]
+mod tree_walk;
+#[cfg(feature = "sparse-dump")]
 pub use model::*;
 
 use crate::case::{CaseMeta, Golden, ReportedFigure, Source, VariantGroup, VariantSpec};
