@@ -4,6 +4,8 @@
 
 pub mod budget;
 pub mod builder;
+mod chapters;
+pub mod cursor;
 pub mod format;
 pub mod hash;
 pub mod lock;

@@ -10,6 +10,7 @@
 //! position `total` the final one. The state at any position is a checkpoint
 //! plus a bounded replay (see [`Run::state_at`]).
 
+pub use crate::run::cursor::Cursor;
 use crate::run::narration::{render, Arg, CodeLoc, Function, Segment};
 use crate::run::params::ParamValues;
 use crate::run::world::{Effect, Layout, TaskId, World, WorldDelta};
@@ -296,7 +297,7 @@ impl Run {
     }
 
     /// The block holding global op `index`.
-    fn block_of_op(&self, index: u64) -> usize {
+    pub(crate) fn block_of_op(&self, index: u64) -> usize {
         debug_assert!(index < self.total_ops());
         self.blocks.partition_point(|block| block.first_op <= index) - 1
     }
@@ -487,60 +488,6 @@ impl Run {
         &self.notable
     }
 
-    /// The first op rendered from any of `templates` (a repeat's template op stands
-    /// for its first iteration): one pass over the stored ops, never over repeats.
-    pub fn first_op_with_template(&self, templates: &[u16]) -> Option<u64> {
-        self.first_op_with_template_from(templates, 0)
-    }
-
-    /// The first op at or after op `from` rendered from any of `templates` (inside a
-    /// repeat, in the first iteration that reaches `from`).
-    pub fn first_op_with_template_from(&self, templates: &[u16], from: u64) -> Option<u64> {
-        let start = self
-            .blocks
-            .partition_point(|block| block.first_op + block.count * u64::from(block.ops_len) <= from);
-        self.blocks[start..].iter().find_map(|block| {
-            let len = u64::from(block.ops_len);
-            let ops = &self.ops[block.ops_start as usize..(block.ops_start + block.ops_len) as usize];
-            ops.iter().enumerate().filter(|(_, op)| templates.contains(&op.text.template)).find_map(
-                |(j, _)| {
-                    let first = block.first_op + j as u64;
-                    // The first iteration whose op j is at or after `from`.
-                    let k = if first >= from { 0 } else { (from - first).div_ceil(len) };
-                    (k < block.count).then_some(first + k * len)
-                },
-            )
-        })
-    }
-
-    /// Sets the run's chapters from (op index, title) pairs; moments that did not
-    /// happen in this run (None) are left out, the rest kept in order.
-    pub fn set_chapters(&mut self, moments: &[(Option<u64>, &'static str)]) {
-        let mut chapters: Vec<Chapter> = moments
-            .iter()
-            .filter_map(|&(index, title)| Some(Chapter { position: index? + 1, title }))
-            .filter(|chapter| chapter.position <= self.total_ops())
-            .collect();
-        crate::run::sort::sort_by_key(&mut chapters, |chapter| chapter.position);
-        chapters.dedup_by_key(|chapter| chapter.position);
-        self.chapters = chapters;
-    }
-
-    /// The nearest key moment after `position`, a chapter or a notable event: how `n`
-    /// moves. Chapters alone would skip what happens between them (each slice of a long
-    /// stall, every slow write after the first); the chapter buttons jump chapter to
-    /// chapter.
-    pub fn next_key_moment(&self, position: u64) -> Option<u64> {
-        let chapter = self.chapters.iter().map(|c| c.position).find(|&p| p > position);
-        [chapter, self.next_notable(position).filter(|&p| p > position)].into_iter().flatten().min()
-    }
-
-    /// The nearest key moment before `position`, a chapter or a notable event (`p`).
-    pub fn previous_key_moment(&self, position: u64) -> Option<u64> {
-        let chapter = self.chapters.iter().rev().map(|c| c.position).find(|&p| p < position);
-        [chapter, self.previous_notable(position).filter(|&p| p < position)].into_iter().flatten().max()
-    }
-
     /// The world after `position` ops: the nearest checkpoint at or before the
     /// block, then a bounded replay (a repeat's iterations in closed form).
     pub fn state_at(&self, position: u64) -> World {
@@ -599,7 +546,7 @@ impl Run {
     }
 
     /// Applies global op `position`, which lies in block `block_index`, to `world`.
-    fn apply_op(&self, world: &mut World, block_index: usize, position: u64) {
+    pub(crate) fn apply_op(&self, world: &mut World, block_index: usize, position: u64) {
         let block = &self.blocks[block_index];
         let offset = position - block.first_op;
         let ops_len = u64::from(block.ops_len);
@@ -638,55 +585,5 @@ impl Run {
                 crate::run::narration::plain(&self.narrate(&op))
             )
         })
-    }
-}
-
-/// A position in a run with its world, for playback: stepping forward one
-/// micro-op at a time without a seek or a search (the block is tracked).
-pub struct Cursor<'r> {
-    run: &'r Run,
-    position: u64,
-    /// The block holding op `position` (the next op), or `blocks.len()` at the end.
-    block: usize,
-    world: World,
-}
-
-impl<'r> Cursor<'r> {
-    pub fn new(run: &'r Run) -> Cursor<'r> {
-        let mut cursor = Cursor { run, position: 0, block: 0, world: run.state_at(0) };
-        cursor.seek(0);
-        cursor
-    }
-
-    /// Jumps anywhere: a checkpoint plus bounded replay.
-    pub fn seek(&mut self, position: u64) {
-        let position = position.min(self.run.total_ops());
-        self.world = self.run.state_at(position);
-        self.position = position;
-        self.block = if position < self.run.total_ops() {
-            self.run.block_of_op(position)
-        } else {
-            self.run.blocks.len()
-        };
-    }
-
-    pub fn position(&self) -> u64 {
-        self.position
-    }
-
-    pub fn world(&self) -> &World {
-        &self.world
-    }
-
-    /// Executes the next micro-op; false at the end of the run.
-    pub fn step(&mut self) -> bool {
-        let run = self.run;
-        let Some(block) = run.blocks.get(self.block) else { return false };
-        run.apply_op(&mut self.world, self.block, self.position);
-        self.position += 1;
-        if self.position == block.first_op + block.count * u64::from(block.ops_len) {
-            self.block += 1;
-        }
-        true
     }
 }

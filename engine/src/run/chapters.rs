@@ -1,0 +1,60 @@
+//! A run's key moments: its chapters, found from the first op of a template, and
+//! how `n` and `p` move between them and the notable events in between.
+
+use crate::run::trace::{Chapter, Run};
+
+impl Run {
+    /// The first op rendered from any of `templates` (a repeat's template op stands
+    /// for its first iteration): one pass over the stored ops, never over repeats.
+    pub fn first_op_with_template(&self, templates: &[u16]) -> Option<u64> {
+        self.first_op_with_template_from(templates, 0)
+    }
+
+    /// The first op at or after op `from` rendered from any of `templates` (inside a
+    /// repeat, in the first iteration that reaches `from`).
+    pub fn first_op_with_template_from(&self, templates: &[u16], from: u64) -> Option<u64> {
+        let start = self
+            .blocks
+            .partition_point(|block| block.first_op + block.count * u64::from(block.ops_len) <= from);
+        self.blocks[start..].iter().find_map(|block| {
+            let len = u64::from(block.ops_len);
+            let ops = &self.ops[block.ops_start as usize..(block.ops_start + block.ops_len) as usize];
+            ops.iter().enumerate().filter(|(_, op)| templates.contains(&op.text.template)).find_map(
+                |(j, _)| {
+                    let first = block.first_op + j as u64;
+                    // The first iteration whose op j is at or after `from`.
+                    let k = if first >= from { 0 } else { (from - first).div_ceil(len) };
+                    (k < block.count).then_some(first + k * len)
+                },
+            )
+        })
+    }
+
+    /// Sets the run's chapters from (op index, title) pairs; moments that did not
+    /// happen in this run (None) are left out, the rest kept in order.
+    pub fn set_chapters(&mut self, moments: &[(Option<u64>, &'static str)]) {
+        let mut chapters: Vec<Chapter> = moments
+            .iter()
+            .filter_map(|&(index, title)| Some(Chapter { position: index? + 1, title }))
+            .filter(|chapter| chapter.position <= self.total_ops())
+            .collect();
+        crate::run::sort::sort_by_key(&mut chapters, |chapter| chapter.position);
+        chapters.dedup_by_key(|chapter| chapter.position);
+        self.chapters = chapters;
+    }
+
+    /// The nearest key moment after `position`, a chapter or a notable event: how `n`
+    /// moves. Chapters alone would skip what happens between them (each slice of a long
+    /// stall, every slow write after the first); the chapter buttons jump chapter to
+    /// chapter.
+    pub fn next_key_moment(&self, position: u64) -> Option<u64> {
+        let chapter = self.chapters.iter().map(|c| c.position).find(|&p| p > position);
+        [chapter, self.next_notable(position).filter(|&p| p > position)].into_iter().flatten().min()
+    }
+
+    /// The nearest key moment before `position`, a chapter or a notable event (`p`).
+    pub fn previous_key_moment(&self, position: u64) -> Option<u64> {
+        let chapter = self.chapters.iter().rev().map(|c| c.position).find(|&p| p < position);
+        [chapter, self.previous_notable(position).filter(|&p| p < position)].into_iter().flatten().max()
+    }
+}
