@@ -250,6 +250,28 @@ impl Screen {
         compare_view::wide(case_ui, &self.context, self.second.as_ref(), self.labels.as_ref())
     }
 
+    /// The stage's column of the first screen, as every layout draws it.
+    fn stage_column(&self, fallback: fn(&StageContext) -> Html) -> Html {
+        html! {
+            <div class="player-stage" data-testid="case-stage">
+                { self.stages(fallback) }
+            </div>
+        }
+    }
+
+    /// Under the first screen of the presenter view and the embed: the case's wide
+    /// slot, if it has one, and the keys' overlay when asked for.
+    fn wide_and_help(&self) -> Html {
+        html! {
+            <>
+                if let Some(case_ui) = self.case_ui {
+                    { self.case_wide(case_ui) }
+                }
+                { self.help() }
+            </>
+        }
+    }
+
     fn help(&self) -> Html {
         if self.player.help {
             help_overlay(self.close_help.clone())
@@ -360,14 +382,9 @@ fn presenter_screen(
                         </figure>
                     }
                 </div>
-                <div class="player-stage" data-testid="case-stage">
-                    { screen.stages(locks_stage) }
-                </div>
+                { screen.stage_column(locks_stage) }
             </div>
-            if let Some(case_ui) = screen.case_ui {
-                { screen.case_wide(case_ui) }
-            }
-            { screen.help() }
+            { screen.wide_and_help() }
         </section>
     }
 }
@@ -390,14 +407,9 @@ fn embedded_screen(screen: &Screen) -> Html {
                     { panels::narration_line(&screen.view) }
                     { screen.second_narration.clone() }
                 </div>
-                <div class="player-stage" data-testid="case-stage">
-                    { screen.stages(narration_stage) }
-                </div>
+                { screen.stage_column(narration_stage) }
             </div>
-            if let Some(case_ui) = screen.case_ui {
-                { screen.case_wide(case_ui) }
-            }
-            { screen.help() }
+            { screen.wide_and_help() }
         </section>
     }
 }
@@ -435,9 +447,7 @@ fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
                     { screen.second_narration.clone() }
                     <CodePanel run={player.run.clone()} view={view.clone()} />
                 </div>
-                <div class="player-stage" data-testid="case-stage">
-                    { screen.stages(locks_stage) }
-                </div>
+                { screen.stage_column(locks_stage) }
             </div>
             { below_the_first_screen(screen, details_shown) }
             { screen.help() }
