@@ -3,6 +3,7 @@
 //! current write marked; a click or ← → seeks. A canvas, redrawn only when its
 //! inputs, its width or the colour scheme change.
 
+use super::colours::Colours;
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
 use slowpath_engine::cases::fifo_trigger::FifoCase;
 use slowpath_engine::run::format;
@@ -126,7 +127,7 @@ fn draw_chart(
 ) {
     let Some((pen, width)) = context_2d(canvas, CHART_H) else { return };
     let colours = Colours::of(canvas);
-    let font = css_var(canvas, "font-family", "system-ui, sans-serif");
+    let font = colours.font.clone();
     pen.clear_rect(0.0, 0.0, width, CHART_H);
     pen.set_font(&format!("12px {font}"));
     draw_decades_and_threshold(&pen, width, case.slow_ns, &colours);
@@ -149,29 +150,6 @@ fn draw_chart(
     draw_write_numbers(&pen, width, n, current_x, &colours);
     if let Some((k, x)) = current_x {
         draw_current_write(&pen, width, x, case.write_dt_ns[k], k, &colours);
-    }
-}
-
-/// The chart's colours, read from the stylesheet at draw time (they follow the theme).
-struct Colours {
-    fast: String,
-    slow: String,
-    grid: String,
-    muted: String,
-    now: String,
-    burst: String,
-}
-
-impl Colours {
-    fn of(canvas: &web_sys::HtmlCanvasElement) -> Colours {
-        Colours {
-            fast: css_var(canvas, "--fifo-fast", "#0a4bb3"),
-            slow: css_var(canvas, "--fifo-slow", "#b3261e"),
-            grid: css_var(canvas, "--border", "#b9bcc4"),
-            muted: css_var(canvas, "--muted", "#3f4654"),
-            now: css_var(canvas, "--fifo-now", "#c2410c"),
-            burst: css_var(canvas, "--warm", "#9a4a00"),
-        }
     }
 }
 
@@ -240,7 +218,7 @@ fn draw_burst_marks(
     bar_w: f64,
     colours: &Colours,
 ) {
-    pen.set_fill_style_str(&colours.burst);
+    pen.set_fill_style_str(&colours.warm);
     pen.set_text_align("left");
     pen.set_text_baseline("top");
     let mut label_end = f64::NEG_INFINITY;

@@ -3,6 +3,7 @@
 //! the sweep below it.
 
 mod chart;
+mod colours;
 mod eevdf;
 mod output;
 mod stage;

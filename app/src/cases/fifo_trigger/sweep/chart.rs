@@ -3,7 +3,8 @@
 //! dotted. A canvas, redrawn when its inputs, its width or the colour scheme change.
 
 use super::{point_text, Point, Swept};
-use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
+use crate::cases::fifo_trigger::colours::Colours;
+use crate::player::canvas::{context_2d, use_redraw_triggers};
 use slowpath_engine::run::narration::group_digits;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -92,33 +93,6 @@ pub(super) fn nearest(axes: &Axes, points: &[Point], x: f64) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
-/// The theme's colours and font, read from the page's stylesheet at each redraw.
-struct Colours {
-    fast: String,
-    slow: String,
-    grid: String,
-    muted: String,
-    now: String,
-    warm: String,
-    surface: String,
-    font: String,
-}
-
-impl Colours {
-    fn read(canvas: &web_sys::HtmlCanvasElement) -> Colours {
-        Colours {
-            fast: css_var(canvas, "--fifo-fast", "#0a4bb3"),
-            slow: css_var(canvas, "--fifo-slow", "#b3261e"),
-            grid: css_var(canvas, "--border", "#b9bcc4"),
-            muted: css_var(canvas, "--muted", "#3f4654"),
-            now: css_var(canvas, "--fifo-now", "#1b1f27"),
-            warm: css_var(canvas, "--warm", "#9a4a00"),
-            surface: css_var(canvas, "--surface", "#ffffff"),
-            font: css_var(canvas, "font-family", "system-ui, sans-serif"),
-        }
-    }
-}
-
 /// One redraw: the pen, the axes and the plot's edges, each layer drawn in turn.
 struct Plot {
     pen: web_sys::CanvasRenderingContext2d,
@@ -130,7 +104,7 @@ struct Plot {
 
 pub(super) fn draw(canvas: &web_sys::HtmlCanvasElement, props: &ChartProps) {
     let Some((pen, width)) = context_2d(canvas, CHART_H) else { return };
-    let colours = Colours::read(canvas);
+    let colours = Colours::of(canvas);
     pen.clear_rect(0.0, 0.0, width, CHART_H);
     pen.set_font(&format!("12px {}", colours.font));
     let points = &props.points;
