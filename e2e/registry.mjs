@@ -17,11 +17,17 @@ function read() {
   return JSON.parse(listed);
 }
 
-/** Every registered case: `{ id, title, variants: [{ id, group }], reported }`. */
+/** Every registered case: `{ id, title, variants: [{ id, group }], reported, listed }`,
+ * the tests' own case (`example-case`, unlisted) among them: the page opens it on
+ * this machine's loopback address, where the tests serve it, so that every generic
+ * test runs on it too. */
 export const REGISTRY = read();
 
-/** The registered case ids, in the landing page's order. */
+/** The registered case ids, the tests' own case included. */
 export const CASE_IDS = REGISTRY.map((entry) => entry.id);
+
+/** The cases people are shown, in the landing page's order. */
+export const LISTED_IDS = REGISTRY.filter((entry) => entry.listed).map((entry) => entry.id);
 
 /** The cases that reproduce a report (the playground does not). */
 export const REPORTED_IDS = REGISTRY.filter((entry) => entry.reported).map((entry) => entry.id);

@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ARTIFACTS, startSuite, waitForApp, openPage } from './browser.mjs';
 import { toHeadline } from './headlines.mjs';
-import { CASE_IDS } from './registry.mjs';
+import { LISTED_IDS } from './registry.mjs';
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -19,7 +19,7 @@ const SIZES = [
 
 const out = process.argv[2] || join(ARTIFACTS, 'shots');
 await mkdir(out, { recursive: true });
-const ids = CASE_IDS;
+const ids = LISTED_IDS;
 const suite = await startSuite();
 let taken = 0;
 try {

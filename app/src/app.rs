@@ -14,7 +14,10 @@ fn current_route() -> Route {
 /// The case a route names, looked up once per navigation and handed to its page.
 fn resolved_case(route: &Route) -> Option<crate::cases::Resolved> {
     match route {
-        Route::Case { id, .. } | Route::Tour { id, .. } => crate::cases::resolve(id),
+        Route::Case { id, .. } | Route::Tour { id, .. } => {
+            let host = gloo::utils::window().location().hostname().unwrap_or_default();
+            crate::cases::resolve(id, crate::route::doors_open(&host))
+        }
         _ => None,
     }
 }

@@ -10,7 +10,7 @@
 mod tour;
 
 use slowpath_engine::run::params::{quote_input, ParamValues};
-use slowpath_engine::{registry, run_checked, simulation, Run};
+use slowpath_engine::{listed, registry, run_checked, simulation, Run};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -19,6 +19,7 @@ usage: slowpath-cli list [--json]
        slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json]
                                    [--trace [--trace-all]] [--perfetto FILE] [--csv FILE] [--svg FILE]
 
+`list --json` also gives the tests' own case (`example-case`), marked \"listed\": false.
 Durations take a unit (ns, us or µs, ms, s), sizes may (B, KiB, MiB, GiB, TiB).
 --trace prints the first 100,000 micro-ops and says where it stopped; --trace-all prints every one.";
 
@@ -44,7 +45,8 @@ struct RunArgs {
 }
 
 /// The registry as the browser tests read it (`e2e/registry.mjs`): every case's id,
-/// title, variants with their groups, and whether it reproduces a report.
+/// title, variants with their groups, whether it reproduces a report, and whether
+/// people are shown it (the tests' own case is not, and the tests run it too).
 fn registry_json() -> String {
     let cases: Vec<serde_json::Value> = registry()
         .iter()
@@ -60,6 +62,7 @@ fn registry_json() -> String {
                 "title": meta.title,
                 "variants": variants,
                 "reported": !meta.reported.is_empty(),
+                "listed": entry.listed,
             })
         })
         .collect();
@@ -78,7 +81,7 @@ fn main() -> ExitCode {
         }
         Some("list") if args.len() == 1 => {
             let lines: String =
-                registry().iter().map(|entry| format!("{}\t{}\n", entry.meta.id, entry.meta.title)).collect();
+                listed().map(|entry| format!("{}\t{}\n", entry.meta.id, entry.meta.title)).collect();
             print_quietly(&lines);
             ExitCode::SUCCESS
         }
@@ -224,7 +227,7 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 
 fn execute(args: &RunArgs) -> Result<(), String> {
     let case = simulation(&args.case).ok_or_else(|| {
-        let known: Vec<&str> = registry().iter().map(|entry| entry.meta.id).collect();
+        let known: Vec<&str> = listed().map(|entry| entry.meta.id).collect();
         format!("unknown case `{}`; known: {}", quote_input(&args.case), known.join(", "))
     })?;
     let meta = case.meta();

@@ -5,11 +5,11 @@
 
 use slowpath_engine::run::params::quote_input;
 use slowpath_engine::tour::{self, Answer};
-use slowpath_engine::{registry, simulation};
+use slowpath_engine::{listed, simulation};
 
 pub fn print(case_id: &str) -> Result<String, String> {
     let case = simulation(case_id).ok_or_else(|| {
-        let known: Vec<&str> = registry().iter().map(|entry| entry.meta.id).collect();
+        let known: Vec<&str> = listed().map(|entry| entry.meta.id).collect();
         format!("unknown case `{}`; known: {}", quote_input(case_id), known.join(", "))
     })?;
     let meta = case.meta();

@@ -20,7 +20,7 @@ pub mod run;
 pub mod tour;
 
 pub use case::{run_checked, Case, CaseMeta, RunError};
-pub use registry::{find, registry, simulation, simulations};
+pub use registry::{find, listed, registry, simulation, simulations};
 pub use run::params::{Notice, ParamKind, ParamSpec, ParamValue, ParamValues};
 pub use run::trace::{Granularity, Metric, Outcome, Run};
 pub use run::view::View;

@@ -18,6 +18,10 @@ pub struct Entry {
     pub meta: &'static CaseMeta,
     /// None when this build left the case's simulation out (its feature is off).
     pub simulation: Option<&'static dyn Case>,
+    /// Whether people are shown the case (the landing, the About page, the CLI's
+    /// `list`): false only for the tests' own case, which the page opens only where
+    /// its test doors open, so that the browser tests reach it in the build that ships.
+    pub listed: bool,
 }
 
 /// An entry for a case whose simulation this build carries only with `$feature`.
@@ -29,6 +33,7 @@ macro_rules! entry {
             simulation: Some(&crate::cases::$module::$simulation),
             #[cfg(not(feature = $feature))]
             simulation: None,
+            listed: true,
         }
     };
 }
@@ -42,9 +47,10 @@ pub fn registry() -> &'static [Entry] {
         entry!("fifo-trigger", fifo_trigger, FifoTrigger),
         entry!("gvisor-threadgroups", gvisor_threadgroups, GvisorThreadgroups),
         entry!("rwsem-playground", rwsem_playground, RwsemPlayground),
-        // The tests' own case (`cases/example_case`), built only for the engine's tests.
+        // The tests' own case (`cases/example_case`), in the builds that turn its
+        // feature on: the engine's tests, the CLI and the app (behind its test doors).
         #[cfg(feature = "example-case")]
-        entry!("example-case", example_case, Example),
+        Entry { listed: false, ..entry!("example-case", example_case, Example) },
     ];
     ENTRIES
 }
@@ -52,6 +58,11 @@ pub fn registry() -> &'static [Entry] {
 /// Looks a case up by its link id.
 pub fn find(id: &str) -> Option<&'static Entry> {
     registry().iter().find(|entry| entry.meta.id == id)
+}
+
+/// The cases people are shown, in registry order (every one but the tests' own).
+pub fn listed() -> impl Iterator<Item = &'static Entry> {
+    registry().iter().filter(|entry| entry.listed)
 }
 
 /// The simulation of the case with this link id, when this build carries it.
@@ -79,6 +90,15 @@ mod tests {
         let before = ids.len();
         ids.dedup();
         assert_eq!(before, ids.len());
+    }
+
+    #[test]
+    fn only_the_tests_own_case_is_unlisted() {
+        let unlisted: Vec<&str> =
+            registry().iter().filter(|entry| !entry.listed).map(|entry| entry.meta.id).collect();
+        let expected: &[&str] = if cfg!(feature = "example-case") { &["example-case"] } else { &[] };
+        assert_eq!(unlisted, expected);
+        assert_eq!(listed().count(), 5);
     }
 
     #[test]

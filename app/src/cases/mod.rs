@@ -55,8 +55,11 @@ impl PartialEq for Resolved {
 }
 
 /// The case a route names: the engine's registry entry and the app's stage for it.
-pub fn resolve(id: &str) -> Option<Resolved> {
-    let entry = slowpath_engine::find(id)?;
+/// The tests' own case (unlisted) opens only where the test doors do (`doors_open`:
+/// the page is served from this machine), so the browser tests reach it in the build
+/// that ships and nobody else is shown it.
+pub fn resolve(id: &str, doors_open: bool) -> Option<Resolved> {
+    let entry = slowpath_engine::find(id).filter(|entry| entry.listed || doors_open)?;
     Some(Resolved { meta: entry.meta, case: entry.simulation, ui: ui_for(id) })
 }
 
@@ -93,6 +96,15 @@ mod tests {
             let first = first_notable.expect("a case with a stage has a key moment");
             let seconds = seconds_to_reach(ui.pace, first, run.end_ns).expect("a case plays by time");
             assert!(seconds <= 10.0, "{}: the first key moment after {seconds:.1} s of play", ui.id);
+        }
+    }
+
+    #[test]
+    fn the_tests_own_case_opens_only_behind_the_test_doors() {
+        assert!(resolve("example-case", false).is_none());
+        assert!(resolve("example-case", true).is_some_and(|case| case.ui.is_none()));
+        for entry in slowpath_engine::listed() {
+            assert!(resolve(entry.meta.id, false).is_some(), "{}", entry.meta.id);
         }
     }
 

@@ -53,7 +53,7 @@ pub fn case_card(props: &CaseCardProps) -> Html {
 pub fn case_list() -> Html {
     html! {
         <ul class="case-grid" role="list">
-            { for slowpath_engine::registry().iter().map(|entry| {
+            { for slowpath_engine::listed().map(|entry| {
                 let meta = entry.meta;
                 html! { <CaseCard key={meta.id} meta={MetaRef(meta)} /> }
             }) }

@@ -117,7 +117,7 @@ pub fn about_page() -> Html {
                    and fixes, the model's choices and limits, and what the tests check." }
             </p>
             <ul class="case-notes" role="list" data-testid="case-notes">
-                { for slowpath_engine::registry().iter().map(|entry| {
+                { for slowpath_engine::listed().map(|entry| {
                     let meta = entry.meta;
                     html! {
                         <li key={meta.id}>

@@ -20,6 +20,7 @@ pub mod timeline;
 pub mod today;
 pub mod url;
 pub mod viewport;
+mod world_stage;
 
 use crate::route::Route;
 use controls::{help_overlay, notices, ParamPanel, ShareLink, Transport};
@@ -32,6 +33,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use timeline::Timeline;
 use wasm_bindgen::JsCast;
+use world_stage::world_stage;
 use yew::prelude::*;
 
 /// The parts below the first screen, mounted one per frame: the figures, the case's
@@ -313,16 +315,6 @@ impl Links {
     }
 }
 
-/// A case without a stage of its own: its locks are what animates.
-fn locks_stage(context: &StageContext) -> Html {
-    html! { <LockPanel view={context.view.clone()} run={context.run.clone()} /> }
-}
-
-/// An embed of a case without a stage of its own: the narration.
-fn narration_stage(context: &StageContext) -> Html {
-    html! { <NarrationPanel run={context.run.clone()} view={context.view.clone()} earlier={Rc::new(Vec::new())} /> }
-}
-
 /// The presenter view: what a room needs to see, large; a QR code so that
 /// students follow on their phones; everything else is one key away (`v`).
 fn presenter_screen(
@@ -382,7 +374,7 @@ fn presenter_screen(
                         </figure>
                     }
                 </div>
-                { screen.stage_column(locks_stage) }
+                { screen.stage_column(world_stage) }
             </div>
             { screen.wide_and_help() }
         </section>
@@ -407,7 +399,7 @@ fn embedded_screen(screen: &Screen) -> Html {
                     { panels::narration_line(&screen.view) }
                     { screen.second_narration.clone() }
                 </div>
-                { screen.stage_column(narration_stage) }
+                { screen.stage_column(world_stage) }
             </div>
             { screen.wide_and_help() }
         </section>
@@ -447,7 +439,7 @@ fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
                     { screen.second_narration.clone() }
                     <CodePanel run={player.run.clone()} view={view.clone()} />
                 </div>
-                { screen.stage_column(locks_stage) }
+                { screen.stage_column(world_stage) }
             </div>
             { below_the_first_screen(screen, details_shown) }
             { screen.help() }
