@@ -43,6 +43,20 @@ impl Run {
         self.chapters = chapters;
     }
 
+    /// The index of the chapter `position` lies in: the last one that starts at or
+    /// before it (None before the first). Links record where a step lies by chapter.
+    pub fn chapter_index_at(&self, position: u64) -> Option<usize> {
+        self.chapters.partition_point(|chapter| chapter.position <= position).checked_sub(1)
+    }
+
+    /// The positions chapter `index` covers, both ends included: from its start to
+    /// the position before the next chapter's, the last one to the end of the run.
+    pub fn chapter_positions(&self, index: usize) -> Option<(u64, u64)> {
+        let chapter = self.chapters.get(index)?;
+        let last = self.chapters.get(index + 1).map_or(self.total_ops(), |next| next.position - 1);
+        Some((chapter.position, last.max(chapter.position)))
+    }
+
     /// The nearest key moment after `position`, a chapter or a notable event: how `n`
     /// moves. Chapters alone would skip what happens between them (each slice of a long
     /// stall, every slow write after the first); the chapter buttons jump chapter to
