@@ -299,7 +299,7 @@ proptest! {
     ) {
         let meta = registry()[case_index % registry().len()].meta;
         let keys: Vec<String> = meta.params.iter().map(|s| s.name.to_string())
-            .chain(["v", "cmp", "seed", "step", "g", "align", "lv", "cmp.seed"].map(String::from))
+            .chain(["v", "cmp", "seed", "step", "g", "align", "lv", "cmp.seed", "ch"].map(String::from))
             .chain(meta.params.iter().map(|s| format!("cmp.{}", s.name)))
             .collect();
         let names: Vec<String> = meta.variants.iter().map(|v| v.id.to_string())
