@@ -284,6 +284,16 @@ fn a_name_reads_regardless_of_case_and_spacing() {
     assert_eq!(placed.part.title, Some("SIGKILL arrives"));
     assert_eq!(placed.offset, 0);
     assert_eq!(chapter::slug("SIGKILL arrives"), "sigkill-arrives");
+    // The example docs/links.md gives, and its notice.
+    let step = (Granularity::Micro, 72_709_424);
+    assert_eq!(mark_of(&run, step).expect("a step").value(), "sigkill-arrives:4of2074775851");
+    let link = "lv=6&step=micro:72709424&ch=sigkill-arrives:4of2074775851";
+    let (_, notice) = place_in(&run, link, Some(step), &model_changed("sparse-dump"));
+    assert_eq!(
+        notice.expect("a notice").message,
+        "this link was made with an earlier model (link version 6); the step shown is in the same chapter, \
+         “SIGKILL arrives”, at the same place in it (micro step 5 of 2074775851), rather than step micro:72709424"
+    );
 }
 
 fn sparse_run() -> &'static Run {

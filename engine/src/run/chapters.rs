@@ -72,3 +72,22 @@ impl Run {
         [chapter, self.previous_notable(position).filter(|&p| p < position)].into_iter().flatten().max()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_position_lies_in_the_last_chapter_started_and_chapters_cover_to_the_end() {
+        let mut run = crate::run::synthetic::many_tasks(200, 2, 5, 1);
+        assert!(run.total_ops() > 10);
+        let total = run.total_ops();
+        run.set_chapters(&[(Some(9), "ten"), (None, "never"), (Some(2), "three")]);
+        assert_eq!(run.chapter_index_at(2), None);
+        assert_eq!(run.chapter_index_at(3), Some(0));
+        assert_eq!(run.chapter_index_at(9), Some(0));
+        assert_eq!(run.chapter_index_at(10), Some(1));
+        assert_eq!(run.chapter_index_at(u64::MAX), Some(1));
+        assert_eq!(run.chapter_positions(0), Some((3, 9)));
+        assert_eq!(run.chapter_positions(1), Some((10, total)));
+        assert_eq!(run.chapter_positions(2), None);
+    }
+}

@@ -38,11 +38,12 @@ pub fn place_in(
         granularity,
     };
     let raw = run.position_after(granularity, unit);
+    // The last `ch` that reads, as the query's own parse takes it.
     let mark = pairs
         .iter()
         .rev()
-        .find(|(key, _)| key == CHAPTER_KEY)
-        .and_then(|(_, value)| chapter::parse_value(value))
+        .filter(|(key, _)| key == CHAPTER_KEY)
+        .find_map(|(_, value)| chapter::parse_value(value))
         .map(|(chapter, offset, span)| ChapterMark { step: (granularity, unit), chapter, offset, span });
     match (raw, mark) {
         (None, Some(mark)) => by_chapter(run, &link, None, &mark),
@@ -87,8 +88,9 @@ fn by_chapter(run: &Run, link: &Link, raw: Option<u64>, mark: &ChapterMark) -> (
     );
     let message = match raw {
         Some(_) => format!(
-            "this link was made with an earlier model (link version {}); {place}, rather than step {}",
-            link.made.version, link.typed
+            "this link was made with an earlier model{}; {place}, rather than step {}",
+            if link.made.tagged { format!(" (link version {})", link.made.version) } else { String::new() },
+            link.typed
         ),
         None => format!(
             "this link was made with an earlier model: this run has {} {unit} step(s), so step {} does not exist; {place}",
