@@ -41,13 +41,12 @@ impl ChapterMark {
 /// `sigkill-arrives:3of10` → (`sigkill-arrives`, 3, 10); None when it does not fit.
 /// A number too large for any run is the largest (it is clamped to the chapter).
 pub fn parse_value(value: &str) -> Option<(String, u64, u64)> {
-    let (chapter, at) = value.rsplit_once(':')?;
+    let (chapter, at) = value.rsplit_once(':').filter(|(chapter, _)| !chapter.is_empty())?;
     let (offset, span) = at.split_once("of")?;
     let number = |text: &str| {
         (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
             .then(|| text.parse().unwrap_or(u64::MAX))
     };
-    (!chapter.is_empty()).then_some(())?;
     Some((chapter.to_string(), number(offset)?, number(span)?))
 }
 
