@@ -1,8 +1,9 @@
 // Links are forever (issue 31): old links from app/tests/old_links.tsv open with the
 // parameters they were made with (an untagged one offers its other reading as a
 // link), a + in a variant is a plus, a percent-encoded case id opens its case, a
-// step past any u64 opens at the end, nothing hostile is echoed raw or whole, and
-// the test doors are closed on any host but this machine.
+// step past any u64 opens at the end, a version 6 link whose step the model moved
+// opens in its chapter, nothing hostile is echoed raw or whole, and the test doors
+// are closed on any host but this machine.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ const T = { timeout: 150_000 };
 // Newlines separate the notices in innerText; any other control character is raw input.
 const INVISIBLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]/;
 
-/** The list's links with the state each opens as (`lv=5&…`), by link. */
+/** The list's links with the state each opens as (`lv=<n>&…`), by link. */
 async function oldLinks() {
   const text = await readFile(new URL('../app/tests/old_links.tsv', import.meta.url), 'utf8');
   const rows = text.split('\n').filter((line) => line.startsWith('#/')).map((line) => line.split('\t'));
@@ -42,8 +43,10 @@ describe('old links and hostile links', () => {
       const notices = page.getByTestId('notices');
       assert.match(await notices.innerText(), /no version tag/);
       assert.equal(await page.getByTestId('param-loop_ps').inputValue(), '2500', 'read as the last untagged version');
-      const offer = notices.locator(`a[href="#/case/fifo-trigger?${made.today}"]`);
-      assert.equal(await offer.count(), 1, `the notice links to ${made.today}`);
+      // The offer is written in today's version: the list's state after its `lv`.
+      const state = made.today.replace(/^lv=\d+&/, '');
+      const offer = notices.locator(`a[href^="#/case/fifo-trigger?lv="][href$="&${state}"]`);
+      assert.equal(await offer.count(), 1, `the notice links to ${state}`);
       await offer.click();
       await page.waitForFunction(() => location.hash.includes('loop_ps=550'));
       await waitForApp(page);
@@ -51,7 +54,7 @@ describe('old links and hostile links', () => {
         () => document.querySelector('[data-testid="param-loop_ps"]')?.value === '550',
       );
       assert.equal(await page.getByTestId('param-shell_slice').inputValue(), '102ms');
-      assert.match(await page.evaluate(() => location.hash), /[?&]lv=5&/);
+      assert.match(await page.evaluate(() => location.hash), /[?&]lv=6&/);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });
@@ -85,6 +88,24 @@ describe('old links and hostile links', () => {
       await page.goto(suite.url('#/case/sparse-dump?lv=5&step=micro:18446744073709551616'));
       await waitForApp(page);
       assert.match(await page.getByTestId('notices').innerText(), /micro:18446744073709551616.*the end/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  test('a version 6 link whose step no longer exists opens in its chapter, said in one line', T, async () => {
+    await withPage(suite.browser, 'links-chapter', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/case/sparse-dump?lv=6&step=micro:9999999999&ch=sigkill-arrives:2of9'));
+      await waitForApp(page);
+      const lines = await page.getByTestId('notices').locator('li').allInnerTexts();
+      const said = lines.filter((line) => /earlier model/.test(line));
+      assert.equal(said.length, 1, `one line: ${lines.join(' | ')}`);
+      assert.match(said[0], /step micro:9999999999 does not exist; the step shown is in the same chapter, “SIGKILL arrives”/);
+      const current = page.getByTestId('chapters').locator('.chapter.current');
+      assert.match(await current.innerText(), /SIGKILL arrives/);
+      // The link written back is the step shown, with where it lies by chapter.
+      await page.waitForFunction(() => /[?&]step=micro:\d+&ch=sigkill-arrives:\d+of\d+/.test(location.hash));
+      assert.doesNotMatch(await page.evaluate(() => location.hash), /micro:9999999999/);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

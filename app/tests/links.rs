@@ -197,7 +197,7 @@ fn an_untagged_link_states_its_reading_and_offers_the_others() {
     let message = &notices[0].message;
     assert!(message.contains("no version tag"), "{message}");
     assert!(
-        message.contains("#/case/fifo-trigger?lv=5&loop_ps=550&duration=3s&shell_slice=102ms&step=iter:5"),
+        message.contains("#/case/fifo-trigger?lv=6&loop_ps=550&duration=3s&shell_slice=102ms&step=iter:5"),
         "{message}"
     );
     assert!(message.contains("print_cost=155us"), "{message}");
@@ -299,7 +299,7 @@ proptest! {
     ) {
         let meta = registry()[case_index % registry().len()].meta;
         let keys: Vec<String> = meta.params.iter().map(|s| s.name.to_string())
-            .chain(["v", "cmp", "seed", "step", "g", "align", "lv", "cmp.seed"].map(String::from))
+            .chain(["v", "cmp", "seed", "step", "g", "align", "lv", "cmp.seed", "ch"].map(String::from))
             .chain(meta.params.iter().map(|s| format!("cmp.{}", s.name)))
             .collect();
         let names: Vec<String> = meta.variants.iter().map(|v| v.id.to_string())

@@ -50,14 +50,16 @@ fn every_old_link_opens_as_it_was_made() {
                 let meta = case.meta();
                 let (then, _) = PlayerQuery::parse(meta, &format!("{VERSION_KEY}={}&{query}", old.version));
                 let written = then.to_query(meta);
-                if written != old.today {
+                // The list's `today` is read by its own `lv`: a later version that changes
+                // no default (6 added where a step lies by chapter) leaves it as it was.
+                if old.today == "?" || PlayerQuery::parse(meta, old.today).0 != then {
                     unfilled.push(format!("{}\t{}\t{written}", old.link, old.version));
                     continue;
                 }
                 let (now, notices) = PlayerQuery::parse(meta, &query);
                 if now != then {
                     // An untagged link read otherwise today says so, and links to how it was made.
-                    let offered = format!("#/case/{}?{}", meta.id, old.today);
+                    let offered = format!("#/case/{}?{written}", meta.id);
                     let versioned: Vec<_> = notices.iter().filter(|n| n.param == VERSION_KEY).collect();
                     assert_eq!(versioned.len(), 1, "{}: one version notice: {notices:?}", old.link);
                     assert!(

@@ -1,6 +1,7 @@
 //! Links: the player's state in the URL, both ways, on the rwsem playground's parameters.
 
 use proptest::prelude::*;
+use slowpath_app::player::url::chapter::ChapterMark;
 use slowpath_app::player::url::*;
 use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::{registry, ParamValue};
@@ -27,7 +28,7 @@ fn a_link_says_what_it_shows() {
     query.variant = "no-spin";
     query.seed = 42;
     query.step = Some((Granularity::Iteration, 120));
-    assert_eq!(query.to_query(meta), "lv=5&readers=8&read_hold=1.5ms&v=no-spin&seed=42&step=iter:120");
+    assert_eq!(query.to_query(meta), "lv=6&readers=8&read_hold=1.5ms&v=no-spin&seed=42&step=iter:120");
     query.granularity = Granularity::Phase;
     assert_eq!(PlayerQuery::parse(meta, &query.to_query(meta)).0, query);
     query.step = None;
@@ -77,8 +78,20 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
     let step = proptest::option::of((0usize..3, any::<u64>()));
     let compare =
         proptest::option::of((0..meta.variants.len(), 0u64..2_000_000, any::<u64>(), any::<bool>()));
-    (params, 0..meta.variants.len(), any::<u64>(), 0usize..3, step, any::<bool>(), any::<bool>(), compare)
-        .prop_map(move |(pairs, variant, seed, granularity, step, embed, present, compare)| {
+    // Where the step lies by chapter: any name a link can carry, any numbers.
+    let chapter = proptest::option::of(("[a-z0-9:-]{0,8}[a-z0-9-]", any::<u64>(), any::<u64>()));
+    (
+        params,
+        0..meta.variants.len(),
+        any::<u64>(),
+        0usize..3,
+        step,
+        chapter,
+        any::<bool>(),
+        any::<bool>(),
+        compare,
+    )
+        .prop_map(move |(pairs, variant, seed, granularity, step, chapter, embed, present, compare)| {
             let (params, _) = ParamValues::from_pairs_clamped(
                 meta.params,
                 pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
@@ -89,6 +102,12 @@ fn any_query() -> impl Strategy<Value = PlayerQuery> {
                 seed,
                 granularity: Granularity::ALL[granularity],
                 step: step.map(|(g, index)| (Granularity::ALL[g], index)),
+                chapter: step.zip(chapter).map(|((g, index), (chapter, offset, span))| ChapterMark {
+                    step: (Granularity::ALL[g], index),
+                    chapter,
+                    offset,
+                    span,
+                }),
                 embed,
                 present,
                 compare: compare.map(|(variant, readers, seed, _)| {
@@ -157,10 +176,10 @@ fn an_embed_keeps_its_flag_and_links_back_without_it() {
     let (query, notices) = PlayerQuery::parse(meta, "readers=8&embed");
     assert!(notices.is_empty(), "{notices:?}");
     assert!(query.embed);
-    assert_eq!(query.to_query(meta), "lv=5&readers=8&embed");
-    assert_eq!(query.unembedded().to_query(meta), "lv=5&readers=8");
+    assert_eq!(query.to_query(meta), "lv=6&readers=8&embed");
+    assert_eq!(query.unembedded().to_query(meta), "lv=6&readers=8");
     let (bare, _) = PlayerQuery::parse(meta, "embed");
-    assert_eq!(bare.to_query(meta), "lv=5&embed");
+    assert_eq!(bare.to_query(meta), "lv=6&embed");
     assert!(slowpath_app::route::Route::parse("#/case/rwsem-playground?embed").embedded());
     assert!(!slowpath_app::route::Route::parse("#/case/rwsem-playground?readers=8").embedded());
 }
@@ -241,7 +260,7 @@ fn a_comparison_writes_only_what_differs_and_reads_back() {
         side.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>(),
         query.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>()
     );
-    assert_eq!(query.to_query(meta), "lv=5&readers=8&cmp=no-spin&cmp.readers=16&align=unit");
+    assert_eq!(query.to_query(meta), "lv=6&readers=8&cmp=no-spin&cmp.readers=16&align=unit");
     // The same variant with other parameters (20 against 40 threads, say).
     let (same, _) = PlayerQuery::parse(meta, "readers=20&cmp=v6.13&cmp.readers=40&cmp.seed=7");
     assert_eq!(same.compare.as_ref().map(|side| (side.variant, side.seed)), Some(("v6.13", 7)));

@@ -292,7 +292,8 @@ impl Player {
         }
     }
 
-    /// Keeps `query.step` in step with `position` (what the URL writes).
+    /// Keeps `query.step`, and where it lies by chapter, in step with `position`
+    /// (what the URL writes).
     fn sync_step(&mut self) {
         let g = self.query.granularity;
         self.query.step = self.position.checked_sub(1).map(|last| {
@@ -303,6 +304,7 @@ impl Player {
                 (Granularity::Micro, last)
             }
         });
+        self.query.chapter = self.query.step.and_then(|step| super::url::chapter::mark_of(&self.run, step));
     }
 
     /// The index shown at the selected granularity (0-based), None at the start.

@@ -43,6 +43,20 @@ impl Run {
         self.chapters = chapters;
     }
 
+    /// The index of the chapter `position` lies in: the last one that starts at or
+    /// before it (None before the first). Links record where a step lies by chapter.
+    pub fn chapter_index_at(&self, position: u64) -> Option<usize> {
+        self.chapters.partition_point(|chapter| chapter.position <= position).checked_sub(1)
+    }
+
+    /// The positions chapter `index` covers, both ends included: from its start to
+    /// the position before the next chapter's, the last one to the end of the run.
+    pub fn chapter_positions(&self, index: usize) -> Option<(u64, u64)> {
+        let chapter = self.chapters.get(index)?;
+        let last = self.chapters.get(index + 1).map_or(self.total_ops(), |next| next.position - 1);
+        Some((chapter.position, last.max(chapter.position)))
+    }
+
     /// The nearest key moment after `position`, a chapter or a notable event: how `n`
     /// moves. Chapters alone would skip what happens between them (each slice of a long
     /// stall, every slow write after the first); the chapter buttons jump chapter to
@@ -56,5 +70,24 @@ impl Run {
     pub fn previous_key_moment(&self, position: u64) -> Option<u64> {
         let chapter = self.chapters.iter().rev().map(|c| c.position).find(|&p| p < position);
         [chapter, self.previous_notable(position).filter(|&p| p < position)].into_iter().flatten().max()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_position_lies_in_the_last_chapter_started_and_chapters_cover_to_the_end() {
+        let mut run = crate::run::synthetic::many_tasks(200, 2, 5, 1);
+        assert!(run.total_ops() > 10);
+        let total = run.total_ops();
+        run.set_chapters(&[(Some(9), "ten"), (None, "never"), (Some(2), "three")]);
+        assert_eq!(run.chapter_index_at(2), None);
+        assert_eq!(run.chapter_index_at(3), Some(0));
+        assert_eq!(run.chapter_index_at(9), Some(0));
+        assert_eq!(run.chapter_index_at(10), Some(1));
+        assert_eq!(run.chapter_index_at(u64::MAX), Some(1));
+        assert_eq!(run.chapter_positions(0), Some((3, 9)));
+        assert_eq!(run.chapter_positions(1), Some((10, total)));
+        assert_eq!(run.chapter_positions(2), None);
     }
 }

@@ -1,9 +1,10 @@
 //! The player's state in the URL, both ways.
 //!
-//! `#/case/<id>?lv=5&readers=8&v=no-spin&seed=3&step=iter:120`: the link version
+//! `#/case/<id>?lv=6&readers=8&v=no-spin&seed=3&step=iter:120&ch=…`: the link version
 //! whose defaults it leaves out (`versions`), parameters under the schema's own
 //! names (so a link says what it shows), `v` the variant, `seed`, and
-//! `step=<granularity>:<index>` (0-based, the unit last executed). Only values that
+//! `step=<granularity>:<index>` (0-based, the unit last executed) with `ch`, where
+//! that step lies by chapter (`chapter`). Only values that
 //! differ from the defaults are written, so links stay short. `docs/links.md` gives
 //! the grammar's history; `+` is a plus sign (`codec`).
 //! Reading is total: unknown keys are ignored, bad values are clamped or
@@ -13,6 +14,7 @@
 //! and `cmp.seed=…` give what differs from the first side (the rest follows it),
 //! and `align=unit` steps the two by the same unit instead of the same time.
 
+pub mod chapter;
 pub mod codec;
 pub mod place;
 pub mod versions;
@@ -36,6 +38,10 @@ pub struct PlayerQuery {
     /// None is the initial state. Written at the selected granularity when the
     /// position is on one of its boundaries, else at micro-op granularity.
     pub step: Option<(Granularity, u64)>,
+    /// `ch`: where the step lies by chapter (link version 6), so that the link
+    /// finds its moment on a later model; written only beside the step it was
+    /// taken at (the player sets it from its run).
+    pub chapter: Option<chapter::ChapterMark>,
     /// `embed`: the page is framed in someone else's page: the stage and the
     /// transport only, with a link to open the whole case.
     pub embed: bool,
@@ -96,6 +102,7 @@ impl PlayerQuery {
             seed: DEFAULT_SEED,
             granularity: DEFAULT_GRANULARITY,
             step: None,
+            chapter: None,
             embed: false,
             present: false,
             compare: None,
@@ -132,6 +139,7 @@ impl PlayerQuery {
         }
         let mut parsed = PlayerQuery { params, ..PlayerQuery::defaults(meta) };
         let mut granularity = None;
+        let mut chapter = None;
         for (key, value) in pairs {
             match key.as_str() {
                 "embed" => parsed.embed = true,
@@ -165,6 +173,16 @@ impl PlayerQuery {
                         ),
                     )),
                 },
+                chapter::CHAPTER_KEY => match chapter::parse_value(value) {
+                    Some(mark) => chapter = Some(mark),
+                    None => notices.push(notice(
+                        chapter::CHAPTER_KEY,
+                        format!(
+                            "`{}` is not a place in a chapter (e.g. `sigkill-arrives:3of10`); the step is read alone",
+                            quote_input(value)
+                        ),
+                    )),
+                },
                 "g" => match Granularity::from_key(value) {
                     Some(g) => granularity = Some(g),
                     None => notices.push(notice(
@@ -182,6 +200,11 @@ impl PlayerQuery {
                 _ => {}
             }
         }
+        // A chapter means nothing without the step it places.
+        parsed.chapter = parsed
+            .step
+            .zip(chapter)
+            .map(|(step, (chapter, offset, span))| chapter::ChapterMark { step, chapter, offset, span });
         parsed.granularity = granularity.or(parsed.step.map(|(g, _)| g)).unwrap_or(DEFAULT_GRANULARITY);
         parsed.compare = parse_compare(meta, &parsed, pairs, &mut notices);
         if parsed.compare.is_none() {
@@ -206,6 +229,9 @@ impl PlayerQuery {
         }
         if let Some((granularity, index)) = self.step {
             codec::push_pair(&mut out, "step", &format!("{}:{index}", granularity.key()));
+        }
+        if let Some(mark) = self.chapter.as_ref().filter(|mark| Some(mark.step) == self.step) {
+            codec::push_pair(&mut out, chapter::CHAPTER_KEY, &mark.value());
         }
         let implied = self.step.map_or(DEFAULT_GRANULARITY, |(g, _)| g);
         if self.granularity != implied {

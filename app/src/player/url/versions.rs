@@ -13,7 +13,7 @@ use slowpath_engine::run::sort::sort_by_key;
 use slowpath_engine::CaseMeta;
 
 /// The version every new link is written with.
-pub const LINK_VERSION: u32 = 5;
+pub const LINK_VERSION: u32 = 6;
 /// The query key of the version.
 pub const VERSION_KEY: &str = "lv";
 /// The version an untagged link is read as: the last one before links were tagged.
@@ -105,7 +105,12 @@ pub struct Made {
 impl Made {
     /// Whether the link's positions may be on an earlier model of `case` than today's.
     pub fn earlier_model(self, case: &str) -> bool {
-        !self.tagged || history().models.iter().any(|(id, since)| id == case && self.version < *since)
+        self.earlier_model_in(case, history())
+    }
+
+    /// [`Made::earlier_model`] by the model changes `history` records.
+    pub fn earlier_model_in(self, case: &str, history: &History) -> bool {
+        !self.tagged || history.models.iter().any(|(id, since)| id == case && self.version < *since)
     }
 }
 
