@@ -20,12 +20,21 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
     description: "How far the task counts before it exits.",
 }];
 
-const VARIANTS: &[VariantSpec] = &[VariantSpec {
-    id: "plain",
-    label: "Plain",
-    description: "The only variant: count, then exit.",
-    group: VariantGroup::AsReported,
-}];
+const VARIANTS: &[VariantSpec] = &[
+    VariantSpec {
+        id: "plain",
+        label: "Plain",
+        description: "The only variant: count, then exit.",
+        group: VariantGroup::AsReported,
+    },
+    VariantSpec {
+        id: "halved",
+        label: "Halved",
+        description:
+            "Each count step costs half as long: a second run for compare mode to set beside the first.",
+        group: VariantGroup::WhatIf,
+    },
+];
 
 static TOUR: Tour = Tour {
     stops: &[

@@ -13,6 +13,8 @@ pub struct Example;
 
 /// A count step's cost: a model choice, round, for a case that models nothing real.
 const STEP_NS: u64 = 10;
+/// The `halved` variant's: half of `STEP_NS`, so that compare mode has a difference.
+const HALVED_STEP_NS: u64 = STEP_NS / 2;
 
 const TEMPLATES: &[&str] = &["counting", "step {0}", "{0} counts", "{0} exits", "{0} starts"];
 const CODE: &[Function] = &[Function {
@@ -58,7 +60,8 @@ impl Case for Example {
             text: text(2, &task_args),
             effects: &count_effects,
         }];
-        builder.repeat(count, STEP_NS, text(1, &[Arg::AffineCount { base: 1, stride: 1 }]), &step);
+        let step_ns = if variant == "halved" { HALVED_STEP_NS } else { STEP_NS };
+        builder.repeat(count, step_ns, text(1, &[Arg::AffineCount { base: 1, stride: 1 }]), &step);
         let end_ns = builder.now_ns();
         builder.iteration(text(3, &[Arg::Task(task)]));
         builder.op(OpSpec {
