@@ -102,20 +102,51 @@ fn slider(run: &Rc<Run>, position: u64, by_time: bool, on_action: &Callback<Acti
     }
 }
 
-/// The chapters as labelled marks at their place in the run; a mark that would sit
-/// on the one before moves just right of it (a badge is ~3 % wide).
+/// The chapters as labelled marks at their place in the run, each at least
+/// [`CHAPTER_MARK_GAP_PERCENT`] from the next (a badge is ~3 % wide).
 fn chapter_marks(run: &Run, by_time: bool) -> Html {
+    let places: Vec<f64> = run.chapters.iter().map(|c| fraction(run, c.position, by_time) * 100.0).collect();
     html! {
-        { for run.chapters.iter().enumerate().scan(f64::NEG_INFINITY, |shown, (index, chapter)| {
-            let at = fraction(run, chapter.position, by_time) * 100.0;
-            *shown = at.max(*shown + CHAPTER_MARK_GAP_PERCENT).min(100.0);
-            Some((index, chapter, *shown))
-        }).map(|(index, chapter, left)| {
+        { for run.chapters.iter().zip(spread(&places, CHAPTER_MARK_GAP_PERCENT)).enumerate().map(|(index, (chapter, left))| {
             html! {
                 <span class="chapter-mark" style={format!("left: {left:.3}%")} aria-hidden="true"
                     title={format!("{}. {}", index + 1, chapter.title)}>{ index + 1 }</span>
             }
         }) }
+    }
+}
+
+/// Places in 0–100 moved apart by at least `gap`, each as near its own as it can be:
+/// a mark that would sit on the one before moves right of it, and marks pushed past
+/// the end (moments that share the run's last instant) move back left, so that none
+/// is drawn on another at either end.
+fn spread(places: &[f64], gap: f64) -> Vec<f64> {
+    let mut shown: Vec<f64> = Vec::with_capacity(places.len());
+    for &place in places {
+        let after = shown.last().map_or(f64::NEG_INFINITY, |last| last + gap);
+        shown.push(place.max(after));
+    }
+    let mut limit = 100.0f64;
+    for place in shown.iter_mut().rev() {
+        *place = place.min(limit).max(0.0);
+        limit = *place - gap;
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn marks_at_one_instant_spread_back_from_the_end() {
+        let shown = spread(&[0.0, 0.0, 31.0, 98.5, 100.0, 100.0, 100.0], 3.2);
+        for pair in shown.windows(2) {
+            assert!(pair[1] - pair[0] >= 3.2 - 1e-9, "{shown:?}");
+        }
+        assert_eq!(shown[0], 0.0);
+        assert_eq!(shown[2], 31.0);
+        assert_eq!(shown[6], 100.0);
     }
 }
 
