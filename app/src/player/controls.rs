@@ -42,13 +42,19 @@ pub(super) fn select_value(event: &Event) -> Option<String> {
 pub fn transport(props: &PlayerProps) -> Html {
     let player = &props.player;
     let on = |action: Action| send(&props.on_action, action);
+    // The scrub bar's scale (steps or simulated time): this page's choice, not the link's.
+    let by_time = use_state(|| false);
     html! {
         <div class="transport" role="toolbar" aria-label="Playback">
             { transport_buttons(player, on) }
             { step_and_speed(player, &props.on_action) }
             { position_readout(player) }
-            <super::scrub::ScrubBar run={player.run.clone()} position={player.position} on_action={props.on_action.clone()} />
-            { chapter_list(&player.run, player.position, on) }
+            <super::scrub::ScrubBar run={player.run.clone()} position={player.position} on_action={props.on_action.clone()} by_time={*by_time} />
+            // The scale's toggle shares the chapters' line, so that it adds no line.
+            <div class="scrub-row">
+                { super::scrub::scale_toggle(&by_time) }
+                { chapter_list(&player.run, player.position, on) }
+            </div>
         </div>
     }
 }

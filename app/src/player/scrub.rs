@@ -32,6 +32,8 @@ pub struct ScrubProps {
     pub run: Rc<Run>,
     pub position: u64,
     pub on_action: Callback<Action>,
+    /// Scaled by simulated time (else by micro-ops).
+    pub by_time: bool,
 }
 
 impl PartialEq for ScrubProps {
@@ -39,31 +41,36 @@ impl PartialEq for ScrubProps {
         Rc::ptr_eq(&self.run, &other.run)
             && self.position == other.position
             && self.on_action == other.on_action
+            && self.by_time == other.by_time
     }
 }
 
 /// The scrub bar over the whole run, its notable-event markers and its chapter marks,
-/// and the toggle that scales it by simulated time (kept on this page, not in the link).
+/// by steps or by simulated time ([`scale_toggle`] switches).
 #[function_component(ScrubBar)]
 pub fn scrub_bar(props: &ScrubProps) -> Html {
-    let by_time = use_state(|| false);
-    let run = &props.run;
+    let (run, by_time) = (&props.run, props.by_time);
+    html! {
+        <div class="scrub" data-scale={if by_time { "time" } else { "steps" }}>
+            { slider(run, props.position, by_time, &props.on_action) }
+            <ScrubMarkers run={run.clone()} {by_time} />
+            { chapter_marks(run, by_time) }
+        </div>
+    }
+}
+
+/// The checkbox that scales the scrub bar by simulated time (kept on this page, not
+/// in the link).
+pub fn scale_toggle(by_time: &UseStateHandle<bool>) -> Html {
     let on_toggle = {
         let by_time = by_time.clone();
         Callback::from(move |_: Event| by_time.set(!*by_time))
     };
     html! {
-        <>
-            <div class="scrub" data-scale={if *by_time { "time" } else { "steps" }}>
-                { slider(run, props.position, *by_time, &props.on_action) }
-                <ScrubMarkers run={run.clone()} by_time={*by_time} />
-                { chapter_marks(run, *by_time) }
-            </div>
-            <label class="transport-field scrub-scale" title="Place the scrub bar's marks by simulated time instead of by step">
-                <input type="checkbox" data-testid="scrub-time-scale" checked={*by_time} onchange={on_toggle} />
-                <span>{ "Bar by time" }</span>
-            </label>
-        </>
+        <label class="transport-field scrub-scale" title="Place the scrub bar's marks by simulated time instead of by step">
+            <input type="checkbox" data-testid="scrub-time-scale" checked={**by_time} onchange={on_toggle} />
+            <span>{ "Bar by time" }</span>
+        </label>
     }
 }
 
