@@ -24,15 +24,6 @@ pub struct StageClaim {
     pub holds: fn(&OpView, &View) -> Result<(), String>,
 }
 
-/// A [`StageClaim`] made by the templates `T::…` of the calling case's `text.rs`:
-/// `stage_claim!([SWAP, SWAP_PLAIN], "the arrays swap", swapped)`.
-#[macro_export]
-macro_rules! stage_claim {
-    ([$($template:ident),+ $(,)?], $says:expr, $holds:expr $(,)?) => {
-        $crate::run::chapters::StageClaim { templates: &[$(T::$template as u16),+], says: $says, holds: $holds }
-    };
-}
-
 /// A key moment whose picture is not what its words say.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Disagreement {

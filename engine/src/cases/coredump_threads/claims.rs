@@ -207,52 +207,88 @@ fn all_gone(_: &OpView, view: &View) -> Result<(), String> {
 }
 
 pub(super) static CLAIMS: &[StageClaim] = &[
-    crate::stage_claim!(
-        [TICK_ACTIVE, TICK_ACTIVE_PLAIN],
-        "the thread whose slice ended is back in the active array",
-        slice_back_to_active
-    ),
-    crate::stage_claim!([TICK_ACTIVE], "the dumper keeps waiting in the expired array", dumper_still_expired),
-    crate::stage_claim!(
-        [TICK_STARVING, TICK_STARVING_FIRST],
-        "the thread goes to the expired array; so many left in the active one",
-        slice_to_expired
-    ),
-    crate::stage_claim!(
-        [TICK_EXPIRED],
-        "the thread goes to the expired array; so many left in the active one",
-        slice_expired_not_interactive
-    ),
-    crate::stage_claim!(
-        [SWAP],
-        "the arrays swap: the dumper is active again, the expired array empty",
-        swapped_dumper_active
-    ),
-    crate::stage_claim!([SWAP_PLAIN], "the arrays swap: a CPU's expired array is empty", swapped),
-    crate::stage_claim!([SIGNAL_SENT], "the signal waits on the shared pending set", signal_pending),
-    crate::stage_claim!([XCPU_FIRST], "SIGXCPU waits on the shared pending set", xcpu_first_pending),
-    crate::stage_claim!([GROUP_STOP], "group_stop_count is set", group_stop),
-    crate::stage_claim!([PREEMPT, NO_PREEMPT], "the two threads' priorities", preempt_priorities),
-    crate::stage_claim!([DEQUEUE_MAIN], "the signal is off the shared pending set", main_dequeues),
-    crate::stage_claim!(
-        [DEQUEUE_DUMP, DEQUEUE_EXIT],
-        "the signal is off the shared pending set",
-        thread_dequeues
-    ),
-    crate::stage_claim!(
-        [YIELD, YIELD_NO_CLOCK],
-        "the dumper waits in the expired array behind so many, holding mmap_sem",
-        yielded
-    ),
-    crate::stage_claim!([ZAP], "the dumper runs again; core_waiters once it has counted itself out", zap),
-    crate::stage_claim!([ZAP_18], "core_waiters", zap_18),
-    crate::stage_claim!([KILL_DEQUEUE], "the thread is exiting", kill_dequeued),
-    crate::stage_claim!(
-        [MMAP_BLOCK, MMAP_BLOCK_NO_CLOCK],
-        "the thread sleeps in mmap_sem's queue, off the run queue",
-        mmap_blocked
-    ),
-    crate::stage_claim!([XCPU_SENT], "SIGXCPU #k is pending and the soft limit is raised", xcpu_pending),
-    crate::stage_claim!([XCPU_DROPPED], "SIGXCPU #k is counted and the soft limit raised", xcpu_sent),
-    crate::stage_claim!([LAST_EXIT], "every thread is gone", all_gone),
+    StageClaim {
+        templates: &[T::TICK_ACTIVE as u16, T::TICK_ACTIVE_PLAIN as u16],
+        says: "the thread whose slice ended is back in the active array",
+        holds: slice_back_to_active,
+    },
+    StageClaim {
+        templates: &[T::TICK_ACTIVE as u16],
+        says: "the dumper keeps waiting in the expired array",
+        holds: dumper_still_expired,
+    },
+    StageClaim {
+        templates: &[T::TICK_STARVING as u16, T::TICK_STARVING_FIRST as u16],
+        says: "the thread goes to the expired array; so many left in the active one",
+        holds: slice_to_expired,
+    },
+    StageClaim {
+        templates: &[T::TICK_EXPIRED as u16],
+        says: "the thread goes to the expired array; so many left in the active one",
+        holds: slice_expired_not_interactive,
+    },
+    StageClaim {
+        templates: &[T::SWAP as u16],
+        says: "the arrays swap: the dumper is active again, the expired array empty",
+        holds: swapped_dumper_active,
+    },
+    StageClaim {
+        templates: &[T::SWAP_PLAIN as u16],
+        says: "the arrays swap: a CPU's expired array is empty",
+        holds: swapped,
+    },
+    StageClaim {
+        templates: &[T::SIGNAL_SENT as u16],
+        says: "the signal waits on the shared pending set",
+        holds: signal_pending,
+    },
+    StageClaim {
+        templates: &[T::XCPU_FIRST as u16],
+        says: "SIGXCPU waits on the shared pending set",
+        holds: xcpu_first_pending,
+    },
+    StageClaim { templates: &[T::GROUP_STOP as u16], says: "group_stop_count is set", holds: group_stop },
+    StageClaim {
+        templates: &[T::PREEMPT as u16, T::NO_PREEMPT as u16],
+        says: "the two threads' priorities",
+        holds: preempt_priorities,
+    },
+    StageClaim {
+        templates: &[T::DEQUEUE_MAIN as u16],
+        says: "the signal is off the shared pending set",
+        holds: main_dequeues,
+    },
+    StageClaim {
+        templates: &[T::DEQUEUE_DUMP as u16, T::DEQUEUE_EXIT as u16],
+        says: "the signal is off the shared pending set",
+        holds: thread_dequeues,
+    },
+    StageClaim {
+        templates: &[T::YIELD as u16, T::YIELD_NO_CLOCK as u16],
+        says: "the dumper waits in the expired array behind so many, holding mmap_sem",
+        holds: yielded,
+    },
+    StageClaim {
+        templates: &[T::ZAP as u16],
+        says: "the dumper runs again; core_waiters once it has counted itself out",
+        holds: zap,
+    },
+    StageClaim { templates: &[T::ZAP_18 as u16], says: "core_waiters", holds: zap_18 },
+    StageClaim { templates: &[T::KILL_DEQUEUE as u16], says: "the thread is exiting", holds: kill_dequeued },
+    StageClaim {
+        templates: &[T::MMAP_BLOCK as u16, T::MMAP_BLOCK_NO_CLOCK as u16],
+        says: "the thread sleeps in mmap_sem's queue, off the run queue",
+        holds: mmap_blocked,
+    },
+    StageClaim {
+        templates: &[T::XCPU_SENT as u16],
+        says: "SIGXCPU #k is pending and the soft limit is raised",
+        holds: xcpu_pending,
+    },
+    StageClaim {
+        templates: &[T::XCPU_DROPPED as u16],
+        says: "SIGXCPU #k is counted and the soft limit raised",
+        holds: xcpu_sent,
+    },
+    StageClaim { templates: &[T::LAST_EXIT as u16], says: "every thread is gone", holds: all_gone },
 ];

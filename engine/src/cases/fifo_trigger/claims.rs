@@ -44,16 +44,24 @@ fn ended(op: &OpView, view: &View) -> Result<(), String> {
 }
 
 pub(super) static CLAIMS: &[StageClaim] = &[
-    crate::stage_claim!(
-        [SWITCH_PREEMPT, SWITCH_PREEMPT_MID, SWITCH_PREEMPT_24],
-        "the writer is preempted and runnable; the other runs",
-        preempted
-    ),
-    crate::stage_claim!([TICK_ACTIVE], "the task keeps the CPU with a new turn", still_running),
-    crate::stage_claim!(
-        [W_TIME2_SLOW, W_TIME2_SLOW_TODAY],
-        "the writer runs and reads its clock; a slow write is counted",
-        slow_write
-    ),
-    crate::stage_claim!([END], "the run's end, its writes and its slow writes", ended),
+    StageClaim {
+        templates: &[T::SWITCH_PREEMPT as u16, T::SWITCH_PREEMPT_MID as u16, T::SWITCH_PREEMPT_24 as u16],
+        says: "the writer is preempted and runnable; the other runs",
+        holds: preempted,
+    },
+    StageClaim {
+        templates: &[T::TICK_ACTIVE as u16],
+        says: "the task keeps the CPU with a new turn",
+        holds: still_running,
+    },
+    StageClaim {
+        templates: &[T::W_TIME2_SLOW as u16, T::W_TIME2_SLOW_TODAY as u16],
+        says: "the writer runs and reads its clock; a slow write is counted",
+        holds: slow_write,
+    },
+    StageClaim {
+        templates: &[T::END as u16],
+        says: "the run's end, its writes and its slow writes",
+        holds: ended,
+    },
 ];

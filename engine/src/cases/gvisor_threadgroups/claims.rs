@@ -53,10 +53,30 @@ fn pause_walks(op: &OpView, view: &View) -> Result<(), String> {
 }
 
 pub(super) static CLAIMS: &[StageClaim] = &[
-    crate::stage_claim!([RLOCK], "the scan holds the task lock for reading", scan_reads),
-    crate::stage_claim!([WRITER_WAITS], "a writer waits while the scan reads", writer_waits),
-    crate::stage_claim!([SEND_LOCK_DEFER], "the sender holds the group's lock; so many held", sender_holds),
-    crate::stage_claim!([SEND_SIGNAL], "a signal is sent", signal_counted),
-    crate::stage_claim!([PAUSE_BLOCKED], "the pauser waits at the door, held by another", pause_queued),
-    crate::stage_claim!([PAUSE_WALK], "the pauser walks every task with the door held", pause_walks),
+    StageClaim {
+        templates: &[T::RLOCK as u16],
+        says: "the scan holds the task lock for reading",
+        holds: scan_reads,
+    },
+    StageClaim {
+        templates: &[T::WRITER_WAITS as u16],
+        says: "a writer waits while the scan reads",
+        holds: writer_waits,
+    },
+    StageClaim {
+        templates: &[T::SEND_LOCK_DEFER as u16],
+        says: "the sender holds the group's lock; so many held",
+        holds: sender_holds,
+    },
+    StageClaim { templates: &[T::SEND_SIGNAL as u16], says: "a signal is sent", holds: signal_counted },
+    StageClaim {
+        templates: &[T::PAUSE_BLOCKED as u16],
+        says: "the pauser waits at the door, held by another",
+        holds: pause_queued,
+    },
+    StageClaim {
+        templates: &[T::PAUSE_WALK as u16],
+        says: "the pauser walks every task with the door held",
+        holds: pause_walks,
+    },
 ];

@@ -47,18 +47,30 @@ fn ended(op: &OpView, view: &View) -> Result<(), String> {
 }
 
 pub(super) static CLAIMS: &[StageClaim] = &[
-    crate::stage_claim!(
-        [READ_QUEUE_WRITER],
-        "the reader waits in the queue, the writer holds the lock",
-        queued_behind_writer
-    ),
-    crate::stage_claim!([READ_QUEUE_FAIR], "the reader waits in the queue at its position", queued),
-    crate::stage_claim!([WRITE_SPIN_READERS], "the lock is held by so many readers", spinning_on_readers),
-    crate::stage_claim!(
-        [WRITE_SPIN_GIVE_UP],
-        "the writer waits in the queue at its position",
-        gave_up_spinning
-    ),
-    crate::stage_claim!([WAKE_READERS], "the woken readers hold the lock", readers_woken),
-    crate::stage_claim!([END], "the run is over", ended),
+    StageClaim {
+        templates: &[T::READ_QUEUE_WRITER as u16],
+        says: "the reader waits in the queue, the writer holds the lock",
+        holds: queued_behind_writer,
+    },
+    StageClaim {
+        templates: &[T::READ_QUEUE_FAIR as u16],
+        says: "the reader waits in the queue at its position",
+        holds: queued,
+    },
+    StageClaim {
+        templates: &[T::WRITE_SPIN_READERS as u16],
+        says: "the lock is held by so many readers",
+        holds: spinning_on_readers,
+    },
+    StageClaim {
+        templates: &[T::WRITE_SPIN_GIVE_UP as u16],
+        says: "the writer waits in the queue at its position",
+        holds: gave_up_spinning,
+    },
+    StageClaim {
+        templates: &[T::WAKE_READERS as u16],
+        says: "the woken readers hold the lock",
+        holds: readers_woken,
+    },
+    StageClaim { templates: &[T::END as u16], says: "the run is over", holds: ended },
 ];

@@ -30,7 +30,19 @@ fn ended(op: &OpView, view: &View) -> Result<(), String> {
 }
 
 pub(super) static CLAIMS: &[StageClaim] = &[
-    crate::stage_claim!([LOCK, LOCK_TAKE_615], "the dump holds mmap_lock for reading", dump_reads),
-    crate::stage_claim!([SIGNAL, SIGNAL_IN_HOLE], "SIGKILL is pending", kill_pending),
-    crate::stage_claim!([END], "the dump's end, its pages skipped and written", ended),
+    StageClaim {
+        templates: &[T::LOCK as u16, T::LOCK_TAKE_615 as u16],
+        says: "the dump holds mmap_lock for reading",
+        holds: dump_reads,
+    },
+    StageClaim {
+        templates: &[T::SIGNAL as u16, T::SIGNAL_IN_HOLE as u16],
+        says: "SIGKILL is pending",
+        holds: kill_pending,
+    },
+    StageClaim {
+        templates: &[T::END as u16],
+        says: "the dump's end, its pages skipped and written",
+        holds: ended,
+    },
 ];
