@@ -163,6 +163,13 @@ pub trait Case: Sync {
         let _ = run;
         Vec::new()
     }
+
+    /// What the words at its key moments say the stage shows, one claim per template
+    /// that names a state (`run::chapters::StageClaim`), so that a test can hold the
+    /// picture to the words at every chapter and notable event.
+    fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
+        &[]
+    }
 }
 
 impl CaseMeta {

@@ -42,13 +42,19 @@ pub(super) fn select_value(event: &Event) -> Option<String> {
 pub fn transport(props: &PlayerProps) -> Html {
     let player = &props.player;
     let on = |action: Action| send(&props.on_action, action);
+    // The scrub bar's scale (steps or simulated time): this page's choice, not the link's.
+    let by_time = use_state(|| false);
     html! {
         <div class="transport" role="toolbar" aria-label="Playback">
             { transport_buttons(player, on) }
             { step_and_speed(player, &props.on_action) }
             { position_readout(player) }
-            { scrub_bar(&player.run, player.position, &props.on_action) }
-            { chapter_list(&player.run, player.position, on) }
+            <super::scrub::ScrubBar run={player.run.clone()} position={player.position} on_action={props.on_action.clone()} by_time={*by_time} />
+            // The scale's toggle shares the chapters' line, so that it adds no line.
+            <div class="scrub-row">
+                { super::scrub::scale_toggle(&by_time) }
+                { chapter_list(&player.run, player.position, on) }
+            </div>
         </div>
     }
 }
@@ -151,42 +157,6 @@ fn position_readout(player: &Player) -> Html {
     }
 }
 
-/// The scrub bar over the whole run, its notable-event markers and its chapter marks.
-fn scrub_bar(run: &Rc<slowpath_engine::Run>, position: u64, on_action: &Callback<Action>) -> Html {
-    let total = run.total_ops();
-    let on_scrub = {
-        let on_action = on_action.clone();
-        Callback::from(move |event: InputEvent| {
-            let value = event
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-                .map(|i| i.value());
-            if let Some(position) = value.and_then(|text| text.parse::<f64>().ok()) {
-                on_action.emit(Action::Seek(position.max(0.0) as u64));
-            }
-        })
-    };
-    html! {
-        <div class="scrub">
-            <input type="range" data-testid="scrub" aria-label="Position in the run" min="0" max={total.to_string()}
-                step="1" value={position.to_string()} oninput={on_scrub} />
-            <ScrubMarkers run={run.clone()} />
-            // The chapters as labelled marks at their place in the run; a mark that
-            // would sit on the one before moves just right of it (a badge is ~3 % wide).
-            { for run.chapters.iter().enumerate().scan(f64::NEG_INFINITY, |shown, (index, chapter)| {
-                let at = chapter.position as f64 / total.max(1) as f64 * 100.0;
-                *shown = at.max(*shown + CHAPTER_MARK_GAP_PERCENT).min(100.0);
-                Some((index, chapter, *shown))
-            }).map(|(index, chapter, left)| {
-                html! {
-                    <span class="chapter-mark" style={format!("left: {left:.3}%")} aria-hidden="true"
-                        title={format!("{}. {}", index + 1, chapter.title)}>{ index + 1 }</span>
-                }
-            }) }
-        </div>
-    }
-}
-
 /// The chapters as buttons, the one the position is in marked current.
 fn chapter_list(
     run: &slowpath_engine::Run,
@@ -215,62 +185,6 @@ fn chapter_list(
                 }) }
             </ol>
         </nav>
-    }
-}
-
-#[derive(Properties, Clone)]
-struct MarkersProps {
-    run: Rc<slowpath_engine::Run>,
-}
-
-impl PartialEq for MarkersProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &other.run)
-    }
-}
-
-/// Notable events as ticks under the scrub bar, on a canvas (there can be thousands).
-#[function_component(ScrubMarkers)]
-fn scrub_markers(props: &MarkersProps) -> Html {
-    let canvas = use_node_ref();
-    {
-        let canvas = canvas.clone();
-        let run = props.run.clone();
-        // The run's address identifies it: a new run is a new allocation.
-        // Drawn at the next frame, when layout runs anyway: reading the canvas's width
-        // during the first render's effects would force a layout of the whole page
-        // inside that task (the longest part of opening a case).
-        use_effect_with(Rc::as_ptr(&props.run) as usize, move |_| {
-            let frame = gloo::render::request_animation_frame(move |_| draw_markers(&canvas, &run));
-            move || drop(frame)
-        });
-    }
-    let count = props.run.notable_ops().len();
-    html! {
-        <canvas ref={canvas} class="scrub-markers" data-testid="scrub-markers" height="10"
-            role="img" aria-label={format!("{count} notable events along the run")}></canvas>
-    }
-}
-
-/// The least distance between two chapter marks on the scrub bar, in % of its width.
-const CHAPTER_MARK_GAP_PERCENT: f64 = 3.2;
-
-fn draw_markers(canvas: &NodeRef, run: &slowpath_engine::Run) {
-    let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() else { return };
-    let width = canvas.client_width().max(1) as u32;
-    canvas.set_width(width);
-    let Ok(Some(context)) = canvas.get_context("2d") else { return };
-    let Ok(context) = context.dyn_into::<web_sys::CanvasRenderingContext2d>() else { return };
-    let color = super::canvas::css_var(&canvas, "--marker", "#c2410c");
-    context.set_fill_style_str(&color);
-    let total = run.total_ops().max(1) as f64;
-    let mut last_x = -1.0;
-    for &op in run.notable_ops() {
-        let x = ((op + 1) as f64 / total * f64::from(width)).floor();
-        if x != last_x {
-            context.fill_rect(x, 0.0, 1.5, 10.0);
-            last_x = x;
-        }
     }
 }
 

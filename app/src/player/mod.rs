@@ -15,6 +15,7 @@ pub mod link;
 pub mod loader;
 pub mod model;
 pub mod panels;
+mod scrub;
 pub mod stage;
 pub mod timeline;
 pub mod today;

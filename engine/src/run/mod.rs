@@ -4,7 +4,7 @@
 
 pub mod budget;
 pub mod builder;
-mod chapters;
+pub mod chapters;
 pub mod cursor;
 pub mod format;
 pub mod hash;

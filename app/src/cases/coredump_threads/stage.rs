@@ -85,13 +85,18 @@ pub fn threads_stage(props: &StageProps) -> Html {
         <section class="panel stage cdt-stage" aria-labelledby="cdt-stage-title" data-testid="cdt-stage">
             // Named for assistive technology; on screen the boxes title themselves.
             <h2 id="cdt-stage-title" class="visually-hidden">{ "The process at this step" }</h2>
+            // One CPU: the threads wait for the CPU, so its run queue leads and the
+            // locks follow (mmap_sem, the one that queues, before siglock's line).
+            if case.o1 && case.cpus <= 1 {
+                { run_queue(view, case) }
+            }
             <div class="cdt-top">
                 { locks(view, case) }
                 { signal_state(view, case) }
             </div>
-            if case.o1 {
+            if case.o1 && case.cpus > 1 {
                 { run_queue(view, case) }
-            } else {
+            } else if !case.o1 {
                 { cpus_today(view, case, &props.run) }
             }
             { threads(view, case) }
@@ -126,10 +131,19 @@ pub fn time_and_notes(run: &Run, view: &View) -> Html {
 /// The process's two locks: siglock (contended only on two or more CPUs) and
 /// mmap_sem, where the dumper holds the address space and SIGXCPU dumpers queue.
 fn locks(view: &View, case: &CoredumpCase) -> Html {
+    if case.cpus <= 1 {
+        // One CPU: mmap_sem is the lock that queues; siglock's line comes second.
+        return html! {
+            <div class="cdt-lock" data-testid="cdt-siglock">
+                { mmap_sem(view, true) }
+                { siglock(view, case) }
+            </div>
+        };
+    }
     html! {
         <div class="cdt-lock" data-testid="cdt-siglock">
             { siglock(view, case) }
-            { mmap_sem(view) }
+            { mmap_sem(view, false) }
         </div>
     }
 }
@@ -145,10 +159,10 @@ fn siglock(view: &View, case: &CoredumpCase) -> Html {
         // in a line and leave the room to the run queue, where the threads do wait.
         return html! {
             <>
-                <h3>{ "sighand->siglock" }</h3>
-                <p class="cdt-holder">
-                    { "taken " }<strong data-testid="cdt-acquisitions">{ group_digits(lock.stats.acquisitions) }</strong>
-                    { " times, never waited for: on one CPU the threads wait for the CPU (the run queue below), not for this lock." }
+                <p class="cdt-holder cdt-siglock-line" data-testid="cdt-siglock-line">
+                    <strong>{ "sighand->siglock" }</strong>{ ": taken " }
+                    <strong data-testid="cdt-acquisitions">{ group_digits(lock.stats.acquisitions) }</strong>
+                    { " times, never waited for: a spinlock's holder is not preempted on one CPU, so nobody queues here." }
                 </p>
             </>
         };
@@ -197,7 +211,7 @@ fn siglock(view: &View, case: &CoredumpCase) -> Html {
 
 /// mmap_sem: who holds it, and the threads asleep on it in arrival order, each with
 /// when it came and why (the signal it dequeued).
-fn mmap_sem(view: &View) -> Html {
+fn mmap_sem(view: &View, the_queueing_lock: bool) -> Html {
     // mmap_sem in 2005's runs, mmap_lock (its name since v5.8) in today's.
     let Some(mmap) = view.locks.iter().find(|l| l.name == "mm->mmap_sem" || l.name == "mm->mmap_lock") else {
         return html! {};
@@ -212,7 +226,10 @@ fn mmap_sem(view: &View) -> Html {
     );
     html! {
         <div class="cdt-mmap" data-testid="cdt-mmap">
-            <h3>{ mmap.name.clone() }</h3>
+            <h3>
+                { mmap.name.clone() }
+                if the_queueing_lock { { ": the lock that does queue" } }
+            </h3>
             <p><strong data-testid="cdt-mmap-holder">{ holder }</strong></p>
             if !mmap.waiters.is_empty() {
                 <p>{ format!("{} asleep on it in order, off the run queue (TASK_UNINTERRUPTIBLE), {}:", mmap.waiters.len(),
@@ -393,6 +410,9 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
         <div class={if case.cpus == 1 { "cdt-rq" } else { "cdt-cpu-row" }} data-testid={format!("cdt-runqueue{suffix}")}>
             if case.cpus == 1 {
                 <h3>{ "The O(1) run queue (by priority, best first)" }</h3>
+                <p class="cdt-lead" data-testid="cdt-one-cpu">
+                    { "One CPU: the threads wait here, for the CPU, not for a lock." }
+                </p>
             } else {
                 <span class="cdt-cpu-label">{ format!("CPU {cpu}") }</span>
             }

@@ -23,20 +23,43 @@ struct Visit {
     slot: u64,
 }
 
-/// What the current iteration has done so far (up to the position).
+/// What the current iteration has done so far (up to the position), or, before its
+/// lookup has begun, the page before's whole lookup (`previous`): while playing the
+/// cursor lands anywhere in a page's few steps, and a stage that blanked at each
+/// page's first steps would look frozen.
 #[derive(Default, PartialEq)]
 struct Current {
     address: Option<u64>,
     visits: Vec<Visit>,
     walk: Option<(u64, bool)>,
+    previous: bool,
 }
 
 fn current(run: &Run, position: u64) -> Current {
     let Some(last) = position.checked_sub(1) else { return Current::default() };
     let iteration = run.unit_of(last, Granularity::Iteration);
     let Some((first, _)) = run.unit_ops(Granularity::Iteration, iteration) else { return Current::default() };
+    let found = lookup_in(run, first, position);
+    if !found.visits.is_empty() || iteration == 0 {
+        return found;
+    }
+    match run.unit_ops(Granularity::Iteration, iteration - 1) {
+        Some((before, end)) => {
+            let earlier = lookup_in(run, before, end);
+            if earlier.visits.is_empty() {
+                found
+            } else {
+                Current { previous: true, ..earlier }
+            }
+        }
+        None => found,
+    }
+}
+
+/// The lookup among ops `[first, end)`: its address, node visits and page walk.
+fn lookup_in(run: &Run, first: u64, end: u64) -> Current {
     let mut found = Current::default();
-    for index in first..position {
+    for index in first..end {
         let Some(op) = run.op(index) else { break };
         match (op.kind, op.args.as_slice()) {
             (OpKind::TreeVisit, [Arg::Addr(addr)]) => found.address = Some(*addr),
@@ -68,15 +91,15 @@ pub fn address_space_stage(props: &StageProps) -> Html {
     html! {
         <section class="panel stage" aria-labelledby="stage-title" data-testid="stage">
             <h2 id="stage-title">{ "The dump, up close" }</h2>
-            <p class="stage-address" data-testid="stage-address">
-                { "Current address: " }
+            <p class="stage-address" data-testid="stage-address" data-lookup={if now.previous { "previous" } else { "current" }}>
+                { if now.previous { "Last address looked up (the page before; this page's lookup has not begun): " } else { "Current address: " } }
                 <code>{ now.address.map_or("—".to_string(), |a| format!("{a:#x}")) }</code>
                 { " · " }{ space.machine }
             </p>
             { strip(space, now.address) }
             <div class="stage-row">
-                { tree(space, &now.visits) }
-                { walk(space, now.walk) }
+                { tree(space, &now.visits, now.previous) }
+                { walk(space, now.walk, now.previous) }
             </div>
             { churn(&props.view) }
         </section>
@@ -139,7 +162,7 @@ fn strip(space: &AddressSpace, address: Option<u64>) -> Html {
 }
 
 /// The maple tree: every node if it is small, else the nodes on the descent.
-fn tree(space: &AddressSpace, visits: &[Visit]) -> Html {
+fn tree(space: &AddressSpace, visits: &[Visit], previous: bool) -> Html {
     const NODES_FULL_MAX: usize = 12;
     let tree = &space.tree;
     let on_path = |node: u64| visits.iter().find(|v| v.node == node).copied();
@@ -168,7 +191,9 @@ fn tree(space: &AddressSpace, visits: &[Visit]) -> Html {
             <figcaption>
                 { format!("Maple tree: height {}, {} nodes (internal arange_64: 10 slots; leaves leaf_64: 16 slots). ", tree.height(), tree.nodes.len()) }
                 { if visits.is_empty() { "No lookup in this step yet.".to_string() }
-                  else { format!("This lookup visited {} node(s), comparing {} pivot(s).", visits.len(), visits.iter().map(|v| v.compared).sum::<u64>()) } }
+                  else { format!("{} visited {} node(s), comparing {} pivot(s).",
+                                 if previous { "The last lookup (the page before)" } else { "This lookup" },
+                                 visits.len(), visits.iter().map(|v| v.compared).sum::<u64>()) } }
             </figcaption>
             { for levels.iter().enumerate().map(|(depth, level)| html! {
                 <div class="maple-level" aria-label={format!("level {}", depth + 1)}>
@@ -198,10 +223,10 @@ fn tree(space: &AddressSpace, visits: &[Visit]) -> Html {
     }
 }
 
-fn walk(space: &AddressSpace, walk: Option<(u64, bool)>) -> Html {
+fn walk(space: &AddressSpace, walk: Option<(u64, bool)>, previous: bool) -> Html {
     html! {
         <figure class="pagewalk" data-testid="page-walk">
-            <figcaption>{ "Page-table walk" }</figcaption>
+            <figcaption>{ if previous { "Page-table walk (the page before)" } else { "Page-table walk" } }</figcaption>
             <ol>
                 { for space.levels.iter().enumerate().map(|(i, name)| {
                     let level = i as u64 + 1;

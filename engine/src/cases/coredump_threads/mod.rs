@@ -10,6 +10,8 @@
 mod tour;
 // The simulation: built only with the case's feature (see `registry`).
 #[cfg(feature = "coredump-threads")]
+mod claims;
+#[cfg(feature = "coredump-threads")]
 mod extras;
 #[cfg(feature = "coredump-threads")]
 pub mod machine;

@@ -209,6 +209,10 @@ impl Case for CoredumpThreads {
         crate::run::wire::CaseWire::with_extras::<extras::CoredumpCase>(text::TEMPLATES, text::CODE)
     }
 
+    fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
+        claims::CLAIMS
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let cfg = config(params, variant);
         if cfg.variant == Variant::Today {

@@ -23,6 +23,17 @@ const CODE: &[Function] = &[Function {
     lines: &["for (i = 0; i < n; i++)", "exit()"],
 }];
 
+/// "{0} exits" (template 3): the task is drawn dead.
+static CLAIMS: [crate::run::chapters::StageClaim; 1] = [crate::run::chapters::StageClaim {
+    templates: &[3],
+    says: "the task has exited",
+    holds: |op, view| {
+        let task = crate::run::chapters::task_slot(op, 0)?;
+        let dead = view.tasks.get(task.0 as usize).is_some_and(|t| t.state == TaskState::Dead);
+        crate::run::chapters::expect(dead, || "the task is not drawn dead".to_string())
+    },
+}];
+
 impl Case for Example {
     fn meta(&self) -> &'static CaseMeta {
         &META
@@ -30,6 +41,10 @@ impl Case for Example {
 
     fn wire(&self) -> crate::run::wire::CaseWire {
         crate::run::wire::CaseWire::without_extras(TEMPLATES, CODE)
+    }
+
+    fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
+        &CLAIMS
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {

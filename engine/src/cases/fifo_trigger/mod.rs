@@ -12,6 +12,8 @@ mod tour;
 #[cfg(feature = "fifo-trigger")]
 pub mod build;
 #[cfg(feature = "fifo-trigger")]
+mod claims;
+#[cfg(feature = "fifo-trigger")]
 pub mod events;
 #[cfg(feature = "fifo-trigger")]
 mod extras;

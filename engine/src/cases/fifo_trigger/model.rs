@@ -283,6 +283,10 @@ impl Case for FifoTrigger {
         crate::run::wire::CaseWire::with_extras::<extras::FifoCase>(text::TEMPLATES, text::CODE)
     }
 
+    fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
+        claims::CLAIMS
+    }
+
     fn csv_tables(&self, run: &Run) -> Vec<crate::export::csv::Table> {
         run.extras::<FifoCase>().map(FifoCase::csv_tables).unwrap_or_default()
     }

@@ -6,6 +6,8 @@
 mod tour;
 // The simulation: built only with the case's feature (see `registry`).
 #[cfg(feature = "gvisor-threadgroups")]
+mod claims;
+#[cfg(feature = "gvisor-threadgroups")]
 mod extras;
 #[cfg(feature = "gvisor-threadgroups")]
 mod model;

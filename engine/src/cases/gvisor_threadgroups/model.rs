@@ -94,6 +94,10 @@ impl Case for GvisorThreadgroups {
         crate::run::wire::CaseWire::with_extras::<extras::SentryShape>(text::TEMPLATES, text::CODE)
     }
 
+    fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
+        super::claims::CLAIMS
+    }
+
     fn csv_tables(&self, run: &Run) -> Vec<crate::export::csv::Table> {
         run.extras::<extras::SentryShape>().map(extras::SentryShape::csv_tables).unwrap_or_default()
     }

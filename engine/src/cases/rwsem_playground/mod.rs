@@ -4,6 +4,8 @@
 mod tour;
 // The simulation: built only with the case's feature (see `registry`).
 #[cfg(feature = "rwsem-playground")]
+mod claims;
+#[cfg(feature = "rwsem-playground")]
 mod model;
 #[cfg(feature = "rwsem-playground")]
 mod sim;

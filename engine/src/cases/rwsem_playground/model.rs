@@ -17,6 +17,10 @@ impl Case for RwsemPlayground {
         crate::run::wire::CaseWire::without_extras(text::TEMPLATES, text::CODE)
     }
 
+    fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
+        super::claims::CLAIMS
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let policy = match variant {
             "no-spin" => RwsemPolicy { writer_spin: false, handoff: true },

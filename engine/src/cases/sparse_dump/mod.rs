@@ -4,6 +4,8 @@
 mod tour;
 // The simulation: built only with the case's feature (see `registry`).
 #[cfg(feature = "sparse-dump")]
+mod claims;
+#[cfg(feature = "sparse-dump")]
 mod costs;
 #[cfg(feature = "sparse-dump")]
 mod extras;

@@ -32,6 +32,10 @@ impl Case for SparseDump {
         crate::run::wire::CaseWire::with_extras::<extras::AddressSpace>(text::TEMPLATES, text::CODE)
     }
 
+    fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
+        super::claims::CLAIMS
+    }
+
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
         let (page, geometry) = match params.word("page_size") {
             "16KiB" => (16 * KIB, space::GEOMETRY_16K),
