@@ -251,3 +251,27 @@ fn cut(text: &str, chars: usize) -> String {
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's light timeline colours (`static/timeline.css`, the first `--tl-*`
+    /// block) are the SVG's: a slide made from the saved file looks like the page.
+    #[test]
+    fn the_pages_light_timeline_colours_are_the_svgs() {
+        let css = include_str!("../../../static/timeline.css");
+        let light = &css[..css.find("@media").unwrap_or(css.len())];
+        let value = |name: &str| -> Option<String> {
+            let key = format!("--tl-{name}:");
+            let at = light.find(&key)? + key.len();
+            Some(light[at..].split(';').next()?.trim().to_string())
+        };
+        // In `SpanState::ALL` order, as the app's theme.rs names them.
+        let names =
+            ["new", "user", "kernel", "spinning", "runnable", "sleeping", "blocked", "stopped", "exiting", "dead"];
+        for (state, name) in SpanState::ALL.into_iter().zip(names) {
+            assert_eq!(value(name).as_deref(), Some(state_colour(state)), "--tl-{name}");
+        }
+    }
+}
