@@ -268,8 +268,10 @@ mod tests {
             Some(light[at..].split(';').next()?.trim().to_string())
         };
         // In `SpanState::ALL` order, as the app's theme.rs names them.
-        let names =
-            ["new", "user", "kernel", "spinning", "runnable", "sleeping", "blocked", "stopped", "exiting", "dead"];
+        let names = [
+            "new", "user", "kernel", "spinning", "runnable", "sleeping", "blocked", "stopped", "exiting",
+            "dead",
+        ];
         for (state, name) in SpanState::ALL.into_iter().zip(names) {
             assert_eq!(value(name).as_deref(), Some(state_colour(state)), "--tl-{name}");
         }
