@@ -75,8 +75,8 @@ fn transport_buttons(player: &Player, on: impl Fn(Action) -> Callback<MouseEvent
                 // wide for Pause as for Play, so the row never rewraps when playback starts.
                 <span class="glyph" aria-hidden="true">{ if player.playing { "❚❚" } else { "▶" } }</span>
                 <span class="caption play-words" aria-hidden="true">
-                    <span class={classes!("play-word", (!player.playing).then_some("shown"))}>{ "play" }</span>
-                    <span class={classes!("play-word", player.playing.then_some("shown"))}>{ "pause" }</span>
+                    <span class={classes!("play-word", (!player.playing).then_some("shown"))}>{ "Play" }</span>
+                    <span class={classes!("play-word", player.playing.then_some("shown"))}>{ "Pause" }</span>
                 </span>
             </button>
             <button type="button" data-testid="step-forward" onclick={on(Action::StepForward)}
