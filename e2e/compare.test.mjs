@@ -115,6 +115,32 @@ describe('compare mode', () => {
     });
   }
 
+  test('each side says where its own run is: "at t of end" until it ends, then "ended at end"', T, async () => {
+    await withPage(suite.browser, 'compare-where', async ({ page, consoleErrors, pageErrors }) => {
+      // The fixed run (2.6.18) ends long before the reported one.
+      await page.goto(suite.url('#/case/coredump-threads?lv=5&cmp=2.6.18&step=iter:3'));
+      await waitForApp(page);
+      await sideTimes(page);
+      const where = () => page.getByTestId('compare-where').allInnerTexts();
+      const early = await where();
+      assert.equal(early.length, 2, 'one line per side');
+      for (const text of early) assert.match(text, /^at \S+ \S+ of \S+ \S+$/, `early: ${early.join(' | ')}`);
+      const [, fixedEnd] = early[1].match(/ of (.+)$/);
+      const [, reportedEnd] = early[0].match(/ of (.+)$/);
+      assert.notEqual(fixedEnd, reportedEnd, 'each side its own run\'s end');
+      // The last key moment: the reported run is still going, the fixed one has ended.
+      const chapters = page.getByTestId('chapters').getByRole('button');
+      await chapters.nth((await chapters.count()) - 2).click();
+      await page.waitForFunction(() => /^ended/.test(document.querySelectorAll('[data-testid="compare-where"]')[1]?.textContent ?? ''));
+      const late = await where();
+      assert.match(late[0], new RegExp(`^at \\S+ \\S+ of ${reportedEnd}$`), late[0]);
+      assert.equal(late[1], `ended at ${fixedEnd}`);
+      assert.notDeepEqual(late[0], early[0], 'the first side moved on');
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test('aligned by unit, the second side is at the same iteration; back to no comparison', T, async () => {
     await withPage(suite.browser, 'compare-unit', async ({ page, consoleErrors, pageErrors }) => {
       await page.goto(suite.url('#/case/rwsem-playground?cmp=v6.13&cmp.duration=5ms&step=iter:3'));

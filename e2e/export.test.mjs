@@ -62,6 +62,47 @@ describe('exports', () => {
     });
   });
 
+  test('the timeline SVG marks the moment and uses the page\'s colours; the CSV names threads', T, async () => {
+    await withPage(suite.browser, 'export-svg-colours', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/case/coredump-threads?lv=5&step=iter:400'));
+      await waitForApp(page);
+      await page.getByTestId('export-svg').waitFor();
+      const svg = await save(page, 'export-svg');
+      const time = await page.getByTestId('sim-time').innerText();
+      assert.ok(svg.text.includes(`this moment: ${time}<`), `the moment ${time} is marked`);
+      // Each state's swatch in the legend has the fill the page's timeline draws it with
+      // (its light theme, the one a slide is printed in).
+      const legend = [...svg.text.matchAll(/<rect [^>]*fill="(#[0-9a-f]{6})"[^>]*\/><text [^>]*>([^<]+)<\/text>/g)];
+      assert.ok(legend.length >= 8, `${legend.length} legend swatches`);
+      await page.locator('.timeline').first().waitFor();
+      const page_colours = await page.locator('.timeline').first().evaluate((timeline) => {
+        const style = getComputedStyle(timeline);
+        const hex = (value) => {
+          const probe = document.createElement('span');
+          probe.style.color = value;
+          document.body.append(probe);
+          const [r, g, b] = getComputedStyle(probe).color.match(/\d+/g).map(Number);
+          probe.remove();
+          return `#${[r, g, b].map((n) => n.toString(16).padStart(2, '0')).join('')}`;
+        };
+        const names = ['new', 'user', 'kernel', 'spinning', 'runnable', 'sleeping', 'blocked', 'stopped', 'exiting', 'dead'];
+        return Object.fromEntries(names.map((name) => [name, hex(style.getPropertyValue(`--tl-${name}`).trim())]));
+      });
+      const legend_colours = legend.map(([, fill]) => fill);
+      for (const fill of legend_colours) {
+        assert.ok(Object.values(page_colours).includes(fill), `${fill} is one of the page's ${JSON.stringify(page_colours)}`);
+      }
+      assert.equal(new Set(legend_colours).size, legend_colours.length, 'a colour per state');
+      // The figures' CSV names each thread, as the stage does.
+      const csv = await save(page, 'export-csv');
+      assert.match(csv.text, /\nper_thread\.main\.sys_ns,\d+,ns\n/);
+      assert.match(csv.text, /\nper_thread\.T3\.user_ns,\d+,ns\n/);
+      assert.doesNotMatch(csv.text, /\nper_thread\.\d/);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    }, { colorScheme: 'light', bypassCSP: true });
+  });
+
   test('a stage canvas saves as a PNG at twice its CSS size', T, async () => {
     await withPage(suite.browser, 'export-png', async ({ page, consoleErrors, pageErrors }) => {
       await page.goto(suite.url('#/case/gvisor-threadgroups'));

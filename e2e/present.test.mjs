@@ -21,9 +21,8 @@ describe('presenter view', () => {
   });
 
   // Read from the back of a room: at 1920 × 1080 the stage's smallest text, as
-  // rendered (its zoom included), is at least 20 px at the start and at the headline.
-  // The other chapters are measured and logged: coredump-threads' late chapters and
-  // the FIFO's first still have smaller text, which the log shows.
+  // rendered (its zoom included), is at least 20 px at the start, at the headline and
+  // at every chapter. Every size is measured before a failure is reported, and logged.
   for (const id of CASE_IDS) {
     test(`${id}: the stage's smallest text is at least 20 px on a 1920 × 1080 projector`, T, async () => {
       await withPage(
@@ -42,12 +41,16 @@ describe('presenter view', () => {
           assert.ok(headline.px >= 20, `${id} at its headline: ${headline.px.toFixed(1)} px ("${headline.text}")`);
           const chapters = page.getByTestId('chapters').getByRole('button');
           const sizes = [];
+          const small = [];
           for (let index = 0; index < (await chapters.count()); index += 1) {
             await chapters.nth(index).click();
             await page.waitForTimeout(300);
-            sizes.push((await smallestStageText(page)).px.toFixed(1));
+            const smallest = await smallestStageText(page);
+            sizes.push(smallest.px.toFixed(1));
+            if (smallest.px < 20) small.push(`chapter ${index + 1}: ${smallest.px.toFixed(1)} px ("${smallest.text}")`);
           }
           console.log(`${id}: smallest stage text ${start.px.toFixed(1)} px at the start, ${headline.px.toFixed(1)} px at the headline, by chapter ${sizes.join(' / ')} px`);
+          assert.deepEqual(small, [], `${id}: text under 20 px`);
         },
         { viewport: { width: 1920, height: 1080 } },
       );

@@ -75,6 +75,7 @@ pub fn stages(
         <div class="compare-stages" data-testid="compare-stages">
             <div class="compare-side" data-testid="compare-side" data-time-ns={first.view.now_ns.to_string()}>
                 <p class="compare-caption" id="compare-stage-1">{ first_label.clone() }</p>
+                { where_it_is(first) }
                 <SideIds class="compare-stage" caption="compare-stage-1" suffix="">{ draw(first) }</SideIds>
             </div>
             <div class="compare-side" data-testid="compare-side"
@@ -82,13 +83,29 @@ pub fn stages(
                 <p class="compare-caption" id="compare-stage-2">{ second_label.clone() }</p>
                 { match second {
                     Ok(context) => html! {
+                        <>
+                        { where_it_is(context) }
                         <SideIds class="compare-stage" caption="compare-stage-2" suffix="--2">{ draw(context) }</SideIds>
+                        </>
                     },
                     Err(waiting) => html! { <p class="muted" role="status">{ waiting.clone() }</p> },
                 } }
             </div>
         </div>
     }
+}
+
+/// Where one side's run stands at the aligned moment, in its own time: "at 0.82 s of
+/// 1.3 s", and "ended at 1.3 s" only once it has (the other side may go on). Beside the
+/// caption, not in it: the caption names the side's landmarks and must not change.
+fn where_it_is(context: &StageContext) -> Html {
+    let (run, view) = (&context.run, &context.view);
+    let text = if view.position >= run.total_ops() {
+        format!("ended at {}", format::duration(run.end_ns))
+    } else {
+        format!("at {} of {}", format::duration(view.now_ns), format::duration(run.end_ns))
+    };
+    html! { <p class="compare-where" data-testid="compare-where">{ text }</p> }
 }
 
 /// The case's wide slot (its outputs and charts) for both sides, side by side.

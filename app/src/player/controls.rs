@@ -77,7 +77,13 @@ fn transport_buttons(player: &Player, on: impl Fn(Action) -> Callback<MouseEvent
             </button>
             <button type="button" data-testid="play" class="play" onclick={on(Action::TogglePlay)}
                 aria-label={if player.playing { "Pause (Space)" } else { "Play (Space)" }} aria-pressed={player.playing.to_string()}>
-                { if player.playing { "❚❚ Pause" } else { "▶ Play" } }
+                // Both words are laid out in one cell, the other one invisible: the button is as
+                // wide for Pause as for Play, so the row never rewraps when playback starts.
+                <span class="glyph" aria-hidden="true">{ if player.playing { "❚❚" } else { "▶" } }</span>
+                <span class="caption play-words" aria-hidden="true">
+                    <span class={classes!("play-word", (!player.playing).then_some("shown"))}>{ "Play" }</span>
+                    <span class={classes!("play-word", player.playing.then_some("shown"))}>{ "Pause" }</span>
+                </span>
             </button>
             <button type="button" data-testid="step-forward" onclick={on(Action::StepForward)}
                 aria-label={format!("Step forward one {} (→)", granularity_label(g))} title="Step forward (→)">

@@ -18,21 +18,30 @@ const PLOT_W: u64 = 1000;
 const ROW_H: u64 = 18;
 const TOP: u64 = 74;
 
-/// The fill of each state, in `SpanState::ALL` order (the app's light theme).
-fn colour(state: SpanState) -> &'static str {
+/// The fill of each state: the page's light theme, one list for both drawings. The
+/// app's canvas falls back to it when `timeline.css` did not load, and a browser test
+/// holds `timeline.css`'s light `--tl-*` colours and a saved SVG to it, so that a slide
+/// made from the file looks like the page it came from. Hues from the Okabe–Ito
+/// colour-blind-safe palette; states that could be confused also differ in lightness.
+pub fn state_colour(state: SpanState) -> &'static str {
     match state {
-        SpanState::New => "#e5e7eb",
-        SpanState::User => "#16a34a",
-        SpanState::Kernel => "#2563eb",
-        SpanState::Spinning => "#dc2626",
-        SpanState::Runnable => "#f59e0b",
-        SpanState::Sleeping => "#cbd5e1",
-        SpanState::Blocked => "#7c3aed",
-        SpanState::Stopped => "#94a3b8",
-        SpanState::Exiting => "#0f766e",
-        SpanState::Dead => "#ffffff",
+        SpanState::New => "#aeb2bb",
+        SpanState::User => "#008a65",
+        SpanState::Kernel => "#0067a5",
+        SpanState::Spinning => "#e69f00",
+        SpanState::Runnable => "#e8c81c",
+        SpanState::Sleeping => "#a9bdd6",
+        SpanState::Blocked => "#c4500a",
+        SpanState::Stopped => "#cc79a7",
+        SpanState::Exiting => "#474d5c",
+        SpanState::Dead => "#6b7280",
     }
 }
+
+/// The page's light text, rules and playhead (`--text`, `--border-strong`), for the
+/// axis, the chapter markers and the moment's line.
+const TEXT: &str = "#111318";
+const RULE: &str = "#5b6170";
 
 /// Where the picture's parts go: the task rows, the chapters' list and the legend
 /// below them, and the scale from a time to a pixel column.
@@ -72,7 +81,7 @@ pub fn timeline_svg(run: &Run, moment: Option<u64>) -> String {
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
-         font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"{width}\" height=\"{height}\" fill=\"#ffffff\"/>\n"
+         font-family=\"sans-serif\" font-size=\"12\" fill=\"{TEXT}\">\n<rect width=\"{width}\" height=\"{height}\" fill=\"#ffffff\"/>\n"
     );
     let title = format!(
         "{} ({}), seed {}: {} simulated",
@@ -110,7 +119,8 @@ pub fn timeline_svg(run: &Run, moment: Option<u64>) -> String {
 }
 
 /// One task's row at height `y`: its name, then one sample per pixel column,
-/// merged into one rectangle while the state stays the same.
+/// merged into one rectangle while the state stays the same. As on the page, a task
+/// that does not exist (yet, or any more) is a thin bar, not a full one.
 fn write_task_row(out: &mut String, name: &str, track: &Track, y: u64, end_ns: u64) {
     let _ = writeln!(
         out,
@@ -128,15 +138,18 @@ fn write_task_row(out: &mut String, name: &str, track: &Track, y: u64, end_ns: u
             track.states.get(span).copied().unwrap_or(SpanState::New)
         });
         if state != current {
-            if let Some(previous) = current.filter(|&state| state != SpanState::Dead) {
+            if let Some(previous) = current {
+                let (top, height) = if matches!(previous, SpanState::New | SpanState::Dead) {
+                    (y + ROW_H / 2 - 1, 2)
+                } else {
+                    (y + 2, ROW_H - 4)
+                };
                 let _ = writeln!(
                     out,
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>",
+                    "<rect x=\"{}\" y=\"{top}\" width=\"{}\" height=\"{height}\" fill=\"{}\"><title>{}</title></rect>",
                     LABEL_W + run_start,
-                    y + 2,
                     column - run_start,
-                    ROW_H - 4,
-                    colour(previous),
+                    state_colour(previous),
                     previous.label()
                 );
             }
@@ -152,7 +165,7 @@ fn write_time_axis(out: &mut String, page: &Page, end_ns: u64) {
         let x = page.x_of(at_ns);
         let _ = writeln!(
             out,
-            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#9ca3af\"/>\
+            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"{RULE}\"/>\
              <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             TOP - 20,
             page.rows_bottom,
@@ -187,7 +200,7 @@ fn write_chapters(out: &mut String, page: &Page, run: &Run) {
     for (x, label) in markers {
         let _ = writeln!(
             out,
-            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#111827\" stroke-dasharray=\"3 2\"/>\
+            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"{TEXT}\" stroke-dasharray=\"3 2\"/>\
              <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{label}</text>",
             TOP - 4,
             page.rows_bottom,
@@ -201,8 +214,8 @@ fn write_moment(out: &mut String, page: &Page, at_ns: u64) {
     let x = page.x_of(at_ns);
     let _ = writeln!(
         out,
-        "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#c0392b\" stroke-width=\"2\"/>\
-         <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#c0392b\" font-weight=\"bold\">this moment: {}</text>",
+        "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"{TEXT}\" stroke-width=\"2\"/>\
+         <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"{TEXT}\" font-weight=\"bold\">this moment: {}</text>",
         TOP - 36,
         page.rows_bottom,
         TOP - 38,
@@ -216,9 +229,9 @@ fn write_legend(out: &mut String, legend_top: u64) {
     for state in SpanState::ALL.into_iter().filter(|&state| state != SpanState::Dead) {
         let _ = writeln!(
             out,
-            "<rect x=\"{x}\" y=\"{legend_top}\" width=\"12\" height=\"12\" fill=\"{}\" stroke=\"#6b7280\"/>\
+            "<rect x=\"{x}\" y=\"{legend_top}\" width=\"12\" height=\"12\" fill=\"{}\" stroke=\"{RULE}\"/>\
              <text x=\"{}\" y=\"{}\">{}</text>",
-            colour(state),
+            state_colour(state),
             x + 16,
             legend_top + 11,
             state.label()
@@ -237,4 +250,30 @@ fn cut(text: &str, chars: usize) -> String {
 
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's light timeline colours (`static/timeline.css`, the first `--tl-*`
+    /// block) are the SVG's: a slide made from the saved file looks like the page.
+    #[test]
+    fn the_pages_light_timeline_colours_are_the_svgs() {
+        let css = include_str!("../../../static/timeline.css");
+        let light = &css[..css.find("@media").unwrap_or(css.len())];
+        let value = |name: &str| -> Option<String> {
+            let key = format!("--tl-{name}:");
+            let at = light.find(&key)? + key.len();
+            Some(light[at..].split(';').next()?.trim().to_string())
+        };
+        // In `SpanState::ALL` order, as the app's theme.rs names them.
+        let names = [
+            "new", "user", "kernel", "spinning", "runnable", "sleeping", "blocked", "stopped", "exiting",
+            "dead",
+        ];
+        for (state, name) in SpanState::ALL.into_iter().zip(names) {
+            assert_eq!(value(name).as_deref(), Some(state_colour(state)), "--tl-{name}");
+        }
+    }
 }

@@ -1,5 +1,8 @@
 //! Colours and hatches: the `--tl-*` palette read from CSS, fallbacks, thin bars and hatch patterns.
 
+// The light theme's colours are the saved SVG's (one list, in the engine); the canvas
+// falls back to them when timeline.css did not load.
+use slowpath_engine::export::svg::state_colour;
 use slowpath_engine::run::timeline::SpanState;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, Element, HtmlCanvasElement};
@@ -19,22 +22,6 @@ pub fn state_css_name(state: SpanState) -> &'static str {
         SpanState::Stopped => "stopped",
         SpanState::Exiting => "exiting",
         SpanState::Dead => "dead",
-    }
-}
-
-/// Fallbacks for when timeline.css did not load (light theme).
-fn fallback_colour(state: SpanState) -> &'static str {
-    match state {
-        SpanState::New => "#b9bcc4",
-        SpanState::User => "#008a65",
-        SpanState::Kernel => "#0067a5",
-        SpanState::Spinning => "#e69f00",
-        SpanState::Runnable => "#e8c81c",
-        SpanState::Sleeping => "#a9bdd6",
-        SpanState::Blocked => "#c4500a",
-        SpanState::Stopped => "#cc79a7",
-        SpanState::Exiting => "#474d5c",
-        SpanState::Dead => "#6b7280",
     }
 }
 
@@ -97,7 +84,7 @@ impl Palette {
         };
         Palette {
             states: SpanState::ALL
-                .map(|state| get(&format!("--tl-{}", state_css_name(state)), fallback_colour(state))),
+                .map(|state| get(&format!("--tl-{}", state_css_name(state)), state_colour(state))),
             bg: get("--tl-bg", "#ffffff"),
             text: get("--tl-text", "#111318"),
             muted: get("--tl-muted", "#3f4654"),
