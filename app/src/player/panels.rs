@@ -380,7 +380,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                     { for view.tasks.iter().take(shown).map(|task| html! {
                         <tr key={task.id.0}>
                             <th scope="row">{ &task.name }</th>
-                            <td class={classes!("state", format!("s-{:?}", slowpath_engine::run::timeline::SpanState::of(task.state)).to_lowercase())}>
+                            <td class={classes!("state", format!("s-{:?}", slowpath_engine::run::timeline::SpanState::of(task.state)).to_ascii_lowercase())}>
                                 { state_word(task.state) }
                             </td>
                             <td>{ format::duration(task.user_ns) }</td>

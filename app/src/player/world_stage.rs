@@ -43,7 +43,7 @@ pub fn world_stage(context: &StageContext) -> Html {
                 <ul class="world-task-list">
                     { for view.tasks.iter().take(shown).map(|task| {
                         let span = SpanState::of(task.state);
-                        let state_class = format!("s-{span:?}").to_lowercase();
+                        let state_class = format!("s-{span:?}").to_ascii_lowercase();
                         html! {
                             <li class={classes!("world-task", state_class)} key={task.id.0}
                                 title={format!("CPU time so far: {}", format::duration(task.user_ns + task.sys_ns))}>
