@@ -35,11 +35,12 @@ pub fn case_card(props: &CaseCardProps) -> Html {
                 <a href={Route::case(meta.id).to_hash()}>{ meta.title }</a>
             </h3>
             <p class="case-card-summary">{ meta.summary }</p>
-            if let Some(figure) = &headline {
-                <p class="case-card-headline" data-testid="headline">
-                    <strong>{ figure.clone() }</strong>{ " " }{ meta.headline_label }
-                </p>
-            }
+            // Drawn before the figure arrives (an ellipsis in its place), so that the
+            // lines below it do not move when it does; named for tests once it has.
+            <p class="case-card-headline" data-testid={headline.is_some().then_some("headline")}>
+                <strong aria-busy={headline.is_none().then_some("true")}>{ headline.clone().unwrap_or_else(|| "…".to_string()) }</strong>
+                { " " }{ meta.headline_label }
+            </p>
             { reported_vs_modelled(meta, headline.as_deref(), card.and_then(|card| card.why_figures_differ)) }
             <p class="case-card-more" aria-hidden="true">{ "Open the case →" }</p>
         </li>

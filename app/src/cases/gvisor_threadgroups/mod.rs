@@ -19,7 +19,9 @@ pub const UI: CaseUi = CaseUi { id: "gvisor-threadgroups", main, wide, pace: Pac
 pub const CARD: CaseCard = CaseCard {
     id: "gvisor-threadgroups",
     picture: picture::picture,
-    why_figures_differ: Some("a visit's cost is calibrated on the report; the default seed draws fewer cache-cold visits than its mean"),
+    why_figures_differ: Some(
+        "a visit's cost is calibrated on the report; this seed draws fewer cache-cold visits",
+    ),
 };
 
 fn main(context: &StageContext) -> Html {
