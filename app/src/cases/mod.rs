@@ -6,6 +6,7 @@
 mod coredump_threads;
 mod fifo_trigger;
 mod gvisor_threadgroups;
+mod rwsem_playground;
 mod sparse_dump;
 
 pub use crate::player::stage::{CaseUi, StageContext};
@@ -37,6 +38,35 @@ pub fn ui_for(id: &str) -> Option<&'static CaseUi> {
     CASE_UIS.iter().find(|ui| ui.id == id)
 }
 
+/// What a case adds to its engine metadata where it is introduced (its card on the
+/// landing page, its title on its page and its tour): a small picture of its stage,
+/// and why its modelled headline figure is not the one the report gives. The figures
+/// themselves come from the engine (`CaseMeta::reported` and the default run).
+pub struct CaseCard {
+    /// The engine's case id (`CaseMeta::id`).
+    pub id: &'static str,
+    /// A light sketch of the stage: inline SVG drawn by the page (no image file, no
+    /// figure in it), decorative beside the case's title.
+    pub picture: fn() -> Html,
+    /// Why the model's headline figure differs from the report's, in a few words and
+    /// no figures; None for a case without a reported headline figure.
+    pub why_figures_differ: Option<&'static str>,
+}
+
+/// Every case's card, in any order (the landing page follows the registry).
+pub const CASE_CARDS: &[CaseCard] = &[
+    sparse_dump::CARD,
+    fifo_trigger::CARD,
+    coredump_threads::CARD,
+    gvisor_threadgroups::CARD,
+    rwsem_playground::CARD,
+];
+
+/// The card of case `id`, if it has one.
+pub fn card_for(id: &str) -> Option<&'static CaseCard> {
+    CASE_CARDS.iter().find(|card| card.id == id)
+}
+
 /// A case as the pages are handed it: found once, where the route names it, and
 /// passed down (no page, player or panel looks a case up by its id again).
 #[derive(Clone, Copy)]
@@ -46,6 +76,8 @@ pub struct Resolved {
     pub case: Option<&'static dyn slowpath_engine::Case>,
     /// The case's own stage, if it has one; the generic panels draw the rest.
     pub ui: Option<&'static CaseUi>,
+    /// Its picture and why its figures differ from the report's, if it has a card.
+    pub card: Option<&'static CaseCard>,
 }
 
 impl PartialEq for Resolved {
@@ -60,7 +92,7 @@ impl PartialEq for Resolved {
 /// that ships and nobody else is shown it.
 pub fn resolve(id: &str, doors_open: bool) -> Option<Resolved> {
     let entry = slowpath_engine::find(id).filter(|entry| entry.listed || doors_open)?;
-    Some(Resolved { meta: entry.meta, case: entry.simulation, ui: ui_for(id) })
+    Some(Resolved { meta: entry.meta, case: entry.simulation, ui: ui_for(id), card: card_for(id) })
 }
 
 /// For a slot a case leaves empty (no case does today; kept for the next one).
@@ -105,6 +137,32 @@ mod tests {
         assert!(resolve("example-case", true).is_some_and(|case| case.ui.is_none()));
         for entry in slowpath_engine::listed() {
             assert!(resolve(entry.meta.id, false).is_some(), "{}", entry.meta.id);
+        }
+    }
+
+    #[test]
+    fn every_listed_case_has_a_card_and_says_why_its_headline_differs_from_the_report() {
+        for entry in slowpath_engine::listed() {
+            let meta = entry.meta;
+            let card = card_for(meta.id).unwrap_or_else(|| panic!("`{}` has no card", meta.id));
+            let reported = meta.reported.iter().any(|figure| figure.metric == meta.headline_metric);
+            assert_eq!(
+                card.why_figures_differ.is_some(),
+                reported,
+                "{}: a why exactly when the report gives the headline",
+                meta.id
+            );
+            if let Some(why) = card.why_figures_differ {
+                assert!(
+                    !why.chars().any(|c| c.is_ascii_digit()),
+                    "{}: the why types a figure: {why}",
+                    meta.id
+                );
+            }
+        }
+        for (index, card) in CASE_CARDS.iter().enumerate() {
+            assert!(slowpath_engine::find(card.id).is_some(), "no engine case `{}`", card.id);
+            assert!(CASE_CARDS[..index].iter().all(|earlier| earlier.id != card.id), "`{}` twice", card.id);
         }
     }
 

@@ -1,11 +1,13 @@
 //! Building blocks shared by the pages.
 
 mod case_card;
+mod figures;
 mod footer;
 mod header;
 mod later;
 
 pub use case_card::case_list;
+pub use figures::TitleFigures;
 pub use footer::site_footer;
 pub use header::site_header;
 pub use later::use_parts_shown;

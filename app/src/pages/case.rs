@@ -5,15 +5,17 @@ use crate::player::loader::PlayerLoader;
 use crate::route::Route;
 use slowpath_engine::{CaseMeta, ParamSpec};
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// `#/case/<id>?<query>`: the player (the stage first), then what the case is:
 /// variants, parameters, sources. The query is the player's state.
 pub fn case_page(case: Option<Resolved>, id: &str, query: &str) -> Html {
     match case {
-        Some(Resolved { meta, case: Some(simulation), ui }) => {
+        Some(Resolved { meta, case: Some(simulation), ui, card }) => {
             let link = OpenedLink::parse(meta, query);
-            html! { <CaseDetails case={simulation} {ui} {link} query={AttrValue::from(query.to_string())} /> }
+            let why_figures_differ = card.and_then(|card| card.why_figures_differ);
+            html! { <CaseDetails case={simulation} {ui} {link} {why_figures_differ} query={AttrValue::from(query.to_string())} /> }
         }
         _ => no_such_case(id),
     }
@@ -33,6 +35,8 @@ struct CaseDetailsProps {
     /// The link's query as written (the player's identity) and as parsed.
     query: AttrValue,
     link: Rc<OpenedLink>,
+    /// Why the model's headline figure is not the report's (the case's card says).
+    why_figures_differ: Option<&'static str>,
 }
 
 impl PartialEq for CaseDetailsProps {
@@ -68,10 +72,8 @@ fn case_details(props: &CaseDetailsProps) -> Html {
                     <span class="case-system">{ meta.system }</span>
                 </p>
                 <h1 id="case-title">{ meta.title }</h1>
-                <details class="case-lede" data-testid="case-summary">
-                    <summary>{ "What happened" }</summary>
-                    <p class="lede">{ meta.summary }</p>
-                </details>
+                <WhatHappened summary={meta.summary} />
+                <crate::components::TitleFigures meta={crate::components::MetaRef(meta)} why={props.why_figures_differ} />
             </header>
 
             // Keyed by the link: pasting another link into the address bar reopens the player.
@@ -131,6 +133,39 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             </section>
             }
         </article>
+    }
+}
+
+/// Where the case pages keep whether "What happened" was last left open or closed.
+const WHAT_HAPPENED_KEY: &str = "slowpath.what-happened";
+
+#[derive(Properties, PartialEq)]
+struct WhatHappenedProps {
+    summary: &'static str,
+}
+
+/// "What happened", the case's summary behind a disclosure: open on a first visit
+/// (nothing remembered), then as the reader last left it, on every case page.
+#[function_component(WhatHappened)]
+fn what_happened(props: &WhatHappenedProps) -> Html {
+    let open = use_state(|| super::remember::recall(WHAT_HAPPENED_KEY).as_deref() != Some("closed"));
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |event: Event| {
+            let Some(details) = event.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            let now_open = details.has_attribute("open");
+            super::remember::keep(WHAT_HAPPENED_KEY, if now_open { "open" } else { "closed" });
+            open.set(now_open);
+        })
+    };
+    html! {
+        <details class="case-lede" data-testid="case-summary" open={*open} {ontoggle}>
+            <summary>{ "What happened" }</summary>
+            <p class="lede">{ props.summary }</p>
+        </details>
     }
 }
 

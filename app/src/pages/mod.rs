@@ -6,6 +6,7 @@ mod crash;
 mod landing;
 mod not_found;
 mod perf;
+mod remember;
 mod tour;
 
 pub use about::about_page;

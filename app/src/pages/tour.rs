@@ -292,7 +292,8 @@ fn tour_of(props: &TourProps) -> Html {
             run={opened.as_ref().ok().map(|opened| opened.run.clone())}
             address={Some(address)} {on_position} aside={Some(panel)} />
     };
-    tour_page_frame(meta, &route, Html::default(), player)
+    let why_figures_differ = props.case.card.and_then(|card| card.why_figures_differ);
+    tour_page_frame(meta, &route, why_figures_differ, player)
 }
 
 /// The buttons to the previous and next stops and the way out; `keys`: with the
@@ -455,14 +456,18 @@ fn reveal_panel(posed: &Posed, given: Option<&Given>) -> Html {
     }
 }
 
-/// The player (with the tour panel in it) or, while the stop's run is made, the
-/// panel alone: by itself in an embed or the presenter view, else under the case's
-/// breadcrumb and title.
-fn tour_page_frame(meta: &'static CaseMeta, route: &Route, panel: Html, player: Html) -> Html {
+/// The player with the tour panel in it: by itself in an embed or the presenter view,
+/// else under the case's breadcrumb and title, and the title's figure beside the
+/// model's (`why_figures_differ`: the case card's why).
+fn tour_page_frame(
+    meta: &'static CaseMeta,
+    route: &Route,
+    why_figures_differ: Option<&'static str>,
+    player: Html,
+) -> Html {
     if route.embedded() || route.presenting() {
         return html! {
             <article class="case case-embed case-tour" data-testid="case-page" data-case-id={meta.id} aria-label={meta.title}>
-                { panel }
                 { player }
             </article>
         };
@@ -479,8 +484,8 @@ fn tour_page_frame(meta: &'static CaseMeta, route: &Route, panel: Html, player: 
                     </ol>
                 </nav>
                 <h1 id="case-title">{ meta.title }</h1>
+                <crate::components::TitleFigures meta={crate::components::MetaRef(meta)} why={why_figures_differ} />
             </header>
-            { panel }
             { player }
         </article>
     }

@@ -24,7 +24,11 @@ pub fn side_label(meta: &'static CaseMeta, this: Side<'_>, that: Side<'_>) -> St
     for spec in meta.params {
         match (this.1 .0.get(spec.name), that.1 .0.get(spec.name)) {
             (Some(value), theirs) if theirs != Some(value) => {
-                label.push_str(&format!(" · {} {}", spec.label.to_ascii_lowercase(), spec.format_value(value)));
+                label.push_str(&format!(
+                    " · {} {}",
+                    spec.label.to_ascii_lowercase(),
+                    spec.format_value(value)
+                ));
             }
             _ => {}
         }

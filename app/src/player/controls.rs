@@ -38,15 +38,24 @@ pub(super) fn select_value(event: &Event) -> Option<String> {
     target.dyn_ref::<web_sys::HtmlInputElement>().map(|input| input.value())
 }
 
+/// The transport. On a phone it keeps one row of the buttons used most (key moments,
+/// steps, play) above the position and the scrub bar; the rest (start, end, the step
+/// and the speed, help, the chapters) are one tap away behind "more", so that the
+/// sticky bar leaves the narration and the stage their room (player.css).
 #[function_component(Transport)]
 pub fn transport(props: &PlayerProps) -> Html {
     let player = &props.player;
+    let more = use_state(|| false);
     let on = |action: Action| send(&props.on_action, action);
     // The scrub bar's scale (steps or simulated time): this page's choice, not the link's.
     let by_time = use_state(|| false);
+    let toggle_more = {
+        let more = more.clone();
+        Callback::from(move |_: MouseEvent| more.set(!*more))
+    };
     html! {
-        <div class="transport" role="toolbar" aria-label="Playback">
-            { transport_buttons(player, on) }
+        <div class={classes!("transport", more.then_some("more-open"))} role="toolbar" aria-label="Playback">
+            { transport_buttons(player, on, more_button(*more, toggle_more)) }
             { step_and_speed(player, &props.on_action) }
             { position_readout(player) }
             <super::scrub::ScrubBar run={player.run.clone()} position={player.position} on_action={props.on_action.clone()} by_time={*by_time} />
@@ -59,16 +68,28 @@ pub fn transport(props: &PlayerProps) -> Html {
     }
 }
 
+/// "more": shown on a phone only, where it opens the transport's other controls.
+fn more_button(open: bool, on_click: Callback<MouseEvent>) -> Html {
+    html! {
+        <button type="button" class="more-button" data-testid="transport-more" onclick={on_click}
+            aria-expanded={open.to_string()} aria-label="More controls: start, end, step, speed, chapters, help">
+            <span class="glyph" aria-hidden="true">{ if open { "×" } else { "⋯" } }</span>
+            <span class="caption">{ if open { "less" } else { "more" } }</span>
+        </button>
+    }
+}
+
 /// The buttons. Each glyph button carries a short word under its glyph: the glyphs
 /// alone explained themselves only in tooltips. The words are in the buttons' names.
-fn transport_buttons(player: &Player, on: impl Fn(Action) -> Callback<MouseEvent>) -> Html {
+/// `more`: the phone's button that shows the controls marked `more-item`.
+fn transport_buttons(player: &Player, on: impl Fn(Action) -> Callback<MouseEvent>, more: Html) -> Html {
     let g = player.query.granularity;
     html! {
         <div class="transport-buttons">
-            <button type="button" onclick={on(Action::ToStart)} aria-label="Jump to start (Home)" title="Start (Home)">
+            <button type="button" class="more-item" data-testid="to-start" onclick={on(Action::ToStart)} aria-label="Jump to start (Home)" title="Start (Home)">
                 <span class="glyph" aria-hidden="true">{ "⇤" }</span><span class="caption">{ "start" }</span>
             </button>
-            <button type="button" onclick={on(Action::PreviousNotable)} aria-label="Previous key moment (p)" title="Previous key moment (p)">
+            <button type="button" data-testid="previous-key" onclick={on(Action::PreviousNotable)} aria-label="Previous key moment (p)" title="Previous key moment (p)">
                 <span class="glyph" aria-hidden="true">{ "◂◆" }</span><span class="caption">{ "previous" }</span>
             </button>
             <button type="button" data-testid="step-back" onclick={on(Action::StepBack)}
@@ -89,15 +110,16 @@ fn transport_buttons(player: &Player, on: impl Fn(Action) -> Callback<MouseEvent
                 aria-label={format!("Step forward one {} (→)", granularity_label(g))} title="Step forward (→)">
                 <span class="glyph" aria-hidden="true">{ "▶" }</span><span class="caption">{ "forward" }</span>
             </button>
-            <button type="button" onclick={on(Action::NextNotable)} aria-label="Next key moment (n)" title="Next key moment (n)">
+            <button type="button" data-testid="next-key" onclick={on(Action::NextNotable)} aria-label="Next key moment (n)" title="Next key moment (n)">
                 <span class="glyph" aria-hidden="true">{ "◆▸" }</span><span class="caption">{ "next" }</span>
             </button>
-            <button type="button" onclick={on(Action::ToEnd)} aria-label="Jump to end (End)" title="End (End)">
+            <button type="button" class="more-item" data-testid="to-end" onclick={on(Action::ToEnd)} aria-label="Jump to end (End)" title="End (End)">
                 <span class="glyph" aria-hidden="true">{ "⇥" }</span><span class="caption">{ "end" }</span>
             </button>
-            <button type="button" class="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keys and words (?)">
-                <span class="glyph" aria-hidden="true">{ "?" }</span><span class="caption">{ "keys" }</span>
+            <button type="button" class="help-button more-item" data-testid="help-button" onclick={on(Action::ToggleHelp)} aria-label="Keys and words (?)">
+                <span class="glyph" aria-hidden="true">{ "?" }</span><span class="caption"><span class="keys-only">{ "keys" }</span><span class="touch-only">{ "help" }</span></span>
             </button>
+            { more }
         </div>
     }
 }
@@ -123,7 +145,7 @@ fn step_and_speed(player: &Player, on_action: &Callback<Action>) -> Html {
     };
     html! {
         <>
-            <label class="transport-field">
+            <label class="transport-field more-item">
                 <span>{ "Step" }</span>
                 <select data-testid="step-granularity" onchange={on_granularity} aria-label="Step granularity (g)">
                     { for Granularity::ALL.iter().map(|&option| html! {
@@ -131,7 +153,7 @@ fn step_and_speed(player: &Player, on_action: &Callback<Action>) -> Html {
                     }) }
                 </select>
             </label>
-            <label class="transport-field">
+            <label class="transport-field more-item">
                 <span>{ "Speed" }</span>
                 <select data-testid="speed" onchange={on_speed} aria-label="Playback speed ([ and ])">
                     { for SPEEDS.iter().enumerate().map(|(index, (label, _))| html! {
@@ -173,7 +195,7 @@ fn chapter_list(
         return Html::default();
     }
     html! {
-        <nav class="chapters" aria-label="Chapters" data-testid="chapters">
+        <nav class="chapters more-item" aria-label="Chapters" data-testid="chapters">
             <ol role="list">
                 { for run.chapters.iter().enumerate().map(|(index, chapter)| {
                     let reached = position >= chapter.position
@@ -396,14 +418,30 @@ pub fn share_link(props: &ShareProps) -> Html {
     }
 }
 
-/// The keys and the glossary, over the page; `on_close` hears Close.
+/// What the transport's buttons do, for a touch screen's help (a keyboard's is `SHORTCUTS`).
+const TOUCH_CONTROLS: &[(&str, &str)] = &[
+    ("▶ Play", "play / pause"),
+    ("◀ back · forward ▶", "one step back / forward, at the step size chosen under “more”"),
+    ("◂◆ previous · next ◆▸", "the previous / next key moment ◆ (a chapter or another notable event)"),
+    ("⋯ more", "start and end, the step size, the speed, the chapters and this help"),
+    ("the scrub bar", "drag to any moment; its numbered marks are the chapters"),
+];
+
+/// The keys (or, on a touch screen, the buttons) and the glossary, over the page;
+/// `on_close` hears Close. Both lists are drawn and the stylesheet shows the one for
+/// the pointer in hand (`.keys-only`, `.touch-only`).
 pub fn help_overlay(on_close: Callback<MouseEvent>) -> Html {
     html! {
         <div class="help-overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
             <div class="help-card">
-                <h2 id="help-title">{ "Keys and words" }</h2>
-                <dl>
+                <h2 id="help-title">
+                    <span class="keys-only">{ "Keys and words" }</span><span class="touch-only">{ "Buttons and words" }</span>
+                </h2>
+                <dl class="keys-only">
                     { for SHORTCUTS.iter().map(|(keys, what)| html! { <><dt><kbd>{ *keys }</kbd></dt><dd>{ *what }</dd></> }) }
+                </dl>
+                <dl class="touch-only" data-testid="touch-help">
+                    { for TOUCH_CONTROLS.iter().map(|(control, what)| html! { <><dt><strong>{ *control }</strong></dt><dd>{ *what }</dd></> }) }
                 </dl>
                 <h3>{ "Words" }</h3>
                 <dl class="glossary">

@@ -65,7 +65,7 @@ fn segments(segments: &[Segment]) -> Html {
 pub fn narration_line(view: &View) -> Html {
     let text = match &view.step {
         Some(step) => first_sentence(&slowpath_engine::run::narration::plain(&step.narration)).to_string(),
-        None => "The run is at its start: press ▶ Play.".to_string(),
+        None => "The run is at its start: ▶ Play starts it.".to_string(),
     };
     html! { <p class="embed-line" data-testid="embed-narration" aria-live="polite">{ text }</p> }
 }
@@ -109,36 +109,28 @@ fn use_scrolled_to_current(target: NodeRef, view: Rc<View>) {
     });
 }
 
-/// Whether the main pointer is a finger with no hover: a touch screen, where key
-/// names mean nothing.
-fn touch_first() -> bool {
-    web_sys::window()
-        .and_then(|window| window.match_media("(hover: none) and (pointer: coarse)").ok().flatten())
-        .is_some_and(|query| query.matches())
-}
-
 #[function_component(NarrationPanel)]
 pub fn narration_panel(props: &ViewProps) -> Html {
     let view = &props.view;
     let steps = use_node_ref();
     use_scrolled_to_current(steps.clone(), view.clone());
-    let touch = use_memo((), |()| touch_first());
     let body = match &view.step {
-        // A phone has no keyboard: the same hint in taps.
-        None if *touch => html! {
-            <p class="narration-text">
-                { "The run is at its start: nothing has happened yet. Tap " }<strong>{ "▶ Play" }</strong>
-                { ", or " }<strong>{ "forward" }</strong>{ " to step one " }{ granularity_label(props.granularity) }
-                { " at a time (" }{ granularity_meaning(props.granularity) }{ ")." }
-            </p>
-        },
+        // A phone has no keyboard: the same hint in taps. Both are drawn; the
+        // stylesheet shows the one for the pointer in hand (`.touch-only`, `.keys-only`).
         None => html! {
-            <p class="narration-text">
-                { "The run is at its start: nothing has happened yet. Press " }<kbd>{ "Space" }</kbd>
-                { " to play, or " }<kbd>{ "→" }</kbd>{ " to step one " }{ granularity_label(props.granularity) }
-                { " at a time (" }{ granularity_meaning(props.granularity) }{ "). Press " }<kbd>{ "?" }</kbd>
-                { " for every key and word." }
-            </p>
+            <>
+                <p class="narration-text touch-only">
+                    { "The run is at its start: nothing has happened yet. Tap " }<strong>{ "▶ Play" }</strong>
+                    { ", or " }<strong>{ "forward" }</strong>{ " to step one " }{ granularity_label(props.granularity) }
+                    { " at a time (" }{ granularity_meaning(props.granularity) }{ ")." }
+                </p>
+                <p class="narration-text keys-only">
+                    { "The run is at its start: nothing has happened yet. Press " }<kbd>{ "Space" }</kbd>
+                    { " to play, or " }<kbd>{ "→" }</kbd>{ " to step one " }{ granularity_label(props.granularity) }
+                    { " at a time (" }{ granularity_meaning(props.granularity) }{ "). Press " }<kbd>{ "?" }</kbd>
+                    { " for every key and word." }
+                </p>
+            </>
         },
         Some(step) => html! {
             <>

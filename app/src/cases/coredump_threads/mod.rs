@@ -3,16 +3,26 @@
 //! stage); the `time` line, the scaling plot and the fixes' diff (below).
 
 mod heat;
+mod picture;
 mod scaling;
 mod stage;
 
-use super::{CaseUi, StageContext};
+use super::{CaseCard, CaseUi, StageContext};
 use crate::player::model::Pace;
 use yew::prelude::*;
 
 /// The whole run in ten seconds: SIGQUIT and the dumper's yield under a second
 /// after Play, the array swap and the deaths at the end.
 pub const UI: CaseUi = CaseUi { id: "coredump-threads", main, wide, pace: Pace::WholeRunIn(10) };
+
+/// Its landing card's picture, and why the model's headline figure is not the report's.
+pub const CARD: CaseCard = CaseCard {
+    id: "coredump-threads",
+    picture: picture::picture,
+    why_figures_differ: Some(
+        "the title's time includes the spinning before the signal; the model is not fitted to the report",
+    ),
+};
 
 fn main(context: &StageContext) -> Html {
     html! { <stage::ThreadsStage run={context.run.clone()} view={context.view.clone()} /> }

@@ -6,17 +6,27 @@ mod chart;
 mod colours;
 mod eevdf;
 mod output;
+mod picture;
 mod stage;
 mod sweep;
 mod writes;
 
-use super::{CaseUi, StageContext};
+use super::{CaseCard, CaseUi, StageContext};
 use crate::player::model::Pace;
 use yew::prelude::*;
 
 /// Real time: the first burst opens about two seconds in, and each 100 ms slice is
 /// seen as long as it is.
 pub const UI: CaseUi = CaseUi { id: "fifo-trigger", main, wide, pace: Pace::Scale { sim: 1, real: 1 } };
+
+/// Its landing card's picture, and why the model's headline figure is not the report's.
+pub const CARD: CaseCard = CaseCard {
+    id: "fifo-trigger",
+    picture: picture::picture,
+    why_figures_differ: Some(
+        "the model's time slices are whole ticks, the listener's first one inferred from this very figure",
+    ),
+};
 
 fn main(context: &StageContext) -> Html {
     html! { <stage::FifoStage run={context.run.clone()} view={context.view.clone()} /> }
