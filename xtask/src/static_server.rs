@@ -90,7 +90,9 @@ fn read_request(reader: &mut impl BufRead) -> std::io::Result<Option<Request>> {
     let mut parts = request_line.split_whitespace();
     let method = parts.next().unwrap_or("").to_string();
     let target = parts.next().unwrap_or("/").to_string();
-    let keep_alive = !close && parts.next() == Some("HTTP/1.1");
+    // Other methods may carry a body this server never reads: their connection ends.
+    let bodiless = method == "GET" || method == "HEAD";
+    let keep_alive = !close && bodiless && parts.next() == Some("HTTP/1.1");
     Ok(Some(Request { method, target, accept_encoding, keep_alive }))
 }
 
@@ -268,6 +270,11 @@ mod tests {
         assert_eq!(answer.matches("Content-Encoding: br\r\n").count(), 2, "{answer}");
         assert_eq!(answer.matches("Content-Type: text/javascript").count(), 3, "{answer}");
         assert!(answer.ends_with("Connection: close\r\n\r\nplain"), "{answer}");
+        let mut post = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+        post.write_all(b"POST /a.js HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc").expect("send");
+        let mut refused = String::new();
+        post.read_to_string(&mut refused).expect("read until the server closes");
+        assert!(refused.starts_with("HTTP/1.1 405") && refused.contains("Connection: close"), "{refused}");
         drop(server);
         let _ = std::fs::remove_dir_all(&dir);
     }
