@@ -6,6 +6,7 @@ mod cmd;
 mod gather;
 mod html;
 mod layout;
+mod lighthouse;
 mod setup;
 mod size;
 mod static_server;
@@ -29,8 +30,15 @@ commands:
                       Content-Security-Policy in release builds (xtask/src/html.rs)
   bench               engine benchmarks: divan natively, then run times in wasm (Chromium)
   bench-web           browser benchmarks: start-up per page, long tasks, frame times
-  size                release build, then each shipped file raw/gzip/brotli and where
-                      the wasm's bytes go by crate and module
+  size                release build, then each shipped file raw/gzip/brotli, what a first
+                      visit to each page transfers, and where the wasm's bytes go
+  lighthouse [--runs N] [--only PAGE] [--no-build]
+                      release build served with its .br/.gz files, every page (landing,
+                      about, each case id) measured by Lighthouse 12.2.3 (installed into
+                      target/tools/lighthouse), mobile and desktop, N runs each (3);
+                      prints the medians and saves the reports in target/lighthouse/;
+                      it measures and does not gate: no figure fails it (--no-build:
+                      measure dist/ as it is)
   help                this text";
 
 fn main() -> ExitCode {
@@ -69,6 +77,10 @@ fn main() -> ExitCode {
         "size" => no_options(rest).and_then(|()| {
             let tools = setup::run(setup::Need::Test)?;
             size::run(&tools)
+        }),
+        "lighthouse" => lighthouse::parse_options(rest).and_then(|options| {
+            let tools = setup::run(setup::Need::Test)?;
+            lighthouse::run(&tools, &options)
         }),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

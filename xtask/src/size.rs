@@ -120,6 +120,182 @@ pub fn total_line(assets: &[Asset]) -> String {
     )
 }
 
+/// Goals of issue 32 for a first visit, brotli: the landing and About pages, and a
+/// case link. Not met yet (the wasm is most of every page): printed as "goal".
+pub const LANDING_GOAL_BR: usize = 15_000;
+pub const CASE_GOAL_BR: usize = 250_000;
+/// Ceilings per route, brotli: what each route requested on 2026-12-03 plus about
+/// 5 % (the wasm is nearly all of it, on every route), so that small changes never
+/// block a landing while a regression (a big crate, a second copy of the engine)
+/// fails `cargo xtask test`. Lower them as the pages shrink towards the goals.
+pub const LANDING_CEILING_BR: usize = 580_000;
+pub const CASE_CEILING_BR: usize = 587_000;
+
+/// One page of the site and the files a first visit to it requests.
+pub struct Route {
+    /// `landing`, `about` or `case/<id>`.
+    pub name: String,
+    pub files: Vec<String>,
+    pub goal_br: usize,
+    pub ceiling_br: usize,
+}
+
+/// The routes' files, derived from the build rather than listed by hand. The
+/// rule: a page requests `index.html` and, transitively, every file of `dist/`
+/// whose name a file it requested names (stylesheets, start-up script, the JS
+/// glue, the wasm the glue fetches, icon, manifest, the service worker script),
+/// with two exceptions:
+/// - the service worker `sw.js` is requested but not followed: its precache list
+///   names every file, fetched in the background after the page has loaded (that
+///   is the whole bundle, the `bundle:` line, on every route);
+/// - the engine's worker (named by index.html's `slowpath-engine-worker` meta tag)
+///   starts on the pages that run the engine: the landing (its case cards'
+///   figures) and a case page, not the About page. A case page also reads
+///   `measure/<id>/results.tsv` in its Today panel when the case has one.
+///
+/// The About page's notes (`cases/*.md`) are links, fetched only when followed.
+/// (Lighthouse's network log of each page agrees: `cargo xtask lighthouse`.)
+pub fn routes(dist: &Path, case_ids: &[String]) -> Result<Vec<Route>, Failure> {
+    let read = |name: &str| {
+        std::fs::read(dist.join(name))
+            .map_err(|error| Failure::Failed(format!("size: cannot read dist/{name}: {error}")))
+    };
+    let index = String::from_utf8_lossy(&read("index.html")?).into_owned();
+    let worker = meta_content(&index, "slowpath-engine-worker");
+    let names: Vec<String> =
+        shipped_names(dist).map_err(|error| Failure::Failed(format!("size: cannot list dist/: {error}")))?;
+    let index_and_worker: Vec<String> =
+        std::iter::once("index.html".to_string()).chain(worker.clone()).collect();
+    let route =
+        |name: &str, files, goal_br, ceiling_br| Route { name: name.into(), files, goal_br, ceiling_br };
+    let mut routes = vec![
+        route(
+            "landing",
+            requested(dist, &names, index_and_worker.clone(), None),
+            LANDING_GOAL_BR,
+            LANDING_CEILING_BR,
+        ),
+        route(
+            "about",
+            requested(dist, &names, vec!["index.html".to_string()], worker.as_deref()),
+            LANDING_GOAL_BR,
+            LANDING_CEILING_BR,
+        ),
+    ];
+    for id in case_ids {
+        let mut start = index_and_worker.clone();
+        let results = format!("measure/{id}/results.tsv");
+        if names.contains(&results) {
+            start.push(results);
+        }
+        routes.push(route(
+            &format!("case/{id}"),
+            requested(dist, &names, start, None),
+            CASE_GOAL_BR,
+            CASE_CEILING_BR,
+        ));
+    }
+    Ok(routes)
+}
+
+/// Every file of `dir` but the compressed copies, as `/`-separated relative names.
+fn shipped_names(dir: &Path) -> std::io::Result<Vec<String>> {
+    let mut files = Vec::new();
+    walk(dir, &mut files)?;
+    let mut names: Vec<String> = files
+        .iter()
+        .map(|path| path.strip_prefix(dir).unwrap_or(path).to_string_lossy().replace('\\', "/"))
+        .filter(|name| !(name.ends_with(".gz") || name.ends_with(".br")))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// The closure of [`routes`]' rule from `start`, never adding `excluded`.
+fn requested(dist: &Path, names: &[String], start: Vec<String>, excluded: Option<&str>) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let mut pending = start;
+    while let Some(name) = pending.pop() {
+        if found.contains(&name) || Some(name.as_str()) == excluded {
+            continue;
+        }
+        let followed = name != "sw.js" && is_text(&name);
+        if followed {
+            let text = std::fs::read(dist.join(&name)).unwrap_or_default();
+            let text = String::from_utf8_lossy(&text);
+            pending.extend(names.iter().filter(|other| names_file(&text, other)).cloned());
+        }
+        found.push(name);
+    }
+    found.sort();
+    found
+}
+
+/// Files that can name others: markup, scripts, styles, the manifest. (The wasm
+/// asks for nothing by itself: the glue fetches it and anything it needs.)
+fn is_text(name: &str) -> bool {
+    [".html", ".js", ".mjs", ".css", ".webmanifest", ".json", ".svg"].iter().any(|ext| name.ends_with(ext))
+}
+
+/// Whether `text` names `file` as a whole path (`./app.js`, `"app.js"`), not as
+/// the tail of a longer name (`boot-app.js`).
+fn names_file(text: &str, file: &str) -> bool {
+    let part_of_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    text.match_indices(file).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + file.len()..].chars().next();
+        !before.is_some_and(part_of_name) && !after.is_some_and(|c| part_of_name(c) || c == '/')
+    })
+}
+
+/// The `content` of `<meta name="{name}" content="./file">`, without the `./`.
+fn meta_content(html: &str, name: &str) -> Option<String> {
+    let at = html.find(&format!("name=\"{name}\"")).or_else(|| html.find(&format!("name={name}")))?;
+    let tag = &html[at..at + html[at..].find('>')?];
+    let value = tag.split("content=").nth(1)?.trim_start_matches(['"', '\'']).trim_start_matches("./");
+    let end = value.find(['"', '\'', ' ', '>']).unwrap_or(value.len());
+    Some(value[..end].to_string()).filter(|value| !value.is_empty())
+}
+
+/// A route's bytes: (gzip, brotli), summed over its files as `shipped` measured them.
+pub fn route_bytes(route: &Route, assets: &[Asset]) -> (usize, usize) {
+    route
+        .files
+        .iter()
+        .filter_map(|name| assets.iter().find(|asset| &asset.path == name))
+        .fold((0, 0), |(gz, br), asset| (gz + asset.gz, br + asset.br))
+}
+
+/// The listed cases' ids (`slowpath-cli list`), for their routes.
+pub fn case_ids() -> Result<Vec<String>, Failure> {
+    Ok(crate::test::case_ids()?.split(',').filter(|id| !id.is_empty()).map(String::from).collect())
+}
+
+/// One line per route: its bytes, ceiling and goal.
+pub fn route_line(route: &Route, assets: &[Asset]) -> String {
+    let (gz, br) = route_bytes(route, assets);
+    format!(
+        "{:<28} {:>3} files {:>10} gz {:>10} br   ceiling {:>10} br   goal {:>9} br\n",
+        route.name,
+        route.files.len(),
+        kb(gz),
+        kb(br),
+        kb(route.ceiling_br),
+        kb(route.goal_br)
+    )
+}
+
+/// The routes above their ceiling, named with their bytes.
+pub fn routes_over_ceiling(routes: &[Route], assets: &[Asset]) -> Vec<String> {
+    routes
+        .iter()
+        .filter(|route| route_bytes(route, assets).1 > route.ceiling_br)
+        .map(|route| {
+            format!("{}: {} B br, ceiling {} B", route.name, route_bytes(route, assets).1, route.ceiling_br)
+        })
+        .collect()
+}
+
 /// Writes `<file>.gz` and `<file>.br` beside every shipped file of `dir`, for
 /// hosts that serve precompressed assets (see the README).
 pub fn precompress(dir: &Path) -> std::io::Result<()> {
@@ -142,6 +318,11 @@ pub fn run(tools: &Tools) -> Outcome {
     cmd::run("release build", cmd::tool(tools, "trunk").args(["build", "--release"]))?;
     let assets = shipped(&root().join("dist"))?;
     print!("{}", table(&assets));
+    println!("\nwhat a first visit to each page requests (xtask/src/size.rs, `routes`; afterwards the");
+    println!("service worker fetches the rest of the bundle in the background):");
+    for route in routes(&root().join("dist"), &case_ids()?)? {
+        print!("{}", route_line(&route, &assets));
+    }
     let wasm = root().join("target/wasm32-unknown-unknown/release/slowpath-app.wasm");
     let bytes = std::fs::read(&wasm)
         .map_err(|error| Failure::Failed(format!("size: cannot read {}: {error}", wasm.display())))?;
@@ -346,6 +527,71 @@ fn limits(section: &mut Bytes<'_>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_route_counts_what_its_page_requests() {
+        let dist = std::env::temp_dir().join(format!("xtask-routes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dist);
+        let files = [
+            (
+                "index.html",
+                "<meta name=\"slowpath-engine-worker\" content=\"./engine-worker-1.js\">\
+                 <meta name=\"slowpath-service-worker\" content=\"./sw.js\">\
+                 <link rel=stylesheet href=\"./style-1.css\"><link rel=icon href=favicon.svg>\
+                 <script type=\"module\" src=\"./boot-1.js\"></script>",
+            ),
+            (
+                "boot-1.js",
+                "import init from './app-1.js'; await init({ module_or_path: './app-1_bg.wasm' });",
+            ),
+            ("app-1.js", "new URL('app-1_bg.wasm', import.meta.url)"),
+            ("app-1.js.br", "a compressed copy is no file of its own"),
+            ("app-1_bg.wasm", "\0asm names nothing: cases/a.md"),
+            ("engine-worker-1.js", "import init from './app-1.js';"),
+            ("sw.js", "const ASSETS = ['./index.html', './cases/a.md', './unused-1.js', './pre-app-1.js'];"),
+            ("style-1.css", "body { color: red }"),
+            ("favicon.svg", "<svg/>"),
+            ("cases/a.md", "notes"),
+            ("measure/a/results.tsv", "rows"),
+            ("unused-1.js", "nobody names me but the service worker"),
+            ("pre-app-1.js", "a longer name ending like app-1.js"),
+        ];
+        for (name, text) in files {
+            let path = dist.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let Ok(routes) = routes(&dist, &["a".to_string(), "b".to_string()]) else { panic!("routes") };
+        let _ = std::fs::remove_dir_all(&dist);
+        let page =
+            ["app-1.js", "app-1_bg.wasm", "boot-1.js", "favicon.svg", "index.html", "style-1.css", "sw.js"];
+        let names: Vec<&str> = routes.iter().map(|route| route.name.as_str()).collect();
+        assert_eq!(names, ["landing", "about", "case/a", "case/b"]);
+        let mut with_worker: Vec<&str> = page.iter().copied().chain(["engine-worker-1.js"]).collect();
+        with_worker.sort();
+        assert_eq!(routes[0].files, with_worker, "the landing's case cards run the engine");
+        assert_eq!(routes[1].files, page, "About runs nothing");
+        let mut case_a: Vec<&str> = with_worker.iter().copied().chain(["measure/a/results.tsv"]).collect();
+        case_a.sort();
+        assert_eq!(routes[2].files, case_a);
+        assert_eq!(routes[3].files, with_worker, "no results file: no fetch");
+        assert_eq!((routes[0].goal_br, routes[2].goal_br), (LANDING_GOAL_BR, CASE_GOAL_BR));
+    }
+
+    #[test]
+    fn a_route_sums_its_files_and_is_held_to_its_ceiling() {
+        let asset = |path: &str, br| Asset { path: path.into(), raw: 0, gz: br * 2, br };
+        let assets = [asset("index.html", 1_000), asset("app.wasm", 9_000), asset("sw.js", 500)];
+        let route = |name: &str, ceiling_br| Route {
+            name: name.into(),
+            files: vec!["index.html".into(), "app.wasm".into()],
+            goal_br: 0,
+            ceiling_br,
+        };
+        assert_eq!(route_bytes(&route("x", 0), &assets), (20_000, 10_000));
+        let routes = [route("fits", 10_000), route("over", 9_999)];
+        assert_eq!(routes_over_ceiling(&routes, &assets), ["over: 10000 B br, ceiling 9999 B"]);
+    }
 
     #[test]
     fn owners_are_crates_and_our_modules() {

@@ -120,15 +120,28 @@ fn e2e_files() -> Result<Vec<String>, Failure> {
     Ok(files)
 }
 
-/// The size line of what a first visit downloads, failing above the ceiling.
+/// The size line of what a first visit downloads, after one line per route,
+/// failing above the bundle's ceiling or a route's.
 fn bundle_size() -> Result<String, Failure> {
-    let assets = crate::size::shipped(&root().join("dist"))?;
+    let dist = root().join("dist");
+    let assets = crate::size::shipped(&dist)?;
+    let routes = crate::size::routes(&dist, &crate::size::case_ids()?)?;
+    for route in &routes {
+        print!("route {}", crate::size::route_line(route, &assets));
+    }
     let line = crate::size::total_line(&assets);
     let total = crate::size::total_gz(&assets);
     if total > crate::size::CEILING_GZ_BYTES {
         return Err(Failure::Failed(format!(
             "{}the bundle passed its ceiling: run `cargo xtask size` to see where the bytes go",
             line
+        )));
+    }
+    let over = crate::size::routes_over_ceiling(&routes, &assets);
+    if !over.is_empty() {
+        return Err(Failure::Failed(format!(
+            "pages passed their ceiling ({}): run `cargo xtask size` to see where the bytes go",
+            over.join("; ")
         )));
     }
     Ok(line.trim_end().trim_start_matches("bundle: ").to_string())
