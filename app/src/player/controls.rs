@@ -60,7 +60,7 @@ pub fn transport(props: &PlayerProps) -> Html {
             { position_readout(player) }
             <super::scrub::ScrubBar run={player.run.clone()} position={player.position} on_action={props.on_action.clone()} by_time={*by_time} />
             // The scale's toggle shares the chapters' line, so that it adds no line.
-            <div class="scrub-row">
+            <div class="scrub-row more-item">
                 { super::scrub::scale_toggle(&by_time) }
                 { chapter_list(&player.run, player.position, on) }
             </div>

@@ -56,7 +56,21 @@ pub fn use_fit_to_window(area: NodeRef, playing: bool) {
     });
 }
 
+/// Fits, then shows the stage: the layouts that fit render their area with
+/// `data-fit="pending"`, which hides the stage (player.css) until its first fit, so
+/// that a stage first drawn before its zoom is known is never seen moving into place
+/// (the effects run after the first paint, and a zoom can reflow the stage's cards).
 fn fit(area: &NodeRef, zoom: &Cell<f64>, playing: bool) {
+    fit_zoom(area, zoom, playing);
+    if let Some(area) = area.cast::<web_sys::HtmlElement>() {
+        let has_stage = area.query_selector(":scope > .player-stage").ok().flatten().is_some();
+        if has_stage && area.get_attribute("data-fit").as_deref() == Some("pending") {
+            let _ = area.set_attribute("data-fit", "done");
+        }
+    }
+}
+
+fn fit_zoom(area: &NodeRef, zoom: &Cell<f64>, playing: bool) {
     let (Some(window), Some(area)) = (web_sys::window(), area.cast::<web_sys::HtmlElement>()) else { return };
     let width = window.inner_width().ok().and_then(|value| value.as_f64()).unwrap_or(0.0);
     let height = window.inner_height().ok().and_then(|value| value.as_f64()).unwrap_or(0.0);

@@ -359,7 +359,7 @@ fn presenter_screen(
             </div>
             // The stage first, as on the case page: the transport, the words and the QR
             // code beside it; the case's charts below.
-            <div class={screen.stage_area_class()} ref={screen.stage_area.clone()}>
+            <div class={screen.stage_area_class()} data-fit="pending" ref={screen.stage_area.clone()}>
                 <div class="player-words present-words">
                     <Transport player={player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
@@ -423,7 +423,7 @@ fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
             // are beside it. Everything else is below, one click away (the jump buttons).
             // The words come first in the document: the transport is the first stop for
             // the keyboard.
-            <div class={screen.stage_area_class()} data-testid="stage-area" ref={screen.stage_area.clone()}>
+            <div class={screen.stage_area_class()} data-testid="stage-area" data-fit="pending" ref={screen.stage_area.clone()}>
                 <div class="player-words">
                     <Transport player={player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
