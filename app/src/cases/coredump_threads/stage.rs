@@ -519,7 +519,8 @@ fn threads(view: &Rc<View>, case: &CoredumpCase) -> Html {
                             <strong>{ t.name.clone() }</strong>
                             if g(t, gauge::SIGPENDING) != 0 && t.state != TaskState::Dead { <span class="cdt-badge sig" title="TIF_SIGPENDING">{ "SIG" }</span> }
                             if interactive { <span class="cdt-badge inter" title="TASK_INTERACTIVE">{ "i" }</span> }
-                            if case.cpus > 1 { <span class="cdt-badge cpu" title="the CPU whose run queue holds it">{ format!("CPU{}", g(t, gauge::CPU)) }</span> }
+                            // A thread not yet created, or dead, is on no run queue.
+                            if case.cpus > 1 && t.state != TaskState::New && t.state != TaskState::Dead { <span class="cdt-badge cpu" title="the CPU whose run queue holds it">{ format!("CPU{}", g(t, gauge::CPU)) }</span> }
                         </div>
                         <div class="cdt-state">{ word }</div>
                         <div class="cdt-bar" title={format!("user {} · sys {}", format_duration(t.user_ns), format_duration(t.sys_ns))}>
