@@ -9,7 +9,7 @@
 
 mod tour;
 // The simulation: built only with the case's feature (see `registry`).
-#[cfg(feature = "coredump-threads")]
+#[cfg(all(feature = "coredump-threads", feature = "stage-claims"))]
 mod claims;
 #[cfg(feature = "coredump-threads")]
 mod extras;

@@ -209,6 +209,7 @@ impl Case for CoredumpThreads {
         crate::run::wire::CaseWire::with_extras::<extras::CoredumpCase>(text::TEMPLATES, text::CODE)
     }
 
+    #[cfg(feature = "stage-claims")]
     fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
         claims::CLAIMS
     }

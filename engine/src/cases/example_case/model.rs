@@ -24,6 +24,7 @@ const CODE: &[Function] = &[Function {
 }];
 
 /// "{0} exits" (template 3): the task is drawn dead.
+#[cfg(feature = "stage-claims")]
 static CLAIMS: [crate::run::chapters::StageClaim; 1] = [crate::run::chapters::StageClaim {
     templates: &[3],
     says: "the task has exited",
@@ -43,6 +44,7 @@ impl Case for Example {
         crate::run::wire::CaseWire::without_extras(TEMPLATES, CODE)
     }
 
+    #[cfg(feature = "stage-claims")]
     fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
         &CLAIMS
     }

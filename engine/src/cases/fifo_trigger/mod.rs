@@ -11,7 +11,7 @@ mod tour;
 // The simulation: built only with the case's feature (see `registry`).
 #[cfg(feature = "fifo-trigger")]
 pub mod build;
-#[cfg(feature = "fifo-trigger")]
+#[cfg(all(feature = "fifo-trigger", feature = "stage-claims"))]
 mod claims;
 #[cfg(feature = "fifo-trigger")]
 pub mod events;

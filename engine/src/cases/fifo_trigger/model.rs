@@ -283,6 +283,7 @@ impl Case for FifoTrigger {
         crate::run::wire::CaseWire::with_extras::<extras::FifoCase>(text::TEMPLATES, text::CODE)
     }
 
+    #[cfg(feature = "stage-claims")]
     fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
         claims::CLAIMS
     }

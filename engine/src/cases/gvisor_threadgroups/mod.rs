@@ -5,7 +5,7 @@
 
 mod tour;
 // The simulation: built only with the case's feature (see `registry`).
-#[cfg(feature = "gvisor-threadgroups")]
+#[cfg(all(feature = "gvisor-threadgroups", feature = "stage-claims"))]
 mod claims;
 #[cfg(feature = "gvisor-threadgroups")]
 mod extras;

@@ -94,6 +94,7 @@ impl Case for GvisorThreadgroups {
         crate::run::wire::CaseWire::with_extras::<extras::SentryShape>(text::TEMPLATES, text::CODE)
     }
 
+    #[cfg(feature = "stage-claims")]
     fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
         super::claims::CLAIMS
     }

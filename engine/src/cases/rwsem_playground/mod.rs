@@ -3,7 +3,7 @@
 
 mod tour;
 // The simulation: built only with the case's feature (see `registry`).
-#[cfg(feature = "rwsem-playground")]
+#[cfg(all(feature = "rwsem-playground", feature = "stage-claims"))]
 mod claims;
 #[cfg(feature = "rwsem-playground")]
 mod model;

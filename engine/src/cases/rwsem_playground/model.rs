@@ -17,6 +17,7 @@ impl Case for RwsemPlayground {
         crate::run::wire::CaseWire::without_extras(text::TEMPLATES, text::CODE)
     }
 
+    #[cfg(feature = "stage-claims")]
     fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
         super::claims::CLAIMS
     }

@@ -3,7 +3,7 @@
 
 mod tour;
 // The simulation: built only with the case's feature (see `registry`).
-#[cfg(feature = "sparse-dump")]
+#[cfg(all(feature = "sparse-dump", feature = "stage-claims"))]
 mod claims;
 #[cfg(feature = "sparse-dump")]
 mod costs;

@@ -32,6 +32,7 @@ impl Case for SparseDump {
         crate::run::wire::CaseWire::with_extras::<extras::AddressSpace>(text::TEMPLATES, text::CODE)
     }
 
+    #[cfg(feature = "stage-claims")]
     fn stage_claims(&self) -> &'static [crate::run::chapters::StageClaim] {
         super::claims::CLAIMS
     }
