@@ -1,5 +1,5 @@
 use crate::components::{site_footer, site_header};
-use crate::pages::{about_page, case_page, crash_page, landing_page, not_found_page, tour_page, PerfPage};
+use crate::pages::{case_page, crash_page, not_found_page, tour_page, PerfPage};
 use crate::route::Route;
 use gloo::events::EventListener;
 use yew::prelude::*;
@@ -23,7 +23,7 @@ fn resolved_case(route: &Route) -> Option<crate::cases::Resolved> {
 }
 
 /// The document title for a route and the case it names.
-fn page_title(route: &Route, case: Option<crate::cases::Resolved>) -> String {
+pub(crate) fn page_title(route: &Route, case: Option<crate::cases::Resolved>) -> String {
     match route {
         Route::Landing => "slowpath — step through the kernel's slowest paths".to_string(),
         Route::About => "About — slowpath".to_string(),
@@ -86,8 +86,9 @@ pub fn app() -> Html {
 
     let case = resolved_case(&route);
     let page = match &*route {
-        Route::Landing => landing_page(),
-        Route::About => about_page(),
+        // Drawn at build time into index.html (`crate::prerender`) and shown by the
+        // boot script, which also hands every other route to this app.
+        Route::Landing | Route::About => return Html::default(),
         Route::Case { id, query } => case_page(case, id, query),
         Route::Tour { id, stop, query } => tour_page(case, id, stop, query),
         Route::Perf { query } => html! { <PerfPage query={query.clone()} /> },

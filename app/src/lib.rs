@@ -10,6 +10,8 @@ mod pages;
 pub mod panic;
 mod perf;
 pub mod player;
+#[cfg(feature = "prerender")]
+pub mod prerender;
 pub mod route;
 pub mod worker;
 

@@ -192,6 +192,27 @@ mod tests {
         }
     }
 
+    /// static/route.js decides, before the app loads, whether a link is the landing,
+    /// About or the app's: the same table holds both to the same reading.
+    #[test]
+    fn the_boot_scripts_table_of_static_pages_agrees_with_the_routes() {
+        let table = include_str!("../tests/static_routes.tsv");
+        let rows: Vec<(&str, &str)> = table
+            .lines()
+            .filter(|line| !line.starts_with("# "))
+            .filter_map(|line| line.split_once('\t'))
+            .collect();
+        assert!(rows.len() >= 20, "the table has its rows");
+        for (hash, page) in rows {
+            let expected = match Route::parse(hash) {
+                Route::Landing => "landing",
+                Route::About => "about",
+                _ => "app",
+            };
+            assert_eq!(page, expected, "{hash:?}");
+        }
+    }
+
     #[test]
     fn about_is_accepted_with_or_without_slashes() {
         for hash in ["#/about", "#about", "#/about/", "/about", "about"] {

@@ -3,7 +3,8 @@
 //! new case edits neither `index.html` nor a shared stylesheet:
 //! - every `app/src/cases/<case>/*.css` into `target/generated/cases.css`;
 //! - every `tools/measure/<case>/results.tsv` into `target/generated/measure/`,
-//!   which the build copies to `measure/<case>/results.tsv` (the "Today" panels read it).
+//!   which the build copies to `measure/<case>/results.tsv` (the "Today" panels read it);
+//! - the landing and About pages, prerendered, into `target/generated/static-pages.html`.
 //!
 //! A file is written only when its content changes, so that a watching `trunk serve`
 //! is not woken by its own hook.
@@ -36,7 +37,29 @@ pub fn run() -> Outcome {
             write_if_changed(&target, &text).map_err(|e| fail(target.display().to_string(), e))?;
         }
     }
-    Ok(())
+    prerender(&out)
+}
+
+/// The landing and About pages, drawn by the app's own components natively, with
+/// figures from the native engine (`app/src/prerender.rs`), for `harden-html` to put
+/// into index.html.
+fn prerender(out: &Path) -> Outcome {
+    crate::cmd::run(
+        "prerender the static pages",
+        std::process::Command::new("cargo")
+            .args([
+                "run",
+                "--quiet",
+                "--package",
+                "slowpath-app",
+                "--features",
+                "prerender",
+                "--bin",
+                "slowpath-prerender",
+                "--",
+            ])
+            .arg(out.join("static-pages.html")),
+    )
 }
 
 /// Files ending in `.<extension>` one folder below `dir`, in path order.

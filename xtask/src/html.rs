@@ -1,9 +1,11 @@
-//! `cargo xtask harden-html`: Trunk's post-build hook (Trunk.toml). It moves
-//! Trunk's inline start-up script into a file of its own and, in release
-//! builds, adds the Content-Security-Policy, so that no inline script runs, and
-//! writes the service worker that precaches this build (`sw.js`: after one
-//! visit the site works offline; `static/sw-register.js` registers it and offers
-//! a reload when a new build is deployed).
+//! `cargo xtask harden-html`: Trunk's post-build hook (Trunk.toml). It takes
+//! Trunk's inline start-up script out of the page into a file of its own, which
+//! `static/boot.js` imports on the app's routes only; puts the landing and About
+//! pages, prerendered, into the body and the app's files into meta tags
+//! (`shell.rs`); and, in release builds, adds the Content-Security-Policy, so that
+//! no inline script runs, and writes the service worker that precaches this build
+//! (`sw.js`: after one visit the site works offline; `static/sw-register.js`
+//! registers it and offers a reload when a new build is deployed).
 //!
 //! Why a file and not a hash in the policy: the script names the hashed bundle,
 //! so its hash changes with every build, and a file needs no policy update.
@@ -33,6 +35,8 @@ fn harden(staging: &Path, release: bool) -> Outcome {
     let html = std::fs::read_to_string(&index).map_err(|e| fail("cannot read index.html", e))?;
     let (mut html, boot) = externalise_inline_module(&html);
     if let Some((name, script)) = boot {
+        let (_, wasm) = module_files(&script).unwrap_or_default();
+        html = crate::shell::defer_app_files(&html, &format!("./{name}"), &wasm);
         if let Some((worker_name, worker)) = engine_worker(&script) {
             std::fs::write(staging.join(&worker_name), worker)
                 .map_err(|e| fail(&format!("cannot write {worker_name}"), e))?;
@@ -46,6 +50,8 @@ fn harden(staging: &Path, release: bool) -> Outcome {
         }
         std::fs::write(staging.join(&name), script).map_err(|e| fail(&format!("cannot write {name}"), e))?;
     }
+    let pages = crate::shell::static_pages_fragment(&crate::cmd::root()).map_err(Failure::Failed)?;
+    html = crate::shell::insert_static_pages(&html, &pages).map_err(Failure::Failed)?;
     if release {
         let worker = service_worker(staging).map_err(|e| fail("cannot list the build for sw.js", e))?;
         std::fs::write(staging.join("sw.js"), worker).map_err(|e| fail("cannot write sw.js", e))?;
@@ -71,7 +77,7 @@ fn harden(staging: &Path, release: bool) -> Outcome {
         crate::size::precompress(staging).map_err(|e| fail("cannot write the precompressed files", e))?;
     }
     println!(
-        "xtask: harden-html: start-up script in a file{}",
+        "xtask: harden-html: start-up script in a file, static pages in the page{}",
         if release { ", CSP added, .gz and .br written" } else { "" }
     );
     Ok(())
@@ -151,14 +157,7 @@ self.addEventListener('fetch', (event) => {
 /// wasm a second time (a message without one falls back to the file). Named by its
 /// content, like the boot script.
 fn engine_worker(boot: &str) -> Option<(String, String)> {
-    let quoted_after = |marker: &str| {
-        let start = boot.find(marker)? + marker.len();
-        let quote = boot[start..].chars().next().filter(|c| *c == '\'' || *c == '"')?;
-        let rest = &boot[start + 1..];
-        Some(rest[..rest.find(quote)?].to_string())
-    };
-    let glue = quoted_after(" from ")?;
-    let wasm = quoted_after("module_or_path: ")?;
+    let (glue, wasm) = module_files(boot)?;
     let script = format!(
         "// slowpath's engine worker (app/src/worker): the page's own module, started without the UI.\n\
          import init from '{glue}';\n\
@@ -172,18 +171,29 @@ fn engine_worker(boot: &str) -> Option<(String, String)> {
     Some((name, script))
 }
 
-/// Replaces the first inline `<script type=module>…</script>` with one that
-/// loads the same text from `boot-<hash>.js`; returns the new HTML and the file.
+/// The glue script and the wasm that Trunk's start-up script (`boot`) loads.
+fn module_files(boot: &str) -> Option<(String, String)> {
+    let quoted_after = |marker: &str| {
+        let start = boot.find(marker)? + marker.len();
+        let quote = boot[start..].chars().next().filter(|c| *c == '\'' || *c == '"')?;
+        let rest = &boot[start + 1..];
+        Some(rest[..rest.find(quote)?].to_string())
+    };
+    Some((quoted_after(" from ")?, quoted_after("module_or_path: ")?))
+}
+
+/// Takes the first inline `<script type=module>…</script>` (Trunk's start-up
+/// script) out of the page; returns the new HTML and the script as a file named
+/// `start-<hash>.js`, which `static/boot.js` imports on the app's routes only.
 fn externalise_inline_module(html: &str) -> (String, Option<(String, String)>) {
     for open in ["<script type=module>", "<script type=\"module\">"] {
         let Some(start) = html.find(open) else { continue };
         let body_start = start + open.len();
         let Some(length) = html[body_start..].find("</script>") else { continue };
         let script = html[body_start..body_start + length].to_string();
-        let name = format!("boot-{:016x}.js", crate::setup::fnv1a(script.as_bytes()));
-        let tag = format!("<script type=\"module\" src=\"./{name}\"></script>");
+        let name = format!("start-{:016x}.js", crate::setup::fnv1a(script.as_bytes()));
         let rest = &html[body_start + length + "</script>".len()..];
-        return (format!("{}{tag}{rest}", &html[..start]), Some((name, script)));
+        return (format!("{}{rest}", &html[..start]), Some((name, script)));
     }
     (html.to_string(), None)
 }
@@ -193,17 +203,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_inline_module_moves_to_a_file_named_by_its_content() {
+    fn the_inline_module_leaves_the_page_for_a_file_named_by_its_content() {
         let html =
             "<head><script type=module>import x from './a.js';\nawait x();</script><link rel=x></head>";
         let (out, boot) = externalise_inline_module(html);
         let (name, script) = boot.expect("moved");
         assert_eq!(script, "import x from './a.js';\nawait x();");
-        assert!(name.starts_with("boot-") && name.ends_with(".js"));
-        assert_eq!(
-            out,
-            format!("<head><script type=\"module\" src=\"./{name}\"></script><link rel=x></head>")
-        );
+        assert!(name.starts_with("start-") && name.ends_with(".js"));
+        assert_eq!(out, "<head><link rel=x></head>");
         assert_eq!(externalise_inline_module(&out).1, None, "nothing inline is left");
     }
 

@@ -8,6 +8,7 @@ mod html;
 mod layout;
 mod lighthouse;
 mod setup;
+mod shell;
 mod size;
 mod static_server;
 mod test;

@@ -142,60 +142,87 @@ pub struct Route {
 
 /// The routes' files, derived from the build rather than listed by hand. The
 /// rule: a page requests `index.html` and, transitively, every file of `dist/`
-/// whose name a file it requested names (stylesheets, start-up script, the JS
-/// glue, the wasm the glue fetches, icon, manifest, the service worker script),
-/// with two exceptions:
+/// whose name a file it requested names (stylesheets, scripts, the JS glue, the
+/// wasm the glue fetches, icon, manifest, the service worker script), except:
+/// - index.html's meta tags that name the app's files (`APP_METAS`) are read by
+///   `static/route.js` only on the app's routes: the landing and About (drawn in
+///   index.html at build time) request none of them, a case page the styles, the
+///   module `route.js` picks for its case (`slowpath-case-modules`, else the one
+///   with every case, `slowpath-app-start`) and the engine's worker;
 /// - the service worker `sw.js` is requested but not followed: its precache list
-///   names every file, fetched in the background after the page has loaded (that
-///   is the whole bundle, the `bundle:` line, on every route);
-/// - the engine's worker (named by index.html's `slowpath-engine-worker` meta tag)
-///   starts on the pages that run the engine: the landing (its case cards'
-///   figures) and a case page, not the About page. A case page also reads
-///   `measure/<id>/results.tsv` in its Today panel when the case has one.
+///   is fetched in the background after the page has loaded.
 ///
-/// The About page's notes (`cases/*.md`) are links, fetched only when followed.
-/// (Lighthouse's network log of each page agrees: `cargo xtask lighthouse`.)
+/// A case page also reads `measure/<id>/results.tsv` in its Today panel when the
+/// case has one. The About page's notes (`cases/*.md`) are links, fetched only when
+/// followed. (Lighthouse's network log of each page agrees: `cargo xtask lighthouse`.)
 pub fn routes(dist: &Path, case_ids: &[String]) -> Result<Vec<Route>, Failure> {
     let read = |name: &str| {
         std::fs::read(dist.join(name))
             .map_err(|error| Failure::Failed(format!("size: cannot read dist/{name}: {error}")))
     };
     let index = String::from_utf8_lossy(&read("index.html")?).into_owned();
-    let worker = meta_content(&index, "slowpath-engine-worker");
     let names: Vec<String> =
         shipped_names(dist).map_err(|error| Failure::Failed(format!("size: cannot list dist/: {error}")))?;
-    let index_and_worker: Vec<String> =
-        std::iter::once("index.html".to_string()).chain(worker.clone()).collect();
+    let shell_text = APP_METAS.iter().fold(index.clone(), |text, name| without_meta(&text, name));
+    let named_in =
+        |text: &str| names.iter().filter(|name| names_file(text, name)).cloned().collect::<Vec<_>>();
+    let shell: Vec<String> = std::iter::once("index.html".to_string()).chain(named_in(&shell_text)).collect();
+    let shell = requested(dist, &names, shell, &["index.html"]);
     let route =
         |name: &str, files, goal_br, ceiling_br| Route { name: name.into(), files, goal_br, ceiling_br };
     let mut routes = vec![
-        route(
-            "landing",
-            requested(dist, &names, index_and_worker.clone(), None),
-            LANDING_GOAL_BR,
-            LANDING_CEILING_BR,
-        ),
-        route(
-            "about",
-            requested(dist, &names, vec!["index.html".to_string()], worker.as_deref()),
-            LANDING_GOAL_BR,
-            LANDING_CEILING_BR,
-        ),
+        route("landing", shell.clone(), LANDING_GOAL_BR, LANDING_CEILING_BR),
+        route("about", shell.clone(), LANDING_GOAL_BR, LANDING_CEILING_BR),
     ];
     for id in case_ids {
-        let mut start = index_and_worker.clone();
+        let mut start = shell.clone();
+        for text in [app_module_for(&index, id), meta_value(&index, "slowpath-app-styles")] {
+            start.extend(named_in(&text.unwrap_or_default()));
+        }
+        start.extend(meta_content(&index, "slowpath-engine-worker"));
         let results = format!("measure/{id}/results.tsv");
         if names.contains(&results) {
             start.push(results);
         }
         routes.push(route(
             &format!("case/{id}"),
-            requested(dist, &names, start, None),
+            requested(dist, &names, start, &["index.html"]),
             CASE_GOAL_BR,
             CASE_CEILING_BR,
         ));
     }
     Ok(routes)
+}
+
+/// index.html's meta tags that name files only the app's routes request.
+const APP_METAS: [&str; 4] =
+    ["slowpath-app-start", "slowpath-app-styles", "slowpath-case-modules", "slowpath-engine-worker"];
+
+/// The files of the module `static/route.js` picks for case `id`: its own
+/// (`slowpath-case-modules`: "<id>=<files>,…") or the one with every case.
+fn app_module_for(index: &str, id: &str) -> Option<String> {
+    let own = meta_value(index, "slowpath-case-modules").and_then(|modules| {
+        modules.split(',').find_map(|entry| {
+            let (case, files) = entry.split_once('=')?;
+            (case.trim() == id).then(|| files.to_string())
+        })
+    });
+    own.or_else(|| meta_value(index, "slowpath-app-start"))
+}
+
+/// The whole `content` of `<meta name="{name}" content="…">`.
+fn meta_value(html: &str, name: &str) -> Option<String> {
+    let at = html.find(&format!("<meta name=\"{name}\""))?;
+    let tag = &html[at..at + html[at..].find('>')?];
+    let value = tag.split("content=\"").nth(1)?;
+    Some(value[..value.find('"')?].to_string())
+}
+
+/// `html` without its `<meta name="{name}" …>` tag.
+fn without_meta(html: &str, name: &str) -> String {
+    let Some(at) = html.find(&format!("<meta name=\"{name}\"")) else { return html.to_string() };
+    let Some(length) = html[at..].find('>') else { return html.to_string() };
+    format!("{}{}", &html[..at], &html[at + length + 1..])
 }
 
 /// Every file of `dir` but the compressed copies, as `/`-separated relative names.
@@ -211,15 +238,16 @@ fn shipped_names(dir: &Path) -> std::io::Result<Vec<String>> {
     Ok(names)
 }
 
-/// The closure of [`routes`]' rule from `start`, never adding `excluded`.
-fn requested(dist: &Path, names: &[String], start: Vec<String>, excluded: Option<&str>) -> Vec<String> {
+/// The closure of [`routes`]' rule from `start`, not following the files of
+/// `unfollowed` (nor `sw.js`): what they name is already in `start` or not requested.
+fn requested(dist: &Path, names: &[String], start: Vec<String>, unfollowed: &[&str]) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let mut pending = start;
     while let Some(name) = pending.pop() {
-        if found.contains(&name) || Some(name.as_str()) == excluded {
+        if found.contains(&name) {
             continue;
         }
-        let followed = name != "sw.js" && is_text(&name);
+        let followed = name != "sw.js" && !unfollowed.contains(&name.as_str()) && is_text(&name);
         if followed {
             let text = std::fs::read(dist.join(&name)).unwrap_or_default();
             let text = String::from_utf8_lossy(&text);
@@ -535,21 +563,30 @@ mod tests {
         let files = [
             (
                 "index.html",
-                "<meta name=\"slowpath-engine-worker\" content=\"./engine-worker-1.js\">\
+                "<meta name=\"slowpath-app-styles\" content=\"./player-1.css\">\
+                 <meta name=\"slowpath-app-start\" content=\"./start-1.js ./app-1_bg.wasm ./app-1.js\">\
+                 <meta name=\"slowpath-case-modules\" content=\"b=./start-b.js ./b_bg.wasm ./b.js\">\
+                 <meta name=\"slowpath-engine-worker\" content=\"./engine-worker-1.js\">\
                  <meta name=\"slowpath-service-worker\" content=\"./sw.js\">\
                  <link rel=stylesheet href=\"./style-1.css\"><link rel=icon href=favicon.svg>\
-                 <script type=\"module\" src=\"./boot-1.js\"></script>",
+                 <script src=./route.js></script><script type=\"module\" src=\"./boot.js\"></script>",
             ),
+            ("route.js", "meta('slowpath-app-start')"),
+            ("boot.js", "import(module.start)"),
             (
-                "boot-1.js",
+                "start-1.js",
                 "import init from './app-1.js'; await init({ module_or_path: './app-1_bg.wasm' });",
             ),
+            ("start-b.js", "import init from './b.js'; await init({ module_or_path: './b_bg.wasm' });"),
             ("app-1.js", "new URL('app-1_bg.wasm', import.meta.url)"),
             ("app-1.js.br", "a compressed copy is no file of its own"),
             ("app-1_bg.wasm", "\0asm names nothing: cases/a.md"),
-            ("engine-worker-1.js", "import init from './app-1.js';"),
+            ("b.js", "new URL('b_bg.wasm', import.meta.url)"),
+            ("b_bg.wasm", "\0asm"),
+            ("engine-worker-1.js", "self.onmessage = start;"),
             ("sw.js", "const ASSETS = ['./index.html', './cases/a.md', './unused-1.js', './pre-app-1.js'];"),
             ("style-1.css", "body { color: red }"),
+            ("player-1.css", ".stage { color: blue }"),
             ("favicon.svg", "<svg/>"),
             ("cases/a.md", "notes"),
             ("measure/a/results.tsv", "rows"),
@@ -563,18 +600,23 @@ mod tests {
         }
         let Ok(routes) = routes(&dist, &["a".to_string(), "b".to_string()]) else { panic!("routes") };
         let _ = std::fs::remove_dir_all(&dist);
-        let page =
-            ["app-1.js", "app-1_bg.wasm", "boot-1.js", "favicon.svg", "index.html", "style-1.css", "sw.js"];
         let names: Vec<&str> = routes.iter().map(|route| route.name.as_str()).collect();
         assert_eq!(names, ["landing", "about", "case/a", "case/b"]);
-        let mut with_worker: Vec<&str> = page.iter().copied().chain(["engine-worker-1.js"]).collect();
-        with_worker.sort();
-        assert_eq!(routes[0].files, with_worker, "the landing's case cards run the engine");
-        assert_eq!(routes[1].files, page, "About runs nothing");
-        let mut case_a: Vec<&str> = with_worker.iter().copied().chain(["measure/a/results.tsv"]).collect();
-        case_a.sort();
-        assert_eq!(routes[2].files, case_a);
-        assert_eq!(routes[3].files, with_worker, "no results file: no fetch");
+        let shell = ["boot.js", "favicon.svg", "index.html", "route.js", "style-1.css", "sw.js"];
+        assert_eq!(routes[0].files, shell, "the landing is drawn in index.html: no wasm");
+        assert_eq!(routes[1].files, shell, "so is About");
+        let with = |more: &[&'static str]| {
+            let mut files: Vec<&str> = shell.iter().chain(more).copied().collect();
+            files.sort();
+            files
+        };
+        let app = ["player-1.css", "engine-worker-1.js"];
+        let every_case = ["start-1.js", "app-1.js", "app-1_bg.wasm"];
+        let case_a: Vec<&str> =
+            app.iter().chain(&every_case).chain(&["measure/a/results.tsv"]).copied().collect();
+        assert_eq!(routes[2].files, with(&case_a), "no module of its own: the one with every case");
+        let case_b: Vec<&str> = app.iter().chain(&["start-b.js", "b.js", "b_bg.wasm"]).copied().collect();
+        assert_eq!(routes[3].files, with(&case_b), "its own module, and no results file");
         assert_eq!((routes[0].goal_br, routes[2].goal_br), (LANDING_GOAL_BR, CASE_GOAL_BR));
     }
 

@@ -36,7 +36,34 @@ pub fn run(tools: &Tools) -> Outcome {
             "warnings",
         ]),
     )?;
+    // The app natively, as the build's prerendering compiles it (the landing and About).
+    cmd::run(
+        "clippy (app's prerendering, host)",
+        Command::new("cargo").args([
+            "clippy",
+            "--package",
+            "slowpath-app",
+            "--features",
+            "prerender",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
     cmd::run("unit tests", Command::new("cargo").args(["test", "--workspace"]))?;
+    cmd::run(
+        "the static pages' prerendering",
+        Command::new("cargo").args([
+            "test",
+            "--package",
+            "slowpath-app",
+            "--features",
+            "prerender",
+            "--lib",
+            "prerender",
+        ]),
+    )?;
     // A build can carry every case's metadata and one case's simulation (the
     // registry's test checks which simulations such a build has).
     cmd::run(

@@ -8,6 +8,8 @@ mod later;
 
 pub use case_card::case_list;
 pub use figures::TitleFigures;
+#[cfg(feature = "prerender")]
+pub use figures::{default_run_key, KnownHeadlines};
 pub use footer::site_footer;
 pub use header::site_header;
 pub use later::use_parts_shown;

@@ -1,0 +1,73 @@
+// Runs once the page is parsed (a module): shows the static page the address names
+// (the landing or About, already in index.html), or starts the app for any other
+// route, and keeps doing so as the address changes. route.js, in <head>, has said
+// which kind of page it is and started the downloads the app's routes need.
+
+const boot = window.slowpathBoot;
+const pages = document.getElementById('static-pages');
+const main = pages?.querySelector('main');
+// Each static page by name; only the one shown stays in the document (the other
+// would still be found by search, tests and tools, hidden or not).
+const staticPages = new Map(
+  [...(main?.querySelectorAll('[data-static-page]') ?? [])].map((page) => [page.dataset.staticPage, page]),
+);
+let app = null;
+
+// The app's stylesheets, then its module: started once; the app then follows the
+// address itself (and draws nothing on the static pages' routes).
+function startApp() {
+  if (!app) {
+    const module = boot.moduleFor(location.hash);
+    app = boot.loadStyles(false).then(() => import(module.start));
+    app.catch(() => {
+      const notice = document.getElementById('boot');
+      if (notice) notice.textContent = 'slowpath could not start: reload the page to try again.';
+    });
+  }
+  return app;
+}
+
+// Marks the header's link to the page shown, as the app's header does.
+function markCurrent(page) {
+  for (const link of pages.querySelectorAll('.site-nav a')) {
+    const to = boot.staticPageOf(link.getAttribute('href'));
+    if (to === page) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+}
+
+function show(firstLoad) {
+  const page = boot.staticPageOf(location.hash);
+  document.documentElement.dataset.route = page || 'app';
+  if (!pages) {
+    // A build without static pages (none today): the app draws every route.
+    startApp();
+    return;
+  }
+  if (!page) {
+    // Out of the document while the app draws, so that its header and main are the only ones.
+    pages.remove();
+    startApp();
+    return;
+  }
+  if (!pages.isConnected) document.body.prepend(pages);
+  const shown = staticPages.get(page);
+  for (const other of staticPages.values()) if (other !== shown) other.remove();
+  if (shown && !shown.isConnected) main.append(shown);
+  if (shown && shown.dataset.title) document.title = shown.dataset.title;
+  markCurrent(page);
+  if (!firstLoad) {
+    // As the app does after a navigation: focus the new content (screen readers
+    // announce it), then back to the top.
+    main?.focus();
+    window.scrollTo(0, 0);
+  }
+}
+
+if (pages) {
+  pages.querySelector('[data-skip-to-content]')?.addEventListener('click', () => {
+    main?.focus();
+  });
+}
+addEventListener('hashchange', () => show(false));
+show(true);
