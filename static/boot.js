@@ -36,6 +36,19 @@ function markCurrent(page) {
   }
 }
 
+// The case's first screen, once fetched, until the app draws (its start removes
+// it): only on the first load, and only if the app has not drawn already.
+function showIntro() {
+  boot.intro?.then((html) => {
+    const notice = document.getElementById('boot');
+    if (!html || !notice) return;
+    const intro = document.createElement('div');
+    intro.id = 'case-intro';
+    intro.innerHTML = html;
+    notice.before(intro);
+  });
+}
+
 function show(firstLoad) {
   const page = boot.staticPageOf(location.hash);
   document.documentElement.dataset.route = page || 'app';
@@ -47,6 +60,7 @@ function show(firstLoad) {
   if (!page) {
     // Out of the document while the app draws, so that its header and main are the only ones.
     pages.remove();
+    if (firstLoad) showIntro();
     startApp();
     return;
   }

@@ -102,11 +102,27 @@
     }
   }
 
+  // A case page's first screen, drawn at build time (`intros/<id>.html`): its header
+  // while the module loads. Not for an embed or the presenter view (no site header).
+  function fetchIntro(hash) {
+    const id = caseOf(hash);
+    const query = String(hash || '').split('?')[1] || '';
+    const flags = query.split('&').map((pair) => pair.split('=')[0]);
+    if (!id || !/^[a-z0-9-]+$/.test(id) || /\/tour\b/.test(hash) || flags.includes('embed') || flags.includes('present')) {
+      return null;
+    }
+    return fetch('./intros/' + id + '.html')
+      .then((response) => (response.ok ? response.text() : null))
+      .catch(() => null);
+  }
+
   const page = staticPageOf(location.hash);
   document.documentElement.dataset.route = page || 'app';
+  let intro = null;
   if (!page) {
     loadStyles(true);
     preload(moduleFor(location.hash));
+    intro = fetchIntro(location.hash);
   }
-  window.slowpathBoot = { staticPageOf, moduleFor, loadStyles };
+  window.slowpathBoot = { staticPageOf, moduleFor, loadStyles, intro };
 })();

@@ -28,9 +28,12 @@ pub fn start() {
     // and drawing the first page in one task made it the longest of a page's opening
     // (issue 14).
     gloo::timers::callback::Timeout::new(0, || {
-        // The "Loading…" placeholder from index.html goes once the app can draw.
-        if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
-            boot.remove();
+        // The "Loading…" placeholder from index.html, and the case's first screen drawn
+        // at build time (static/boot.js), go once the app can draw.
+        for placeholder in ["boot", "case-intro"] {
+            if let Some(element) = gloo::utils::document().get_element_by_id(placeholder) {
+                element.remove();
+            }
         }
         yew::Renderer::<app::App>::new().render();
     })

@@ -61,6 +61,48 @@ pub fn static_pages_html(headlines: Vec<(&'static str, String)>) -> String {
     format!("<div id=\"static-pages\">{inner}</div>")
 }
 
+#[derive(Properties, PartialEq)]
+struct CaseIntroProps {
+    headlines: KnownHeadlines,
+    meta: crate::components::MetaRef,
+}
+
+/// A case page's first screen while its module loads: the site's header and the
+/// case's own header as the app draws them, and where the player will be, a line
+/// that says it is on its way (named like the app's, so tests wait past it).
+#[function_component(CaseIntro)]
+fn case_intro(props: &CaseIntroProps) -> Html {
+    let meta = props.meta.0;
+    let why = crate::cases::card_for(meta.id).and_then(|card| card.why_figures_differ);
+    html! {
+        <ContextProvider<KnownHeadlines> context={props.headlines.clone()}>
+            { site_header(&Route::case(meta.id)) }
+            <main class="wrap site-main">
+                <article class="case" data-case-id={meta.id} aria-labelledby="case-title">
+                    { crate::pages::case_header(meta, why) }
+                    <section class="player player-loading" data-testid="player-loading" aria-label={format!("Player: {}", meta.title)}>
+                        <div class="run-progress" role="status"><span>{ "Loading the simulation…" }</span></div>
+                    </section>
+                </article>
+            </main>
+        </ContextProvider<KnownHeadlines>>
+    }
+}
+
+/// Case `meta`'s first screen, an HTML fragment that `static/boot.js` shows until the
+/// app draws (fetched by `static/route.js` as `intros/<id>.html`).
+pub fn case_intro_html(
+    meta: &'static slowpath_engine::CaseMeta,
+    headlines: Vec<(&'static str, String)>,
+) -> String {
+    let props = CaseIntroProps {
+        headlines: KnownHeadlines(Rc::new(headlines)),
+        meta: crate::components::MetaRef(meta),
+    };
+    finish(yew::LocalServerRenderer::<CaseIntro>::with_props(props).hydratable(false).render())
+        .unwrap_or_default()
+}
+
 /// Runs a future that waits on nothing outside itself (Yew's rendering of components
 /// with no suspense) to its end; None if it would wait, which a test rules out.
 fn finish<F: std::future::Future>(future: F) -> Option<F::Output> {
@@ -93,5 +135,19 @@ mod tests {
             assert!(html.contains(&format!("<strong>{figure}</strong>")), "{figure}");
         }
         assert!(!html.contains("aria-busy"), "no figure is left waiting for a worker");
+    }
+
+    #[test]
+    fn a_case_intro_is_its_header_with_the_figure_and_a_player_on_its_way() {
+        let headlines = headlines();
+        for entry in slowpath_engine::listed() {
+            let html = case_intro_html(entry.meta, headlines.clone());
+            assert!(html.contains(&format!("<h1 id=\"case-title\">{}</h1>", entry.meta.title)), "{html}");
+            assert!(html.contains("data-testid=\"player-loading\""), "{html}");
+            if !entry.meta.reported.is_empty() {
+                assert!(html.contains("data-testid=\"modelled-figure\""), "{html}");
+            }
+            assert!(!html.contains("aria-busy"), "no figure is left waiting for a worker");
+        }
     }
 }

@@ -4,7 +4,8 @@
 //! - every `app/src/cases/<case>/*.css` into `target/generated/cases.css`;
 //! - every `tools/measure/<case>/results.tsv` into `target/generated/measure/`,
 //!   which the build copies to `measure/<case>/results.tsv` (the "Today" panels read it);
-//! - the landing and About pages, prerendered, into `target/generated/static-pages.html`.
+//! - the landing and About pages, prerendered, into `target/generated/static-pages.html`,
+//!   and each case's first screen into `target/generated/intros/`, which the build copies.
 //!
 //! A file is written only when its content changes, so that a watching `trunk serve`
 //! is not woken by its own hook.
@@ -42,7 +43,7 @@ pub fn run() -> Outcome {
 
 /// The landing and About pages, drawn by the app's own components natively, with
 /// figures from the native engine (`app/src/prerender.rs`), for `harden-html` to put
-/// into index.html.
+/// into index.html, and each case's first screen (`intros/<id>.html`).
 fn prerender(out: &Path) -> Outcome {
     crate::cmd::run(
         "prerender the static pages",
@@ -58,7 +59,7 @@ fn prerender(out: &Path) -> Outcome {
                 "slowpath-prerender",
                 "--",
             ])
-            .arg(out.join("static-pages.html")),
+            .arg(out),
     )
 }
 

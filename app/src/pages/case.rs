@@ -66,15 +66,7 @@ fn case_details(props: &CaseDetailsProps) -> Html {
     // away from the player's jump buttons.
     html! {
         <article class="case" data-testid="case-page" data-case-id={meta.id} aria-labelledby="case-title">
-            <header class="case-header">
-                <p class="case-titleline">
-                    <span class="badge">{ meta.year }</span>
-                    <span class="case-system">{ meta.system }</span>
-                </p>
-                <h1 id="case-title">{ meta.title }</h1>
-                <WhatHappened summary={meta.summary} />
-                <crate::components::TitleFigures meta={crate::components::MetaRef(meta)} why={props.why_figures_differ} />
-            </header>
+            { case_header(meta, props.why_figures_differ) }
 
             // Keyed by the link: pasting another link into the address bar reopens the player.
             <PlayerLoader key={loader_key(meta, &props.query)} case={props.case} case_ui={props.ui} link={props.link.clone()} />
@@ -133,6 +125,23 @@ fn case_details(props: &CaseDetailsProps) -> Html {
             </section>
             }
         </article>
+    }
+}
+
+/// A case page's header: one line of title, the summary behind a disclosure, the
+/// report's figure beside the model's. Also drawn at build time, as the page's
+/// first screen while its module loads (`crate::prerender`).
+pub fn case_header(meta: &'static CaseMeta, why_figures_differ: Option<&'static str>) -> Html {
+    html! {
+        <header class="case-header">
+            <p class="case-titleline">
+                <span class="badge">{ meta.year }</span>
+                <span class="case-system">{ meta.system }</span>
+            </p>
+            <h1 id="case-title">{ meta.title }</h1>
+            <WhatHappened summary={meta.summary} />
+            <crate::components::TitleFigures meta={crate::components::MetaRef(meta)} why={why_figures_differ} />
+        </header>
     }
 }
 

@@ -13,6 +13,8 @@ mod tour;
 
 #[cfg(feature = "prerender")]
 pub use about::about_page;
+#[cfg(feature = "prerender")]
+pub use case::case_header;
 pub use case::case_page;
 pub use crash::crash_page;
 #[cfg(feature = "prerender")]

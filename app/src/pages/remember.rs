@@ -6,6 +6,10 @@
 use wasm_bindgen::{JsCast, JsValue};
 
 fn storage() -> Option<JsValue> {
+    // Drawn at build time (natively), a page has no browser and remembers nothing.
+    if !cfg!(target_arch = "wasm32") {
+        return None;
+    }
     let window = web_sys::window()?;
     // The getter itself throws where storage is denied: Reflect turns that into Err.
     js_sys::Reflect::get(&window, &JsValue::from_str("localStorage")).ok().filter(|value| value.is_object())
