@@ -108,7 +108,8 @@
     const id = caseOf(hash);
     const query = String(hash || '').split('?')[1] || '';
     const flags = query.split('&').map((pair) => pair.split('=')[0]);
-    if (!id || !/^[a-z0-9-]+$/.test(id) || /\/tour\b/.test(hash) || flags.includes('embed') || flags.includes('present')) {
+    const known = meta('slowpath-intros').split(/\s+/);
+    if (!id || !known.includes(id) || /\/tour\b/.test(hash) || flags.includes('embed') || flags.includes('present')) {
       return null;
     }
     return fetch('./intros/' + id + '.html')

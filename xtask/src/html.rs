@@ -52,6 +52,7 @@ fn harden(staging: &Path, release: bool) -> Outcome {
     }
     let pages = crate::shell::static_pages_fragment(&crate::cmd::root()).map_err(Failure::Failed)?;
     html = crate::shell::insert_static_pages(&html, &pages).map_err(Failure::Failed)?;
+    html = crate::shell::name_intros(&html, staging);
     if release {
         let worker = service_worker(staging).map_err(|e| fail("cannot list the build for sw.js", e))?;
         std::fs::write(staging.join("sw.js"), worker).map_err(|e| fail("cannot write sw.js", e))?;

@@ -67,6 +67,21 @@ pub fn defer_app_files(html: &str, start: &str, wasm: &str) -> String {
     kept
 }
 
+/// Names the cases whose first screen the build holds (`intros/<id>.html`) in a
+/// meta tag, so that route.js asks only for those (an unknown case's would be a 404).
+pub fn name_intros(html: &str, staging: &Path) -> String {
+    let mut ids: Vec<String> = std::fs::read_dir(staging.join("intros"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.strip_suffix(".html").map(String::from))
+        .collect();
+    ids.sort();
+    let meta = format!("<meta name=\"slowpath-intros\" content=\"{}\">", ids.join(" "));
+    let at = html.find("<meta charset").unwrap_or(0);
+    format!("{}{meta}{}", &html[..at], &html[at..])
+}
+
 /// The value of attribute `name` in one tag, quoted or not (a minified page drops
 /// the quotes where it can).
 fn attribute(tag: &str, name: &str) -> Option<String> {
