@@ -45,6 +45,8 @@ function showIntro() {
     const intro = document.createElement('div');
     intro.id = 'case-intro';
     intro.innerHTML = html;
+    // The first narration is the start's: right only for a link without a query.
+    if (location.hash.includes('?')) intro.querySelector('.intro-start')?.remove();
     notice.before(intro);
   });
 }

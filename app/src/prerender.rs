@@ -82,6 +82,11 @@ fn case_intro(props: &CaseIntroProps) -> Html {
                     { crate::pages::case_header(meta, why) }
                     <section class="player player-loading" data-testid="player-loading" aria-label={format!("Player: {}", meta.title)}>
                         <div class="run-progress" role="status"><span>{ "Loading the simulation…" }</span></div>
+                        // What the player will say first, for a link to the start (boot.js
+                        // drops it for a link with a query: it may open elsewhere).
+                        <section class="panel narration intro-start">
+                            <div>{ crate::player::panels::start_narration(crate::player::url::DEFAULT_GRANULARITY) }</div>
+                        </section>
                     </section>
                 </article>
             </main>

@@ -109,29 +109,35 @@ fn use_scrolled_to_current(target: NodeRef, view: Rc<View>) {
     });
 }
 
+/// The narration before the first step: how to start. A phone has no keyboard: the
+/// same hint in taps. Both are drawn; the stylesheet shows the one for the pointer in
+/// hand (`.touch-only`, `.keys-only`). Also part of a case's first screen drawn at
+/// build time (`crate::prerender`).
+pub fn start_narration(granularity: Granularity) -> Html {
+    html! {
+        <>
+            <p class="narration-text touch-only">
+                { "The run is at its start: nothing has happened yet. Tap " }<strong>{ "▶ Play" }</strong>
+                { ", or " }<strong>{ "forward" }</strong>{ " to step one " }{ granularity_label(granularity) }
+                { " at a time (" }{ granularity_meaning(granularity) }{ ")." }
+            </p>
+            <p class="narration-text keys-only">
+                { "The run is at its start: nothing has happened yet. Press " }<kbd>{ "Space" }</kbd>
+                { " to play, or " }<kbd>{ "→" }</kbd>{ " to step one " }{ granularity_label(granularity) }
+                { " at a time (" }{ granularity_meaning(granularity) }{ "). Press " }<kbd>{ "?" }</kbd>
+                { " for every key and word." }
+            </p>
+        </>
+    }
+}
+
 #[function_component(NarrationPanel)]
 pub fn narration_panel(props: &ViewProps) -> Html {
     let view = &props.view;
     let steps = use_node_ref();
     use_scrolled_to_current(steps.clone(), view.clone());
     let body = match &view.step {
-        // A phone has no keyboard: the same hint in taps. Both are drawn; the
-        // stylesheet shows the one for the pointer in hand (`.touch-only`, `.keys-only`).
-        None => html! {
-            <>
-                <p class="narration-text touch-only">
-                    { "The run is at its start: nothing has happened yet. Tap " }<strong>{ "▶ Play" }</strong>
-                    { ", or " }<strong>{ "forward" }</strong>{ " to step one " }{ granularity_label(props.granularity) }
-                    { " at a time (" }{ granularity_meaning(props.granularity) }{ ")." }
-                </p>
-                <p class="narration-text keys-only">
-                    { "The run is at its start: nothing has happened yet. Press " }<kbd>{ "Space" }</kbd>
-                    { " to play, or " }<kbd>{ "→" }</kbd>{ " to step one " }{ granularity_label(props.granularity) }
-                    { " at a time (" }{ granularity_meaning(props.granularity) }{ "). Press " }<kbd>{ "?" }</kbd>
-                    { " for every key and word." }
-                </p>
-            </>
-        },
+        None => start_narration(props.granularity),
         Some(step) => html! {
             <>
                 <p class="narration-context">
