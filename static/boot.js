@@ -36,18 +36,21 @@ function markCurrent(page) {
   }
 }
 
-// The case's first screen, once fetched, until the app draws (its start removes
-// it): only on the first load, and only if the app has not drawn already.
+// The case's first screen, once fetched, until the app draws (its start removes it);
+// settles once it has been painted (or at once, without one).
 function showIntro() {
-  boot.intro?.then((html) => {
+  if (!boot.intro) return Promise.resolve();
+  return boot.intro.then((html) => {
     const notice = document.getElementById('boot');
-    if (!html || !notice) return;
+    if (!html || !notice) return undefined;
     const intro = document.createElement('div');
     intro.id = 'case-intro';
     intro.innerHTML = html;
     // The first narration is the start's: right only for a link without a query.
     if (location.hash.includes('?')) intro.querySelector('.intro-start')?.remove();
     notice.before(intro);
+    // The frame after next: the one that drew it has been painted.
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   });
 }
 
@@ -56,14 +59,14 @@ function show(firstLoad) {
   document.documentElement.dataset.route = page || 'app';
   if (!pages) {
     // A build without static pages (none today): the app draws every route.
-    startApp();
+    showIntro().finally(startApp);
     return;
   }
   if (!page) {
     // Out of the document while the app draws, so that its header and main are the only ones.
     pages.remove();
-    if (firstLoad) showIntro();
-    startApp();
+    if (firstLoad) showIntro().finally(startApp);
+    else startApp();
     return;
   }
   if (!pages.isConnected) document.body.prepend(pages);

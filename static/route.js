@@ -122,8 +122,10 @@
   let intro = null;
   if (!page) {
     loadStyles(true);
-    preload(moduleFor(location.hash));
     intro = fetchIntro(location.hash);
+    // With a first screen to draw, the module waits until it is on screen (boot.js):
+    // the case's words come first on a slow line, then the megabyte behind them.
+    if (!intro) preload(moduleFor(location.hash));
   }
   window.slowpathBoot = { staticPageOf, moduleFor, loadStyles, intro };
 })();
