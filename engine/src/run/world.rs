@@ -571,3 +571,77 @@ impl WorldDelta {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: TaskId = TaskId(0);
+    const B: TaskId = TaskId(1);
+
+    /// Task A on the CPU in user mode, B asleep, both normalized at 10 ns.
+    fn world() -> World {
+        let mut layout = Layout::new(1);
+        let group = layout.add_group("g");
+        layout.add_task("a", group);
+        layout.add_task("b", group);
+        layout.add_counter("rounds");
+        layout.add_gauge("x");
+        let mut world = World::new(&layout);
+        world.apply(&Effect::SetState { task: A, state: TaskState::RunningUser { cpu: 0 } });
+        world.apply(&Effect::SetState { task: B, state: TaskState::Sleeping { channel: ChannelId(0) } });
+        world.advance_to(10);
+        world.normalize();
+        world
+    }
+
+    /// One round of 10 ns: A enters the kernel at +2, counts a round and sets `gauge`
+    /// on B (a task no state change names), is back in user mode at +5.
+    fn round(world: &mut World, start_ns: u64, gauge: i64) {
+        world.advance_to(start_ns + 2);
+        world.apply(&Effect::SetState { task: A, state: TaskState::RunningKernel { cpu: 0 } });
+        world.apply(&Effect::Count { counter: CounterId(0), delta: 1 });
+        world.apply(&Effect::Gauge { task: B, gauge: 0, value: gauge });
+        world.advance_to(start_ns + 5);
+        world.apply(&Effect::SetState { task: A, state: TaskState::RunningUser { cpu: 0 } });
+        world.advance_to(start_ns + 10);
+        world.normalize();
+    }
+
+    fn effects(gauge: i64) -> [Effect; 4] {
+        [
+            Effect::SetState { task: A, state: TaskState::RunningKernel { cpu: 0 } },
+            Effect::Count { counter: CounterId(0), delta: 1 },
+            Effect::Gauge { task: B, gauge: 0, value: gauge },
+            Effect::SetState { task: A, state: TaskState::RunningUser { cpu: 0 } },
+        ]
+    }
+
+    #[test]
+    fn one_live_round_then_the_delta_for_the_rest_is_every_round_stepped() {
+        let mut live = world();
+        let start = RepeatStart::capture(&live, effects(0).iter());
+        round(&mut live, 10, 0);
+        start.delta_to(&live).apply(&mut live, 4);
+        let mut stepped = world();
+        for k in 0..5 {
+            round(&mut stepped, 10 + 10 * k, 0);
+        }
+        assert_eq!(live, stepped);
+        assert_eq!(live.counters[0], 5);
+        assert_eq!(
+            live.task_times(B)[Bucket::Sleep as usize],
+            60,
+            "B, named by no state change, slept throughout"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "repeat changed a gauge")]
+    fn a_round_that_moves_a_gauge_of_a_task_it_names_only_there_does_not_repeat() {
+        let mut live = world();
+        let start = RepeatStart::capture(&live, effects(7).iter());
+        round(&mut live, 10, 7);
+        start.delta_to(&live);
+    }
+}
