@@ -9,7 +9,7 @@ use crate::run::hash::StableHasher;
 use crate::run::narration::{Arg, CodeLoc, Function};
 use crate::run::params::ParamValues;
 use crate::run::trace::{Block, Checkpoint, Metric, Op, OpKind, Outcome, Phase, Run, StepCounts, TextRef};
-use crate::run::world::{Effect, Layout, TaskId, World, WorldDelta};
+use crate::run::world::{Effect, Layout, RepeatStart, TaskId, World};
 use std::collections::BTreeMap;
 
 /// Ops between checkpoints in runs of single iterations: bounds the replay of a seek.
@@ -273,20 +273,23 @@ impl TraceBuilder {
         self.hasher.u64(period_ns);
         let label = self.push_text(label);
         let ops_start = u32::try_from(self.ops.len()).expect("ops fit u32");
-        let mut after_one = self.world.clone();
+        // One iteration is applied to the live world itself, then the other
+        // `count - 1` in closed form: the same world as the delta times `count` from
+        // the start, since one iteration adds exactly the delta.
+        let start = RepeatStart::capture(&self.world, template.iter().flat_map(|spec| spec.effects));
         for spec in template {
             assert!(spec.at_ns < period_ns, "template op at {} outside period {}", spec.at_ns, period_ns);
             assert!(!spec.kind.is_notable(), "notable events break a repeat");
-            after_one.advance_to(start_ns + spec.at_ns);
+            self.world.advance_to(start_ns + spec.at_ns);
             for effect in spec.effects {
-                after_one.apply(effect);
+                self.world.apply(effect);
             }
             self.store_op(spec);
         }
-        after_one.advance_to(start_ns + period_ns);
-        after_one.normalize();
-        let delta = WorldDelta::between(&self.world, &after_one);
-        delta.apply(&mut self.world, count);
+        self.world.advance_to(start_ns + period_ns);
+        self.world.normalize();
+        let delta = start.delta_to(&self.world);
+        delta.apply(&mut self.world, count - 1);
         if cfg!(debug_assertions) {
             self.world.check_invariants();
         }

@@ -465,23 +465,70 @@ pub struct WorldDelta {
 }
 wire_struct!(WorldDelta { period_ns, task_buckets_ns, counters, cpu_idle_ns, locks });
 
-impl WorldDelta {
-    /// The delta between two normalized worlds one iteration apart.
+/// What a repeat's delta needs of the normalized world it starts from: the additive
+/// parts of everything, and the parts that must come back unchanged (state, gauges)
+/// of the tasks its template names. No other task's state or gauges can change (only
+/// `SetState` and `Gauge` effects do), so the world itself is never copied: a copy of
+/// every task per repeat was most of a many-thread run's time, in wasm above all
+/// (an allocation, a `memory.copy` and a byte-wise `memcmp` per task).
+pub struct RepeatStart {
+    now_ns: u64,
+    task_buckets_ns: Vec<[u64; BUCKETS]>,
+    /// The tasks the template names, with their state and gauges: (index, state, gauges).
+    touched: Vec<(usize, TaskState, Vec<i64>)>,
+    counters: Vec<u64>,
+    cpu_task: Vec<Option<TaskId>>,
+    cpu_idle_ns: Vec<u64>,
+    locks: Vec<LockState>,
+}
+
+impl RepeatStart {
+    /// Notes a normalized `world` before one iteration whose effects are `effects`.
+    pub fn capture<'a>(world: &World, effects: impl Iterator<Item = &'a Effect>) -> RepeatStart {
+        let mut touched: Vec<usize> = effects
+            .filter_map(|effect| match *effect {
+                Effect::SetState { task, .. } | Effect::Gauge { task, .. } => Some(task.0 as usize),
+                _ => None,
+            })
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        RepeatStart {
+            now_ns: world.now_ns,
+            task_buckets_ns: world.tasks.iter().map(|task| task.buckets_ns).collect(),
+            touched: touched
+                .into_iter()
+                .map(|index| {
+                    let task = &world.tasks[index];
+                    (index, task.state, task.gauges.clone())
+                })
+                .collect(),
+            counters: world.counters.clone(),
+            cpu_task: world.cpu_task.clone(),
+            cpu_idle_ns: world.cpu_idle_ns.clone(),
+            locks: world.locks.clone(),
+        }
+    }
+
+    /// The delta from the captured world to `after`, the same world normalized one
+    /// iteration later.
     ///
     /// Panics unless everything that is not additive (states, holders, queues,
     /// gauges) is identical: a repeat must really repeat.
-    pub fn between(before: &World, after: &World) -> WorldDelta {
-        assert!(after.now_ns > before.now_ns, "an iteration takes time");
-        let period_ns = after.now_ns - before.now_ns;
-        assert_eq!(before.cpu_task, after.cpu_task, "repeat changed which task runs where");
-        let mut task_buckets_ns = Vec::with_capacity(before.tasks.len());
-        for (old, new) in before.tasks.iter().zip(&after.tasks) {
-            assert_eq!(old.state, new.state, "repeat changed a task's state");
-            assert_eq!(old.gauges, new.gauges, "repeat changed a gauge");
-            assert_eq!(old.since_ns, before.now_ns, "repeat must start normalized");
+    pub fn delta_to(&self, after: &World) -> WorldDelta {
+        assert!(after.now_ns > self.now_ns, "an iteration takes time");
+        let period_ns = after.now_ns - self.now_ns;
+        assert_eq!(self.cpu_task, after.cpu_task, "repeat changed which task runs where");
+        for (index, state, gauges) in &self.touched {
+            let new = &after.tasks[*index];
+            assert_eq!(*state, new.state, "repeat changed a task's state");
+            assert_eq!(*gauges, new.gauges, "repeat changed a gauge");
+        }
+        let mut task_buckets_ns = Vec::with_capacity(after.tasks.len());
+        for (old, new) in self.task_buckets_ns.iter().zip(&after.tasks) {
             assert_eq!(new.since_ns, after.now_ns, "repeat must end normalized");
             let mut delta = [0; BUCKETS];
-            for (slot, (a, b)) in delta.iter_mut().zip(old.buckets_ns.iter().zip(&new.buckets_ns)) {
+            for (slot, (a, b)) in delta.iter_mut().zip(old.iter().zip(&new.buckets_ns)) {
                 *slot = b - a;
             }
             task_buckets_ns.push(delta);
@@ -489,17 +536,19 @@ impl WorldDelta {
         WorldDelta {
             period_ns,
             task_buckets_ns,
-            counters: before
+            counters: self
                 .counters
                 .iter()
                 .zip(&after.counters)
                 .map(|(a, b)| b.checked_sub(*a).expect("a repeat may not lower a counter"))
                 .collect(),
-            cpu_idle_ns: before.cpu_idle_ns.iter().zip(&after.cpu_idle_ns).map(|(a, b)| b - a).collect(),
-            locks: before.locks.iter().zip(&after.locks).map(|(a, b)| a.stats_delta(b, period_ns)).collect(),
+            cpu_idle_ns: self.cpu_idle_ns.iter().zip(&after.cpu_idle_ns).map(|(a, b)| b - a).collect(),
+            locks: self.locks.iter().zip(&after.locks).map(|(a, b)| a.stats_delta(b, period_ns)).collect(),
         }
     }
+}
 
+impl WorldDelta {
     /// Applies `k` iterations in closed form to a normalized world.
     pub fn apply(&self, world: &mut World, k: u64) {
         let elapsed = self.period_ns.checked_mul(k).expect("repeat time overflow");
@@ -520,5 +569,79 @@ impl WorldDelta {
         for (lock, delta) in world.locks.iter_mut().zip(&self.locks) {
             lock.apply_stats_delta(delta, k, elapsed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: TaskId = TaskId(0);
+    const B: TaskId = TaskId(1);
+
+    /// Task A on the CPU in user mode, B asleep, both normalized at 10 ns.
+    fn world() -> World {
+        let mut layout = Layout::new(1);
+        let group = layout.add_group("g");
+        layout.add_task("a", group);
+        layout.add_task("b", group);
+        layout.add_counter("rounds");
+        layout.add_gauge("x");
+        let mut world = World::new(&layout);
+        world.apply(&Effect::SetState { task: A, state: TaskState::RunningUser { cpu: 0 } });
+        world.apply(&Effect::SetState { task: B, state: TaskState::Sleeping { channel: ChannelId(0) } });
+        world.advance_to(10);
+        world.normalize();
+        world
+    }
+
+    /// One round of 10 ns: A enters the kernel at +2, counts a round and sets `gauge`
+    /// on B (a task no state change names), is back in user mode at +5.
+    fn round(world: &mut World, start_ns: u64, gauge: i64) {
+        world.advance_to(start_ns + 2);
+        world.apply(&Effect::SetState { task: A, state: TaskState::RunningKernel { cpu: 0 } });
+        world.apply(&Effect::Count { counter: CounterId(0), delta: 1 });
+        world.apply(&Effect::Gauge { task: B, gauge: 0, value: gauge });
+        world.advance_to(start_ns + 5);
+        world.apply(&Effect::SetState { task: A, state: TaskState::RunningUser { cpu: 0 } });
+        world.advance_to(start_ns + 10);
+        world.normalize();
+    }
+
+    fn effects(gauge: i64) -> [Effect; 4] {
+        [
+            Effect::SetState { task: A, state: TaskState::RunningKernel { cpu: 0 } },
+            Effect::Count { counter: CounterId(0), delta: 1 },
+            Effect::Gauge { task: B, gauge: 0, value: gauge },
+            Effect::SetState { task: A, state: TaskState::RunningUser { cpu: 0 } },
+        ]
+    }
+
+    #[test]
+    fn one_live_round_then_the_delta_for_the_rest_is_every_round_stepped() {
+        let mut live = world();
+        let start = RepeatStart::capture(&live, effects(0).iter());
+        round(&mut live, 10, 0);
+        start.delta_to(&live).apply(&mut live, 4);
+        let mut stepped = world();
+        for k in 0..5 {
+            round(&mut stepped, 10 + 10 * k, 0);
+        }
+        assert_eq!(live, stepped);
+        assert_eq!(live.counters[0], 5);
+        assert_eq!(
+            live.task_times(B)[Bucket::Sleep as usize],
+            60,
+            "B, named by no state change, slept throughout"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "repeat changed a gauge")]
+    fn a_round_that_moves_a_gauge_of_a_task_it_names_only_there_does_not_repeat() {
+        let mut live = world();
+        let start = RepeatStart::capture(&live, effects(7).iter());
+        round(&mut live, 10, 7);
+        start.delta_to(&live);
     }
 }
