@@ -71,6 +71,148 @@ pub fn size(bytes: u64) -> String {
     format!("{bytes} B")
 }
 
+/// `value` with `decimals` digits after the point, the same text as
+/// `format!("{value:.decimals$}")` (at most 9 decimals): the exact binary value
+/// rounded half to even, a `-` on every negative value (`-0.0`), `NaN`, `inf`.
+/// Worked out on the bits in integers, so that no float formatting code (core's
+/// Grisu and Dragon, about 15 kB) is in the wasm.
+pub struct Fixed(pub f64, pub u32);
+
+impl std::fmt::Display for Fixed {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(&fixed(self.0, self.1))
+    }
+}
+
+/// [`Fixed`] as a `String`.
+pub fn fixed(value: f64, decimals: u32) -> String {
+    let decimals = decimals.min(9) as usize;
+    if value.is_nan() {
+        return "NaN".to_string();
+    }
+    let mut text = String::from(if value.is_sign_negative() { "-" } else { "" });
+    if value.is_infinite() {
+        text.push_str("inf");
+        return text;
+    }
+    let mut digits = scaled_digits(value.abs(), decimals as u32);
+    if digits.len() <= decimals {
+        let mut padded = vec![b'0'; decimals + 1 - digits.len()];
+        padded.append(&mut digits);
+        digits = padded;
+    }
+    let (whole, fraction) = digits.split_at(digits.len() - decimals);
+    text.extend(whole.iter().map(|&digit| char::from(digit)));
+    if decimals > 0 {
+        text.push('.');
+        text.extend(fraction.iter().map(|&digit| char::from(digit)));
+    }
+    text
+}
+
+/// The decimal digits (ASCII, most significant first) of `value × 10^decimals`
+/// rounded half to even, for a finite `value ≥ 0` (`mantissa × 2^power` exactly).
+fn scaled_digits(value: f64, decimals: u32) -> Vec<u8> {
+    let bits = value.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mantissa, power) =
+        if biased == 0 { (fraction, -1074) } else { (fraction | 1u64 << 52, biased - 1075) };
+    // Below 2^83: a 53-bit mantissa times at most 10^9.
+    let product = u128::from(mantissa) * 10u128.pow(decimals);
+    if power >= 0 {
+        let mut digits = decimal_digits(product);
+        for _ in 0..power {
+            double(&mut digits);
+        }
+        return digits;
+    }
+    let shift = power.unsigned_abs();
+    if shift >= 128 {
+        // The product is below 2^83, less than half of 2^shift: rounds to 0.
+        return vec![b'0'];
+    }
+    let quotient = product >> shift;
+    let remainder = product & ((1u128 << shift) - 1);
+    let half = 1u128 << (shift - 1);
+    let up = remainder > half || (remainder == half && quotient % 2 == 1);
+    decimal_digits(quotient + u128::from(up))
+}
+
+/// `value` in decimal, ASCII digits, most significant first.
+fn decimal_digits(mut value: u128) -> Vec<u8> {
+    let mut digits = Vec::new();
+    loop {
+        digits.push(b'0' + (value % 10) as u8);
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    digits.reverse();
+    digits
+}
+
+/// Doubles a number written as ASCII decimal digits, in place.
+fn double(digits: &mut Vec<u8>) {
+    let mut carry = 0;
+    for digit in digits.iter_mut().rev() {
+        let twice = (*digit - b'0') * 2 + carry;
+        *digit = b'0' + twice % 10;
+        carry = twice / 10;
+    }
+    if carry > 0 {
+        digits.insert(0, b'0' + carry);
+    }
+}
+
+/// A plain decimal number (`12.5`, `-3`, `0.000125`, `7.`) read as `str::parse::<f64>`
+/// reads it, without core's float parser in the wasm: digits times a power of ten
+/// in one correctly rounded division or product, exact when the digits, without
+/// leading zeros, fit in 2^53 and the power is at most 10^22 (the bound of Clinger's
+/// fast path, which the standard parser takes for the same inputs). Anything else
+/// (exponents, `inf`, more digits) is `None`: the results files and the UI's inputs
+/// hold short decimals only.
+pub fn parse_decimal(text: &str) -> Option<f64> {
+    let (negative, unsigned) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    if whole.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    let mut digits: u64 = 0;
+    for byte in whole.bytes().chain(fraction.bytes()) {
+        if !byte.is_ascii_digit() {
+            return None;
+        }
+        digits = digits.checked_mul(10)?.checked_add(u64::from(byte - b'0'))?;
+        if digits >= 1 << 53 {
+            return None;
+        }
+    }
+    let places = i32::try_from(fraction.len()).ok()?;
+    // Trailing zeros of the fraction only shrink the power (`2.50` is 250/100 = 25/10).
+    let (mut digits, mut places) = (digits, places);
+    while places > 0 && digits % 10 == 0 && digits > 0 {
+        digits /= 10;
+        places -= 1;
+    }
+    if places > 22 {
+        return None;
+    }
+    let magnitude = digits as f64 / POWERS_OF_TEN[places as usize];
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// 10^0 … 10^22, each exact in an `f64`.
+const POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19, 1e20, 1e21, 1e22,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +249,63 @@ mod tests {
         assert_eq!(size(3 << 29), "1.5 GiB");
         assert_eq!(size(128 << 40), "128 TiB");
         assert_eq!(size(512), "512 B");
+    }
+    #[test]
+    fn fixed_writes_what_float_formatting_writes() {
+        let mut rng = crate::run::rng::Rng::new(11);
+        let check = |value: f64| {
+            for decimals in 0..=9u32 {
+                let expected = format!("{value:.prec$}", prec = decimals as usize);
+                assert_eq!(fixed(value, decimals), expected, "{value:e} to {decimals} decimals");
+            }
+        };
+        for special in [0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN_POSITIVE, 5e-324] {
+            check(special);
+        }
+        // Exact ties at every place, where half to even decides (0.125 → 0.12).
+        for numerator in 0..4_096u32 {
+            for shift in 0..14 {
+                check(f64::from(numerator) / f64::from(1u32 << shift));
+                check(-f64::from(numerator) / f64::from(1u32 << shift));
+            }
+        }
+        for _ in 0..20_000 {
+            // Any bit pattern: every exponent, subnormals, huge integers.
+            check(f64::from_bits(rng.below(u64::MAX)));
+            // The ranges the UI writes: percentages, pixels, zooms, ratios.
+            let scale = [1.0, 100.0, 10_000.0, 1e9][rng.below(4) as usize];
+            check(rng.below(1 << 53) as f64 / (1u64 << 53) as f64 * scale);
+            // Hundredths and thousandths as written, whose binary values sit next to a tie.
+            check(rng.below(1_000_000) as f64 / 1_000.0);
+            check(rng.below(1_000_000) as f64 / 200.0);
+        }
+    }
+
+    #[test]
+    fn decimals_parse_as_the_standard_parser_parses_them() {
+        let mut rng = crate::run::rng::Rng::new(12);
+        let check = |text: &str| {
+            let ours = parse_decimal(text).map(f64::to_bits);
+            let theirs = text.parse::<f64>().ok().map(f64::to_bits);
+            assert_eq!(ours, theirs, "{text}");
+        };
+        for text in ["0", "-0", "+1", "7.", ".5", "12.50", "0.000125", "3.0", "1234.567", "9007199254740991"] {
+            check(text);
+        }
+        for _ in 0..50_000 {
+            let digits = rng.below(1 << 53);
+            let text = format!("{digits}");
+            let places = rng.below(text.len() as u64 + 4) as usize;
+            let text = if places >= text.len() {
+                format!("0.{}{text}", "0".repeat(places - text.len()))
+            } else {
+                format!("{}.{}", &text[..text.len() - places], &text[text.len() - places..])
+            };
+            check(&text);
+            check(&format!("-{text}"));
+        }
+        for refused in ["", ".", "-", "1e3", "inf", "NaN", "1,5", " 1", "1.2.3", "99999999999999999"] {
+            assert_eq!(parse_decimal(refused), None, "{refused}");
+        }
     }
 }
