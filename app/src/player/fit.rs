@@ -166,6 +166,6 @@ fn set_zoom(stage: &web_sys::HtmlElement, zoom: f64) {
     if (zoom - 1.0).abs() < f64::EPSILON {
         let _ = style.remove_property("zoom");
     } else {
-        let _ = style.set_property("zoom", &format!("{zoom:.3}"));
+        let _ = style.set_property("zoom", &slowpath_engine::run::format::Fixed(zoom, 3).to_string());
     }
 }

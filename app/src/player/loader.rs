@@ -45,7 +45,7 @@ pub fn run_progress(making: &Making, target_ns: Option<u64>, on_cancel: &Callbac
         <div class="run-progress" role="status" aria-live="polite" data-testid="run-progress">
             <span class="run-progress-words">{ words }</span>
             if let Some(fraction) = fraction {
-                <progress max="1" value={format!("{fraction:.3}")} aria-label="Simulated time reached" />
+                <progress max="1" value={slowpath_engine::run::format::Fixed(fraction, 3).to_string()} aria-label="Simulated time reached" />
             } else {
                 <progress aria-label="Simulating" />
             }

@@ -259,7 +259,9 @@ mod tests {
                 assert_eq!(fixed(value, decimals), expected, "{value:e} to {decimals} decimals");
             }
         };
-        for special in [0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN_POSITIVE, 5e-324] {
+        for special in
+            [0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN_POSITIVE, 5e-324]
+        {
             check(special);
         }
         // Exact ties at every place, where half to even decides (0.125 → 0.12).
@@ -289,7 +291,8 @@ mod tests {
             let theirs = text.parse::<f64>().ok().map(f64::to_bits);
             assert_eq!(ours, theirs, "{text}");
         };
-        for text in ["0", "-0", "+1", "7.", ".5", "12.50", "0.000125", "3.0", "1234.567", "9007199254740991"] {
+        for text in ["0", "-0", "+1", "7.", ".5", "12.50", "0.000125", "3.0", "1234.567", "9007199254740991"]
+        {
             check(text);
         }
         for _ in 0..50_000 {

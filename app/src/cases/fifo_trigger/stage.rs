@@ -326,7 +326,7 @@ fn runqueue_o1(run: &Run, case: &FifoCase, view: &View) -> Html {
                         let running = running_cpu(t.state).is_some();
                         html! {
                             <span class={classes!("fifo-rq-task", if i == LISTENER { "listener" } else { "writer" }, running.then_some("running"))}
-                                style={format!("left: {left:.2}%")} title={format!("{} at priority {prio}", t.name)}>
+                                style={format!("left: {}%", slowpath_engine::run::format::Fixed(left, 2))} title={format!("{} at priority {prio}", t.name)}>
                                 { format!("{} {prio}", run.layout.task_name(t.id)) }
                             </span>
                         }
@@ -348,7 +348,7 @@ fn runqueue_o1(run: &Run, case: &FifoCase, view: &View) -> Html {
                 <span class="fifo-rq-name muted">{ "priority" }</span>
                 <div class="fifo-rq-scale">
                     { for ticks.iter().map(|&p| html! {
-                        <span style={format!("left: {:.2}%", f64::from(p - MAX_RT_PRIO) / span * 100.0)}>{ p }</span>
+                        <span style={format!("left: {}%", slowpath_engine::run::format::Fixed(f64::from(p - MAX_RT_PRIO) / span * 100.0, 2))}>{ p }</span>
                     }) }
                 </div>
             </div>

@@ -168,8 +168,8 @@ fn cpu_meter(view: &View) -> Html {
     });
     html! {
         <div class="gv-meter" data-testid="gv-cpu">
-            <div class="gv-meter-bar"><div class="gv-meter-fill" style={format!("width:{:.2}%", (share * 100.0).min(100.0))} /></div>
-            <span>{ format!("cpu-clock ticker: {} of CPU in {} ({:.2} % of one CPU){}", format_duration(sys), format_duration(view.now_ns), share * 100.0, if scanning { ", scanning now" } else { "" }) }</span>
+            <div class="gv-meter-bar"><div class="gv-meter-fill" style={format!("width:{}%", slowpath_engine::run::format::Fixed((share * 100.0).min(100.0), 2))} /></div>
+            <span>{ format!("cpu-clock ticker: {} of CPU in {} ({} % of one CPU){}", format_duration(sys), format_duration(view.now_ns), slowpath_engine::run::format::Fixed(share * 100.0, 2), if scanning { ", scanning now" } else { "" }) }</span>
         </div>
     }
 }
@@ -189,7 +189,7 @@ fn ticker_clock(shape: &SentryShape) -> Html {
             </p>
             if !shape.idle_stop {
                 <div class="gv-tick" aria-label="one tick period: the scan, then idle">
-                    <div class="gv-tick-scan" style={format!("width:{:.2}%", (shape.scan_ns as f64 / shape.scan_period_ns.max(1) as f64 * 100.0).min(100.0))} />
+                    <div class="gv-tick-scan" style={format!("width:{}%", slowpath_engine::run::format::Fixed((shape.scan_ns as f64 / shape.scan_period_ns.max(1) as f64 * 100.0).min(100.0), 2))} />
                     <span>{ format!("one tick: {} scanning, {} idle", format_duration(shape.scan_ns), format_duration(shape.scan_period_ns.saturating_sub(shape.scan_ns))) }</span>
                 </div>
             }

@@ -3,6 +3,7 @@
 
 use super::frame::Frame;
 use super::{escape, label, Chart, Mark, Series, FONT, HEIGHT, LEFT, RIGHT, WIDTH};
+use crate::run::format::Fixed;
 use std::fmt::Write;
 
 /// One series as a group: its marks, each point titled with its values in words.
@@ -36,7 +37,7 @@ fn write_line(out: &mut String, frame: &Frame, k: usize, series: &Series) {
     };
     out.push_str("<polyline fill=\"none\" points=\"");
     for &(x, y) in &series.points {
-        let _ = write!(out, "{:.1},{:.1} ", frame.x(x), frame.y(y));
+        let _ = write!(out, "{},{} ", Fixed(frame.x(x), 1), Fixed(frame.y(y), 1));
     }
     let _ = write!(out, "\" stroke=\"{}\" stroke-width=\"{}\"{dash}/>", series.colour, stroke_width(series));
 }
@@ -45,11 +46,11 @@ fn write_line(out: &mut String, frame: &Frame, k: usize, series: &Series) {
 fn write_band(out: &mut String, frame: &Frame, series: &Series) {
     out.push_str("<polygon points=\"");
     for (x, _, y) in series.spans() {
-        let _ = write!(out, "{:.1},{:.1} ", frame.x(x), frame.y(y));
+        let _ = write!(out, "{},{} ", Fixed(frame.x(x), 1), Fixed(frame.y(y), 1));
     }
     let lows: Vec<(u64, u64, u64)> = series.spans().collect();
     for &(x, low, _) in lows.iter().rev() {
-        let _ = write!(out, "{:.1},{:.1} ", frame.x(x), frame.y(low));
+        let _ = write!(out, "{},{} ", Fixed(frame.x(x), 1), Fixed(frame.y(low), 1));
     }
     let _ = write!(out, "\" fill=\"{}\" fill-opacity=\"0.2\" stroke=\"none\"/>", series.colour);
 }
@@ -58,12 +59,12 @@ fn write_band(out: &mut String, frame: &Frame, series: &Series) {
 fn write_ranges(out: &mut String, chart: &Chart, frame: &Frame, series: &Series) {
     let colour = series.colour;
     for (x, low, y) in series.spans() {
-        let (px, y_low, y_high) = (frame.x(x), frame.y(low), frame.y(y));
+        let (px, y_low, y_high) = (Fixed(frame.x(x), 1), Fixed(frame.y(low), 1), Fixed(frame.y(y), 1));
         let _ = write!(
             out,
-            "<g><title>{}</title><path d=\"M{px:.1} {y_low:.1}V{y_high:.1}\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
-             <circle cx=\"{px:.1}\" cy=\"{y_low:.1}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
-             <circle cx=\"{px:.1}\" cy=\"{y_high:.1}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/></g>",
+            "<g><title>{}</title><path d=\"M{px} {y_low}V{y_high}\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
+             <circle cx=\"{px}\" cy=\"{y_low}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
+             <circle cx=\"{px}\" cy=\"{y_high}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/></g>",
             point_title(chart, series, x, low, y)
         );
     }

@@ -231,7 +231,7 @@ fn reported_number(text: &str) -> Option<f64> {
         .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
         .filter(|c| *c != ',')
         .collect();
-    digits.trim_end_matches('.').parse().ok()
+    slowpath_engine::run::format::parse_decimal(digits.trim_end_matches('.'))
 }
 
 /// The reported figure for the fast runs: its words and the number in them.
