@@ -5,6 +5,7 @@
 //! the bar's ends when it counts steps; by time they spread out as the clock does.
 
 use super::model::Action;
+use crate::player::Clamped;
 use slowpath_engine::run::format;
 use slowpath_engine::Run;
 use std::rc::Rc;
@@ -88,7 +89,7 @@ fn slider(run: &Rc<Run>, position: u64, by_time: bool, on_action: &Callback<Acti
                 return;
             };
             let position = if by_time {
-                let at_ns = value.clamp(0.0, TIME_STOPS as f64) / TIME_STOPS as f64 * run.end_ns as f64;
+                let at_ns = value.clamped(0.0, TIME_STOPS as f64) / TIME_STOPS as f64 * run.end_ns as f64;
                 run.position_at_time(at_ns.round() as u64)
             } else {
                 value.max(0.0) as u64

@@ -193,7 +193,7 @@ pub fn shortest(value: f64) -> String {
         return text;
     }
     let (digits, decimals) = shortest_digits(value.abs());
-    let mut digits = Big::from(digits).decimal();
+    let mut digits = digits.decimal();
     if decimals <= 0 {
         digits.extend(std::iter::repeat_n(b'0', decimals.unsigned_abs() as usize));
         text.extend(digits.iter().map(|&digit| char::from(digit)));
@@ -239,12 +239,17 @@ fn shortest_digits(value: f64) -> (Big, i32) {
     let whole_digits = {
         let mut whole = Big::from(mantissa);
         whole.shift(power);
-        if whole.is_zero() { 0 } else { whole.decimal().len() as i32 }
+        if whole.is_zero() {
+            0
+        } else {
+            whole.decimal().len() as i32
+        }
     };
     let mut place = -whole_digits;
     loop {
         // The value and the interval times 10^place, against n times 2^shift.
-        let (mut scaled_exact, mut scaled_upper, mut scaled_lower) = (exact.clone(), upper.clone(), lower.clone());
+        let (mut scaled_exact, mut scaled_upper, mut scaled_lower) =
+            (exact.clone(), upper.clone(), lower.clone());
         for _ in 0..place.max(0) {
             for big in [&mut scaled_exact, &mut scaled_upper, &mut scaled_lower] {
                 big.multiply(10);
@@ -266,7 +271,7 @@ fn shortest_digits(value: f64) -> (Big, i32) {
                 (std::cmp::Ordering::Equal, _) | (_, std::cmp::Ordering::Equal) => inclusive,
                 _ => true,
             };
-            inside.then(|| scaled)
+            inside.then_some(scaled)
         };
         let mut above = below.clone();
         above.add(1);

@@ -3,7 +3,7 @@
 
 use super::frame::Frame;
 use super::{escape, label, Chart, Mark, Series, FONT, HEIGHT, LEFT, RIGHT, WIDTH};
-use crate::run::format::Fixed;
+use crate::run::format::{Fixed, Shortest};
 use std::fmt::Write;
 
 /// One series as a group: its marks, each point titled with its values in words.
@@ -129,10 +129,11 @@ pub(super) fn write_legend(out: &mut String, chart: &Chart, places: &[(f64, f64)
     for (series, &(x, legend_y)) in chart.series.iter().zip(places) {
         let _ = writeln!(
             out,
-            "<g class=\"legend {}\">{}<text x=\"{}\" y=\"{legend_y}\">{}</text></g>",
+            "<g class=\"legend {}\">{}<text x=\"{}\" y=\"{}\">{}</text></g>",
             series.class,
             legend_key(series, x, legend_y - FONT / 3.0),
-            x + 22.0,
+            Shortest(x + 22.0),
+            Shortest(legend_y),
             escape(&series.name)
         );
     }
@@ -141,6 +142,8 @@ pub(super) fn write_legend(out: &mut String, chart: &Chart, places: &[(f64, f64)
 /// A small sample of the series' mark, drawn as the series is.
 fn legend_key(series: &Series, x: f64, key_y: f64) -> String {
     let colour = series.colour;
+    let (x8, key_y5) = (Shortest(x + 8.0), Shortest(key_y - 5.0));
+    let (x, key_y) = (Shortest(x), Shortest(key_y));
     match series.mark {
         Mark::Line => format!("<path d=\"M{x} {key_y}h16\" stroke=\"{colour}\" stroke-width=\"3\"/>"),
         Mark::Dashed => format!(
@@ -148,12 +151,12 @@ fn legend_key(series: &Series, x: f64, key_y: f64) -> String {
         ),
         Mark::Band => format!(
             "<rect x=\"{x}\" y=\"{}\" width=\"16\" height=\"10\" fill=\"{colour}\" fill-opacity=\"0.3\"/>",
-            key_y - 5.0
+            key_y5
         ),
-        Mark::Dots => format!("<circle cx=\"{}\" cy=\"{key_y}\" r=\"4\" fill=\"{colour}\"/>", x + 8.0),
+        Mark::Dots => format!("<circle cx=\"{}\" cy=\"{key_y}\" r=\"4\" fill=\"{colour}\"/>", x8),
         Mark::Range | Mark::Ring => format!(
             "<circle cx=\"{}\" cy=\"{key_y}\" r=\"5\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
-            x + 8.0
+            x8
         ),
     }
 }
