@@ -111,7 +111,7 @@ fn run_times(props: &RunTimesProps) -> Html {
     html! {
         <article class="case" data-testid="run-times">
             <h1>{ format!("Run times of {}{}", quote_input(&props.id), props.overrides.iter().map(|(k, v)| format!(" {}={}", quote_input(k), quote_input(v))).collect::<String>()) }</h1>
-            <ol>{ for times.iter().map(|ms| html! { <li>{ format!("{ms:.2} ms") }</li> }) }</ol>
+            <ol>{ for times.iter().map(|ms| html! { <li>{ format!("{} ms", slowpath_engine::run::format::Fixed(*ms, 2)) }</li> }) }</ol>
         </article>
     }
 }

@@ -10,6 +10,7 @@
 //! stage is also scaled *up* into the room the words leave, so that the back of the
 //! room reads it: a paused step starts from the largest zoom and shrinks to fit.
 
+use crate::player::Clamped;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -97,7 +98,7 @@ fn fit_zoom(area: &NodeRef, zoom: &Cell<f64>, playing: bool) {
     if room <= 0.0 {
         return;
     }
-    let room_px = format!("{room}px");
+    let room_px = format!("{}px", slowpath_engine::run::format::Shortest(room));
     if style.get_property_value("--room").ok().as_deref() != Some(room_px.as_str()) {
         let _ = style.set_property("--room", &room_px);
         // The code box got its size only now: its current line was centred in the old one.
@@ -125,7 +126,7 @@ fn fit_zoom(area: &NodeRef, zoom: &Cell<f64>, playing: bool) {
         if drawn <= room || drawn <= 0.0 {
             break;
         }
-        let wanted = (now * room / drawn).clamp(STAGE_ZOOM_MIN, largest);
+        let wanted = (now * room / drawn).clamped(STAGE_ZOOM_MIN, largest);
         if wanted >= now - ZOOM_SHRINK_MIN / 2.0 {
             break;
         }
@@ -166,6 +167,6 @@ fn set_zoom(stage: &web_sys::HtmlElement, zoom: f64) {
     if (zoom - 1.0).abs() < f64::EPSILON {
         let _ = style.remove_property("zoom");
     } else {
-        let _ = style.set_property("zoom", &format!("{zoom:.3}"));
+        let _ = style.set_property("zoom", &slowpath_engine::run::format::Fixed(zoom, 3).to_string());
     }
 }

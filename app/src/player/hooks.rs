@@ -3,6 +3,7 @@
 //! pointer, the keyboard shortcuts, and playback frame by frame.
 
 use super::model::{Action, Pace, Player, SPEEDS};
+use crate::player::Clamped;
 use crate::route::Route;
 use gloo::events::{EventListener, EventListenerOptions};
 use std::cell::RefCell;
@@ -168,7 +169,7 @@ pub fn use_playback(player: &Player, dispatcher: UseReducerDispatcher<Player>) {
                 let now = now_ms();
                 let (began, done, previous) = *start.borrow();
                 start.borrow_mut().2 = now;
-                let frame_ms = (now - previous).clamp(0.0, FRAME_MS_MAX);
+                let frame_ms = (now - previous).clamped(0.0, FRAME_MS_MAX);
                 if let Some(sim_per_ms) = simulated_ns_per_real_ms(pace, end_ns) {
                     let sim_ns = (frame_ms * sim_per_ms).round() as u64;
                     if sim_ns > 0 {

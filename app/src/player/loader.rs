@@ -5,6 +5,7 @@
 use super::link::OpenedLink;
 use super::model::{run_key, Action, Player, RunHandle};
 use super::PlayerView;
+use crate::player::Clamped;
 use crate::worker::{self, Answer, RunKey};
 use slowpath_engine::run::format;
 use slowpath_engine::run::wire::Detail;
@@ -37,7 +38,7 @@ pub fn run_progress(making: &Making, target_ns: Option<u64>, on_cancel: &Callbac
         None => "Simulating…".to_string(),
     };
     let fraction = match (reached, target_ns) {
-        (Some(ns), Some(target)) => Some((*ns as f64 / target as f64).clamp(0.0, 1.0)),
+        (Some(ns), Some(target)) => Some((*ns as f64 / target as f64).clamped(0.0, 1.0)),
         _ => None,
     };
     let cancel = on_cancel.reform(|_| ());
@@ -45,7 +46,7 @@ pub fn run_progress(making: &Making, target_ns: Option<u64>, on_cancel: &Callbac
         <div class="run-progress" role="status" aria-live="polite" data-testid="run-progress">
             <span class="run-progress-words">{ words }</span>
             if let Some(fraction) = fraction {
-                <progress max="1" value={format!("{fraction:.3}")} aria-label="Simulated time reached" />
+                <progress max="1" value={slowpath_engine::run::format::Fixed(fraction, 3).to_string()} aria-label="Simulated time reached" />
             } else {
                 <progress aria-label="Simulating" />
             }

@@ -583,3 +583,22 @@ pub fn granularity_label(granularity: Granularity) -> &'static str {
         Granularity::Micro => "micro-op",
     }
 }
+
+/// `f64::clamp` without its panic message, whose `{:?}` of two floats is the
+/// last thing that would pull core's float formatting into the wasm. Same result
+/// for `min <= max` (NaN stays NaN); never panics.
+pub trait Clamped {
+    fn clamped(self, min: f64, max: f64) -> f64;
+}
+
+impl Clamped for f64 {
+    fn clamped(self, min: f64, max: f64) -> f64 {
+        if self < min {
+            min
+        } else if self > max {
+            max
+        } else {
+            self
+        }
+    }
+}

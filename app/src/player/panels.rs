@@ -318,7 +318,7 @@ pub fn metric_text(key: &str, metric: &Metric) -> String {
     match metric {
         Metric::Count(value) => group_digits(*value),
         Metric::Ns(ns) => format::duration(*ns),
-        Metric::Ratio(ratio) => format!("{ratio:.3}"),
+        Metric::Ratio(ratio) => slowpath_engine::run::format::Fixed(*ratio, 3).to_string(),
         Metric::Text(text) => text.clone(),
         Metric::None(None) => "none".to_string(),
         Metric::None(Some(value)) if key.ends_with("_ns") => format::duration(*value),

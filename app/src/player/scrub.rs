@@ -5,6 +5,7 @@
 //! the bar's ends when it counts steps; by time they spread out as the clock does.
 
 use super::model::Action;
+use crate::player::Clamped;
 use slowpath_engine::run::format;
 use slowpath_engine::Run;
 use std::rc::Rc;
@@ -83,9 +84,12 @@ fn slider(run: &Rc<Run>, position: u64, by_time: bool, on_action: &Callback<Acti
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
                 .map(|i| i.value());
-            let Some(value) = value.and_then(|text| text.parse::<f64>().ok()) else { return };
+            let Some(value) = value.and_then(|text| slowpath_engine::run::format::parse_decimal(&text))
+            else {
+                return;
+            };
             let position = if by_time {
-                let at_ns = value.clamp(0.0, TIME_STOPS as f64) / TIME_STOPS as f64 * run.end_ns as f64;
+                let at_ns = value.clamped(0.0, TIME_STOPS as f64) / TIME_STOPS as f64 * run.end_ns as f64;
                 run.position_at_time(at_ns.round() as u64)
             } else {
                 value.max(0.0) as u64
@@ -116,7 +120,7 @@ fn chapter_marks(run: &Run, by_time: bool) -> Html {
     html! {
         { for run.chapters.iter().zip(spread(&places, CHAPTER_MARK_GAP_PERCENT)).enumerate().map(|(index, (chapter, left))| {
             html! {
-                <span class="chapter-mark" style={format!("left: {left:.3}%")} aria-hidden="true"
+                <span class="chapter-mark" style={format!("left: {}%", slowpath_engine::run::format::Fixed(left, 3))} aria-hidden="true"
                     title={format!("{}. {}", index + 1, chapter.title)}>{ index + 1 }</span>
             }
         }) }

@@ -137,9 +137,10 @@ fn spread_table(what: &str, spreads: &[slowpath_engine::run::measured::Spread]) 
             </table>
             if let Some(widest) = widest {
                 <p class="today-provenance">
-                    { format!("The reference is noisy: at {} threads the slowest run took {:.0} times as long as the fastest. \
+                    { format!("The reference is noisy: at {} threads the slowest run took {} times as long as the fastest. \
                                The model's one figure is to be read against the whole range, not the median alone.",
-                              group_digits(widest.group), widest.max_ms / widest.min_ms.max(1e-9)) }
+                              group_digits(widest.group),
+                              slowpath_engine::run::format::Fixed(widest.max_ms / widest.min_ms.max(1e-9), 0)) }
                 </p>
             }
         </div>

@@ -12,7 +12,7 @@
 mod frame;
 mod marks;
 
-use crate::run::format;
+use crate::run::format::{self, Shortest};
 use crate::run::narration::group_digits;
 use frame::Frame;
 use std::fmt::Write;
@@ -184,7 +184,7 @@ fn label(unit: Unit, value: u64) -> String {
 pub fn chart_svg(chart: &Chart) -> String {
     let frame = Frame::fit(chart);
     let (legend, extra_rows) = marks::legend_places(chart);
-    let height = HEIGHT + f64::from(extra_rows) * (FONT + 6.0);
+    let height = Shortest(HEIGHT + f64::from(extra_rows) * (FONT + 6.0));
     let mut out = String::with_capacity(32 * 1024);
     let _ = write!(
         out,
@@ -192,7 +192,11 @@ pub fn chart_svg(chart: &Chart) -> String {
          viewBox=\"0 0 {WIDTH} {height}\" font-family=\"sans-serif\" font-size=\"{FONT}\" role=\"img\" aria-label=\"{title}\">\n\
          <rect class=\"bg\" width=\"{WIDTH}\" height=\"{height}\" fill=\"#ffffff\"/>\n\
          <text class=\"title\" x=\"{LEFT}\" y=\"24\" font-weight=\"bold\" font-size=\"{TITLE_FONT}\">{title}</text>\n",
-        title = escape(&chart.title)
+        title = escape(&chart.title),
+        WIDTH = Shortest(WIDTH),
+        FONT = Shortest(FONT),
+        LEFT = Shortest(LEFT),
+        TITLE_FONT = Shortest(TITLE_FONT),
     );
     frame.write_axes(&mut out, chart);
     for (k, series) in chart.series.iter().enumerate() {

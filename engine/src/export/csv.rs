@@ -6,6 +6,7 @@
 //! [`Table`]s from `Case::csv_tables`.
 
 use crate::case::CaseMeta;
+use crate::run::format::Shortest;
 use crate::run::trace::{Metric, Run};
 use crate::run::world::{Bucket, TaskId};
 
@@ -118,7 +119,7 @@ fn flatten(rows: &mut Vec<(String, String, &'static str)>, path: String, metric:
     match metric {
         Metric::Count(value) => rows.push((path, value.to_string(), "count")),
         Metric::Ns(value) => rows.push((path, value.to_string(), "ns")),
-        Metric::Ratio(value) => rows.push((path, value.to_string(), "ratio")),
+        Metric::Ratio(value) => rows.push((path, Shortest(*value).to_string(), "ratio")),
         Metric::Text(text) => rows.push((path, text.clone(), "")),
         Metric::None(value) => rows.push((path, value.map(|v| v.to_string()).unwrap_or_default(), "")),
         Metric::List(items) => {

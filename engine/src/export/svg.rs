@@ -6,7 +6,7 @@
 //! (each column shows the state at its middle instant, as the canvas does when zoomed
 //! out), so the file stays under a few MB whatever the run.
 
-use crate::run::format;
+use crate::run::format::{self, Fixed};
 use crate::run::timeline::{SpanState, Timeline, Track};
 use crate::run::trace::Run;
 use std::fmt::Write;
@@ -162,11 +162,11 @@ fn write_task_row(out: &mut String, name: &str, track: &Track, y: u64, end_ns: u
 /// The time axis: the run's start and end, and its midpoint.
 fn write_time_axis(out: &mut String, page: &Page, end_ns: u64) {
     for at_ns in [0, end_ns / 2, end_ns] {
-        let x = page.x_of(at_ns);
+        let x = Fixed(page.x_of(at_ns), 1);
         let _ = writeln!(
             out,
-            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"{RULE}\"/>\
-             <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"{RULE}\"/>\
+             <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             TOP - 20,
             page.rows_bottom,
             TOP - 24,
@@ -198,10 +198,11 @@ fn write_chapters(out: &mut String, page: &Page, run: &Run) {
         );
     }
     for (x, label) in markers {
+        let x = Fixed(x, 1);
         let _ = writeln!(
             out,
-            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"{TEXT}\" stroke-dasharray=\"3 2\"/>\
-             <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{label}</text>",
+            "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"{TEXT}\" stroke-dasharray=\"3 2\"/>\
+             <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{label}</text>",
             TOP - 4,
             page.rows_bottom,
             TOP - 6,
@@ -211,11 +212,11 @@ fn write_chapters(out: &mut String, page: &Page, run: &Run) {
 
 /// The line that marks the moment a link points at.
 fn write_moment(out: &mut String, page: &Page, at_ns: u64) {
-    let x = page.x_of(at_ns);
+    let x = Fixed(page.x_of(at_ns), 1);
     let _ = writeln!(
         out,
-        "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"{TEXT}\" stroke-width=\"2\"/>\
-         <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"{TEXT}\" font-weight=\"bold\">this moment: {}</text>",
+        "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"{TEXT}\" stroke-width=\"2\"/>\
+         <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" fill=\"{TEXT}\" font-weight=\"bold\">this moment: {}</text>",
         TOP - 36,
         page.rows_bottom,
         TOP - 38,

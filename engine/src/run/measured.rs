@@ -19,7 +19,7 @@ impl<'a> Row<'a> {
     }
 
     pub fn number(&self, column: &str) -> Option<f64> {
-        self.text(column)?.parse().ok()
+        crate::run::format::parse_decimal(self.text(column)?)
     }
 }
 
@@ -195,5 +195,28 @@ mod tests {
         let provenance = TodayCheck::provenance(FILE);
         assert_eq!(provenance.kernel, "uname -r = 6.1 (a test)");
         assert_eq!((provenance.date.as_str(), provenance.machine.as_str()), ("2026-11-30", "two cores"));
+    }
+    /// Every cell of the committed results files that the standard parser reads as a
+    /// number is read to the same `f64` by `Row::number` (which has no float parser).
+    #[test]
+    fn every_committed_figure_reads_as_the_standard_parser_reads_it() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/measure");
+        let mut numbers = 0;
+        for case in std::fs::read_dir(&dir).expect("tools/measure") {
+            let Ok(results) = std::fs::read_to_string(case.expect("an entry").path().join("results.tsv"))
+            else {
+                continue;
+            };
+            for line in data_lines(&results) {
+                for cell in line.split('\t') {
+                    if let Ok(expected) = cell.parse::<f64>() {
+                        let ours = crate::run::format::parse_decimal(cell).map(f64::to_bits);
+                        assert_eq!(ours, Some(expected.to_bits()), "{cell}");
+                        numbers += 1;
+                    }
+                }
+            }
+        }
+        assert!(numbers > 1_000, "the results files were read ({numbers} numbers)");
     }
 }

@@ -111,7 +111,7 @@ pub fn heat_strip(props: &HeatProps) -> Html {
     let summary = format!("{} threads: {}", group_digits(props.kinds.len() as u64), counts.join(", "));
     html! {
         <div class="cdt-heat" data-testid="cdt-heat">
-            <canvas ref={canvas} class="cdt-heat-canvas" style={format!("height: {height}px")}
+            <canvas ref={canvas} class="cdt-heat-canvas" style={format!("height: {}px", slowpath_engine::run::format::Shortest(height))}
                 role="img" aria-label={summary.clone()} title={title.clone().unwrap_or_default()}
                 {onmousemove} {onmouseleave} />
             <p class="cdt-heat-words" data-testid="cdt-heat-words">

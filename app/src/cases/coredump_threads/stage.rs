@@ -536,7 +536,11 @@ fn threads(view: &Rc<View>, case: &CoredumpCase) -> Html {
 }
 
 fn seconds(ns: u64) -> String {
-    format!("{}m{:.3}s", ns / 60_000_000_000, (ns % 60_000_000_000) as f64 / 1e9)
+    format!(
+        "{}m{}s",
+        ns / 60_000_000_000,
+        slowpath_engine::run::format::Fixed((ns % 60_000_000_000) as f64 / 1e9, 3)
+    )
 }
 
 fn time_line(view: &View, case: &CoredumpCase) -> Html {

@@ -5,6 +5,7 @@
 
 use super::colours::Colours;
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
+use crate::player::Clamped;
 use slowpath_engine::cases::fifo_trigger::FifoCase;
 use slowpath_engine::run::format;
 use slowpath_engine::run::narration::group_digits;
@@ -54,7 +55,7 @@ const Y_MAX_NS: f64 = 2e9;
 fn y_of(dt_ns: f64) -> f64 {
     let plot_h = CHART_H - PAD_TOP - PAD_BOTTOM;
     let t = (dt_ns.max(Y_MIN_NS).log10() - Y_MIN_NS.log10()) / (Y_MAX_NS.log10() - Y_MIN_NS.log10());
-    PAD_TOP + plot_h * (1.0 - t.clamp(0.0, 1.0))
+    PAD_TOP + plot_h * (1.0 - t.clamped(0.0, 1.0))
 }
 
 /// Columns of the plot: each write its own bar when they fit, else one pixel
@@ -364,7 +365,7 @@ pub(super) fn dt_chart(props: &ChartProps) -> Html {
         <canvas ref={canvas} class={classes!("fifo-dt-chart", props.seekable.then_some("seekable"))}
             data-testid={props.testid} role="img" aria-label={label}
             data-current={props.current.map(|k| (k + 1).to_string())}
-            style={format!("height: {CHART_H}px")} onclick={onclick} {onkeydown}
+            style={format!("height: {}px", slowpath_engine::run::format::Shortest(CHART_H))} onclick={onclick} {onkeydown}
             tabindex={props.seekable.then_some("0")}></canvas>
     }
 }

@@ -7,6 +7,7 @@
 //! `Run::extras` (the writes, the bursts, the scheduler constants) and the
 //! view's tasks, gauges and counters.
 
+use crate::player::Clamped;
 use slowpath_engine::cases::fifo_trigger::build::{
     C_ALIVE, C_BYTES, C_DISCARDED, C_EAGAIN, C_ENXIO, C_FREES, C_PREEMPTIONS, C_READERS, C_SELECT_AT_ONCE,
     C_SELECT_SLEPT, C_SLOW, C_WRITERS, C_WRITES, G_ARRAY, G_BONUS, G_CREDIT, G_INTERACTIVE, G_LINE, G_PRIO,
@@ -163,11 +164,11 @@ fn program(run: &Run, case: &FifoCase, view: &View, index: usize, testid: &'stat
 
 /// A horizontal bar: `fraction` of it filled.
 fn bar(fraction: f64, class: &'static str, label: String) -> Html {
-    let percent = (fraction.clamp(0.0, 1.0) * 100.0).round();
+    let percent = (fraction.clamped(0.0, 1.0) * 100.0).round();
     html! {
         <span class={classes!("fifo-bar", class)} role="meter" aria-label={label}
-            aria-valuemin="0" aria-valuemax="100" aria-valuenow={percent.to_string()}>
-            <span class="fifo-bar-fill" style={format!("width: {percent}%")}></span>
+            aria-valuemin="0" aria-valuemax="100" aria-valuenow={slowpath_engine::run::format::Shortest(percent).to_string()}>
+            <span class="fifo-bar-fill" style={format!("width: {}%", slowpath_engine::run::format::Shortest(percent))}></span>
         </span>
     }
 }
@@ -322,11 +323,11 @@ fn runqueue_o1(run: &Run, case: &FifoCase, view: &View) -> Html {
                 <div class="fifo-rq-strip">
                     { for view.tasks.iter().enumerate().filter(|(_, t)| gauge(t, G_ARRAY) == array).map(|(i, t)| {
                         let prio = gauge(t, G_PRIO);
-                        let left = ((prio - i64::from(MAX_RT_PRIO)) as f64 / span * 100.0).clamp(0.0, 100.0);
+                        let left = ((prio - i64::from(MAX_RT_PRIO)) as f64 / span * 100.0).clamped(0.0, 100.0);
                         let running = running_cpu(t.state).is_some();
                         html! {
                             <span class={classes!("fifo-rq-task", if i == LISTENER { "listener" } else { "writer" }, running.then_some("running"))}
-                                style={format!("left: {left:.2}%")} title={format!("{} at priority {prio}", t.name)}>
+                                style={format!("left: {}%", slowpath_engine::run::format::Fixed(left, 2))} title={format!("{} at priority {prio}", t.name)}>
                                 { format!("{} {prio}", run.layout.task_name(t.id)) }
                             </span>
                         }
@@ -348,7 +349,7 @@ fn runqueue_o1(run: &Run, case: &FifoCase, view: &View) -> Html {
                 <span class="fifo-rq-name muted">{ "priority" }</span>
                 <div class="fifo-rq-scale">
                     { for ticks.iter().map(|&p| html! {
-                        <span style={format!("left: {:.2}%", f64::from(p - MAX_RT_PRIO) / span * 100.0)}>{ p }</span>
+                        <span style={format!("left: {}%", slowpath_engine::run::format::Fixed(f64::from(p - MAX_RT_PRIO) / span * 100.0, 2))}>{ p }</span>
                     }) }
                 </div>
             </div>

@@ -3,6 +3,7 @@
 //! the tgids list beside it. A CPU meter and the ticker's clock below.
 
 use crate::player::canvas::{context_2d, css_var, use_redraw_triggers};
+use crate::player::Clamped;
 use slowpath_engine::cases::gvisor_threadgroups::SentryShape;
 use slowpath_engine::run::format::duration as format_duration;
 use slowpath_engine::run::lock::LockMode;
@@ -58,7 +59,7 @@ fn tick_of(run: &Run, position: u64) -> Option<u64> {
 /// Grid geometry: cell size and columns for `n` cells in `width` px, about `target` px tall.
 fn geometry(n: u64, width: f64, target: f64) -> (f64, u64, f64) {
     let n = n.max(1) as f64;
-    let cell = (width * target / n).sqrt().floor().clamp(1.0, 24.0);
+    let cell = (width * target / n).sqrt().floor().clamped(1.0, 24.0);
     let cols = (width / cell).floor().max(1.0);
     let rows = (n / cols).ceil();
     (cell, cols as u64, rows * cell)
@@ -168,8 +169,8 @@ fn cpu_meter(view: &View) -> Html {
     });
     html! {
         <div class="gv-meter" data-testid="gv-cpu">
-            <div class="gv-meter-bar"><div class="gv-meter-fill" style={format!("width:{:.2}%", (share * 100.0).min(100.0))} /></div>
-            <span>{ format!("cpu-clock ticker: {} of CPU in {} ({:.2} % of one CPU){}", format_duration(sys), format_duration(view.now_ns), share * 100.0, if scanning { ", scanning now" } else { "" }) }</span>
+            <div class="gv-meter-bar"><div class="gv-meter-fill" style={format!("width:{}%", slowpath_engine::run::format::Fixed((share * 100.0).min(100.0), 2))} /></div>
+            <span>{ format!("cpu-clock ticker: {} of CPU in {} ({} % of one CPU){}", format_duration(sys), format_duration(view.now_ns), slowpath_engine::run::format::Fixed(share * 100.0, 2), if scanning { ", scanning now" } else { "" }) }</span>
         </div>
     }
 }
@@ -189,7 +190,7 @@ fn ticker_clock(shape: &SentryShape) -> Html {
             </p>
             if !shape.idle_stop {
                 <div class="gv-tick" aria-label="one tick period: the scan, then idle">
-                    <div class="gv-tick-scan" style={format!("width:{:.2}%", (shape.scan_ns as f64 / shape.scan_period_ns.max(1) as f64 * 100.0).min(100.0))} />
+                    <div class="gv-tick-scan" style={format!("width:{}%", slowpath_engine::run::format::Fixed((shape.scan_ns as f64 / shape.scan_period_ns.max(1) as f64 * 100.0).min(100.0), 2))} />
                     <span>{ format!("one tick: {} scanning, {} idle", format_duration(shape.scan_ns), format_duration(shape.scan_period_ns.saturating_sub(shape.scan_ns))) }</span>
                 </div>
             }
@@ -239,7 +240,9 @@ fn draw(canvas: &NodeRef, shape: &SentryShape, cursor: ScanCursor) {
     let Some((pen, _)) = context_2d(&element, height) else { return };
     // Its exact height, in place of the stylesheet's first guess (which keeps the
     // stage from moving while the run arrives).
-    let _ = element.style().set_property("height", &format!("{height}px"));
+    let _ = element
+        .style()
+        .set_property("height", &format!("{}px", slowpath_engine::run::format::Shortest(height)));
     let el: &web_sys::Element = &element;
     let sleep = css_var(el, "--gv-sleep", "#c8c8c8");
     let leader = css_var(el, "--gv-leader", "#333");

@@ -137,14 +137,14 @@ fn strip(space: &AddressSpace, address: Option<u64>) -> Html {
                     let done = inside.map(|a| (a - vma.start) as f64 / size as f64 * 100.0);
                     html! {
                         <div class={classes!("vma", vma.big.then_some("big"), inside.is_some().then_some("current"))}
-                            style={format!("flex-grow: {weight:.2}")}
+                            style={format!("flex-grow: {}", slowpath_engine::run::format::Fixed(weight, 2))}
                             title={format!("{} {:#x}–{:#x} ({}), dumps {}", vma.name, vma.start, vma.end, format::size(size), format::size(vma.dump_bytes))}>
                             if let Some(done) = done {
-                                <div class="vma-done" style={format!("width: {done:.3}%")}></div>
-                                <div class="vma-cursor" style={format!("left: {done:.3}%")}></div>
+                                <div class="vma-done" style={format!("width: {}%", slowpath_engine::run::format::Fixed(done, 3))}></div>
+                                <div class="vma-cursor" style={format!("left: {}%", slowpath_engine::run::format::Fixed(done, 3))}></div>
                             }
                             { for vma.present.iter().take(64).map(|(s, _)| html! {
-                                <div class="vma-touched" style={format!("left: {:.3}%", (s - vma.start) as f64 / size as f64 * 100.0)}></div>
+                                <div class="vma-touched" style={format!("left: {}%", slowpath_engine::run::format::Fixed((s - vma.start) as f64 / size as f64 * 100.0, 3))}></div>
                             }) }
                             <span class="vma-label">{ if vma.big { format::size(size) } else { String::new() } }</span>
                         </div>
@@ -293,8 +293,8 @@ fn costs(space: &AddressSpace, run: &Run) -> Html {
         html! {
             <div class="cost-bar">
                 { for parts.iter().filter(|(_, share)| *share >= 0.5).map(|(name, share)| html! {
-                    <span class={class(name)} style={format!("width: {share:.2}%")} title={format!("{name}: {share:.1} %")}>
-                        if *share >= 6.0 { { format!("{share:.0}%") } }
+                    <span class={class(name)} style={format!("width: {}%", slowpath_engine::run::format::Fixed(*share, 2))} title={format!("{name}: {} %", slowpath_engine::run::format::Fixed(*share, 1))}>
+                        if *share >= 6.0 { { format!("{}%", slowpath_engine::run::format::Fixed(*share, 0)) } }
                     </span>
                 }) }
             </div>
@@ -308,11 +308,11 @@ fn costs(space: &AddressSpace, run: &Run) -> Html {
             <p class="cost-label">{ "Mateusz Guzik's profile (seed 001), taken on his machine, where the dump took 13–14 s, not on the reported 30 s run: reusing its shares at 30 s is a model choice" }</p>{ bar(&profile) }
             <ul class="cost-legend" role="list" aria-label="Functions, simulated share and profile share">
                 { for simulated.iter().filter(|(_, share)| *share >= 0.5).map(|(name, share)| {
-                    let seen = profile.iter().find(|(key, _)| key == name).map(|(_, v)| format!(" · profile {v:.0}%"));
+                    let seen = profile.iter().find(|(key, _)| key == name).map(|(_, v)| format!(" · profile {}%", slowpath_engine::run::format::Fixed(*v, 0)));
                     html! {
                         <li key={name.clone()}>
                             <span class={classes!(class(name), "cost-swatch")} aria-hidden="true"></span>
-                            <code>{ name.clone() }</code>{ format!(" {share:.0}%") }{ seen.unwrap_or_default() }
+                            <code>{ name.clone() }</code>{ format!(" {}%", slowpath_engine::run::format::Fixed(*share, 0)) }{ seen.unwrap_or_default() }
                         </li>
                     }
                 }) }

@@ -149,5 +149,9 @@ pub(super) fn tip_style(tip: &Tip, geometry: &Geometry) -> String {
     let top = if flip_y { y - 10.0 } else { y + 18.0 };
     let shift_x = if flip_x { "-100%" } else { "0" };
     let shift_y = if flip_y { "-100%" } else { "0" };
-    format!("left: {left}px; top: {top}px; transform: translate({shift_x}, {shift_y})")
+    format!(
+        "left: {}px; top: {}px; transform: translate({shift_x}, {shift_y})",
+        slowpath_engine::run::format::Shortest(left),
+        slowpath_engine::run::format::Shortest(top)
+    )
 }

@@ -121,7 +121,7 @@ impl Scene<'_> {
     fn font(&self, weight: u32, size_css: f64) {
         self.context.set_font(&format!(
             "{weight} {}px {}",
-            (size_css * self.dpr).round(),
+            slowpath_engine::run::format::Shortest((size_css * self.dpr).round()),
             self.palette.font_family
         ));
     }

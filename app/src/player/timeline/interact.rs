@@ -4,6 +4,7 @@ use super::describe::Tip;
 use super::layout::Geometry;
 use super::{Timeline, TimelineProps};
 use crate::player::viewport::Window;
+use crate::player::Clamped;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, PointerEvent, WheelEvent};
 
@@ -95,7 +96,7 @@ impl Timeline {
             Msg::Scroll => {
                 let top =
                     self.scroller.cast::<Element>().map_or(0.0, |scroller| f64::from(scroller.scroll_top()));
-                let top = top.clamp(0.0, geometry.max_scroll());
+                let top = top.clamped(0.0, geometry.max_scroll());
                 let changed = top != self.scroll_top;
                 self.scroll_top = top;
                 self.tip = None;
@@ -128,7 +129,7 @@ impl Timeline {
     fn wheel(&mut self, geometry: &Geometry, end: u64, (dx, dy): (f64, f64), zoom: bool, x: f64) -> bool {
         self.tip = None;
         let window = if zoom {
-            let factor = (-dy * WHEEL_ZOOM_PER_PX).exp().clamp(0.25, 4.0);
+            let factor = (-dy * WHEEL_ZOOM_PER_PX).exp().clamped(0.25, 4.0);
             self.window.zoom_at(factor, x - geometry.gutter, geometry.plot_w, end)
         } else {
             let delta = if dx.abs() >= dy.abs() { dx } else { dy };

@@ -1,6 +1,7 @@
 //! The vertical layout in CSS px: row heights, gutter, plot width, visible rows, and measuring the DOM.
 
 use super::Timeline;
+use crate::player::Clamped;
 use slowpath_engine::Run;
 use web_sys::Element;
 
@@ -60,7 +61,7 @@ impl Timeline {
         let label_w = self.cache.label_w.unwrap_or(GUTTER_MIN);
         // At most a third of the width (half on narrow screens), at least GUTTER_MIN when it fits.
         let widest = GUTTER_MAX.min(width * 0.35).max(GUTTER_MIN.min(width * 0.5));
-        let gutter = (label_w + 22.0).clamp(GUTTER_MIN.min(widest), widest);
+        let gutter = (label_w + 22.0).clamped(GUTTER_MIN.min(widest), widest);
         let plot_w = (width - gutter - PAD_RIGHT).max(1.0);
         Geometry { width, gutter, plot_w, row_h, header_h, content_h, view_h }
     }
@@ -72,7 +73,7 @@ impl Timeline {
             self.scroller.cast::<Element>().map_or(0.0, |scroller| f64::from(scroller.client_width()));
         let inner_height = window.inner_height().ok().and_then(|value| value.as_f64()).unwrap_or(800.0);
         let max_height = (inner_height * MAX_HEIGHT_FRACTION).floor().max(MIN_HEIGHT);
-        let dpr = window.device_pixel_ratio().clamp(1.0, 4.0);
+        let dpr = window.device_pixel_ratio().clamped(1.0, 4.0);
         let changed = width != self.width || max_height != self.max_height || dpr != self.dpr;
         self.width = width;
         self.max_height = max_height;

@@ -170,9 +170,13 @@ impl Component for Timeline {
         let dragging = self.drag.as_ref().is_some_and(|drag| drag.moved);
         // Whole CSS pixels, as measured: a fractional width would resample the bitmap (blur).
         let canvas_style = if self.width > 0.0 {
-            format!("width: {}px; height: {}px", geometry.width, geometry.view_h)
+            format!(
+                "width: {}px; height: {}px",
+                slowpath_engine::run::format::Shortest(geometry.width),
+                slowpath_engine::run::format::Shortest(geometry.view_h)
+            )
         } else {
-            format!("height: {}px", geometry.view_h)
+            format!("height: {}px", slowpath_engine::run::format::Shortest(geometry.view_h))
         };
         let button = |label: &'static str,
                       title: &'static str,
@@ -207,7 +211,7 @@ impl Component for Timeline {
                 <div class="timeline-frame">
                 // Focusable: a keyboard reaches every track when the tracks scroll.
                 <div class="timeline-scroll" ref={self.scroller.clone()} onscroll={on_scroll} tabindex="0" role="region"
-                    aria-label="Timeline tracks, scrollable" style={format!("height: {}px", geometry.view_h)}>
+                    aria-label="Timeline tracks, scrollable" style={format!("height: {}px", slowpath_engine::run::format::Shortest(geometry.view_h))}>
                     <canvas ref={self.canvas.clone()} data-testid="timeline" role="img"
                         class={classes!("timeline-canvas", dragging.then_some("timeline-dragging"))}
                         style={canvas_style}
@@ -216,7 +220,7 @@ impl Component for Timeline {
                         onpointerup={on_up} onpointercancel={on_cancel} onpointerleave={on_leave}>
                     </canvas>
                     if spacer > 0.5 {
-                        <div class="timeline-spacer" aria-hidden="true" style={format!("height: {spacer}px")}></div>
+                        <div class="timeline-spacer" aria-hidden="true" style={format!("height: {}px", slowpath_engine::run::format::Shortest(spacer))}></div>
                     }
                 </div>
                 if let Some(tip) = &self.tip {

@@ -80,7 +80,7 @@ pub fn format_short(ns: u64) -> String {
     } else {
         2
     };
-    let text = format!("{value:.decimals$}");
+    let text = slowpath_engine::run::format::fixed(value, decimals);
     let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
     format!("{text} {unit}")
 }

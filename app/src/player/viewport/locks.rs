@@ -1,6 +1,7 @@
 //! Lock rows: spans rasterised into pixel-column masks (held, waited, repeated), and a per-lock span index.
 
 use super::Window;
+use crate::player::Clamped;
 use slowpath_engine::run::lock::LockMode;
 use slowpath_engine::run::timeline::{LockSpan, LockSpanKind, Timeline};
 
@@ -48,8 +49,8 @@ impl LockRaster {
         let width = f64::from(columns);
         let npp = window.ns_per_px(width);
         for span in spans {
-            let xs = ((span.start_ns as f64 - window.start) / npp).clamp(0.0, width);
-            let xe = ((span.end_ns as f64 - window.start) / npp).clamp(0.0, width);
+            let xs = ((span.start_ns as f64 - window.start) / npp).clamped(0.0, width);
+            let xe = ((span.end_ns as f64 - window.start) / npp).clamped(0.0, width);
             let c0 = (xs.floor() as u32).min(columns - 1);
             let c1 = (xe.ceil() as u32).clamp(c0 + 1, columns);
             let mut bump = |bit: usize| {

@@ -9,6 +9,7 @@
 //!
 //! This file holds `Window`; `labels` the ticks and number formats, `tracks` the task-row
 //! aggregation, `locks` the lock-row rasters and index, `tests` the host tests.
+use crate::player::Clamped;
 
 mod labels;
 mod locks;
@@ -50,8 +51,8 @@ impl Window {
     /// than `MIN_SPAN_NS` (unless the run itself is shorter).
     pub fn clamped(self, end_ns: u64) -> Window {
         let full = full_span(end_ns);
-        let span = if self.span.is_finite() { self.span.clamp(MIN_SPAN_NS.min(full), full) } else { full };
-        let start = if self.start.is_finite() { self.start.clamp(0.0, full - span) } else { 0.0 };
+        let span = if self.span.is_finite() { self.span.clamped(MIN_SPAN_NS.min(full), full) } else { full };
+        let start = if self.start.is_finite() { self.start.clamped(0.0, full - span) } else { 0.0 };
         Window { start, span }
     }
 
@@ -81,7 +82,7 @@ impl Window {
 
     /// The run time under `x`, as a seek target: rounded and clamped to `[0, end_ns]`.
     pub fn seek_target(&self, x: f64, width: f64, end_ns: u64) -> u64 {
-        let t = self.t_at(x.clamp(0.0, width), width).round();
+        let t = self.t_at(x.clamped(0.0, width), width).round();
         if t.is_finite() && t > 0.0 {
             (t as u64).min(end_ns)
         } else {
@@ -96,10 +97,10 @@ impl Window {
             return self.clamped(end_ns);
         }
         let width = width.max(1.0);
-        let anchor_x = anchor_x.clamp(0.0, width);
+        let anchor_x = anchor_x.clamped(0.0, width);
         let anchor_t = self.t_at(anchor_x, width);
         let full = full_span(end_ns);
-        let span = (self.span / factor).clamp(MIN_SPAN_NS.min(full), full);
+        let span = (self.span / factor).clamped(MIN_SPAN_NS.min(full), full);
         Window { start: anchor_t - anchor_x / width * span, span }.clamped(end_ns)
     }
 

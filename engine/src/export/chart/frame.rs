@@ -2,6 +2,7 @@
 //! points, the scale from a value to a pixel, and the ticks each axis is labelled at.
 
 use super::{escape, label, Chart, Unit, BOTTOM, HEIGHT, LEFT, RIGHT, TICKS, TOP, WIDTH};
+use crate::run::format::{Fixed, Shortest};
 use std::fmt::Write;
 
 /// The plot area's ranges once fitted to the chart's points.
@@ -143,30 +144,35 @@ impl Frame {
         let bottom = TOP + plot_h;
         let _ = writeln!(
             out,
-            "<path class=\"axis\" d=\"M{LEFT} {TOP}V{bottom}H{}\" fill=\"none\" stroke=\"#374151\"/>",
-            LEFT + plot_w
+            "<path class=\"axis\" d=\"M{} {}V{}H{}\" fill=\"none\" stroke=\"#374151\"/>",
+            Shortest(LEFT),
+            Shortest(TOP),
+            Shortest(bottom),
+            Shortest(LEFT + plot_w)
         );
         for y_value in self.y_ticks() {
             let y = self.y(y_value);
+            let (y, label_y) = (Fixed(y, 1), Fixed(y + 4.0, 1));
             let _ = writeln!(
                 out,
-                "<line class=\"grid\" x1=\"{}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\" stroke=\"#e5e7eb\"/>\
-                 <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-                LEFT,
-                LEFT + plot_w,
-                LEFT - 6.0,
-                y + 4.0,
+                "<line class=\"grid\" x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#e5e7eb\"/>\
+                 <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+                Shortest(LEFT),
+                Shortest(LEFT + plot_w),
+                Shortest(LEFT - 6.0),
+                label_y,
                 escape(&label(chart.y_unit, y_value))
             );
         }
         for x_value in self.x_ticks(chart.x_unit) {
-            let x = self.x(x_value);
+            let x = Fixed(self.x(x_value), 1);
             let _ = writeln!(
                 out,
-                "<line class=\"axis\" x1=\"{x:.1}\" y1=\"{bottom}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#374151\"/>\
-                 <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                bottom + 5.0,
-                bottom + 20.0,
+                "<line class=\"axis\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"#374151\"/>\
+                 <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                Shortest(bottom),
+                Shortest(bottom + 5.0),
+                Shortest(bottom + 20.0),
                 escape(&label(chart.x_unit, x_value))
             );
         }
@@ -174,11 +180,11 @@ impl Frame {
             out,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}{}</text>\
              <text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-            LEFT + plot_w / 2.0,
-            bottom + 42.0,
+            Shortest(LEFT + plot_w / 2.0),
+            Shortest(bottom + 42.0),
             escape(chart.x_label),
             if chart.log_x { " (log scale)" } else { "" },
-            TOP + plot_h / 2.0,
+            Shortest(TOP + plot_h / 2.0),
             escape(&format!("{}{}", chart.y_label, if chart.log_y { " (log scale)" } else { "" }))
         );
     }

@@ -3,6 +3,7 @@
 
 use super::frame::Frame;
 use super::{escape, label, Chart, Mark, Series, FONT, HEIGHT, LEFT, RIGHT, WIDTH};
+use crate::run::format::{Fixed, Shortest};
 use std::fmt::Write;
 
 /// One series as a group: its marks, each point titled with its values in words.
@@ -36,7 +37,7 @@ fn write_line(out: &mut String, frame: &Frame, k: usize, series: &Series) {
     };
     out.push_str("<polyline fill=\"none\" points=\"");
     for &(x, y) in &series.points {
-        let _ = write!(out, "{:.1},{:.1} ", frame.x(x), frame.y(y));
+        let _ = write!(out, "{},{} ", Fixed(frame.x(x), 1), Fixed(frame.y(y), 1));
     }
     let _ = write!(out, "\" stroke=\"{}\" stroke-width=\"{}\"{dash}/>", series.colour, stroke_width(series));
 }
@@ -45,11 +46,11 @@ fn write_line(out: &mut String, frame: &Frame, k: usize, series: &Series) {
 fn write_band(out: &mut String, frame: &Frame, series: &Series) {
     out.push_str("<polygon points=\"");
     for (x, _, y) in series.spans() {
-        let _ = write!(out, "{:.1},{:.1} ", frame.x(x), frame.y(y));
+        let _ = write!(out, "{},{} ", Fixed(frame.x(x), 1), Fixed(frame.y(y), 1));
     }
     let lows: Vec<(u64, u64, u64)> = series.spans().collect();
     for &(x, low, _) in lows.iter().rev() {
-        let _ = write!(out, "{:.1},{:.1} ", frame.x(x), frame.y(low));
+        let _ = write!(out, "{},{} ", Fixed(frame.x(x), 1), Fixed(frame.y(low), 1));
     }
     let _ = write!(out, "\" fill=\"{}\" fill-opacity=\"0.2\" stroke=\"none\"/>", series.colour);
 }
@@ -58,12 +59,12 @@ fn write_band(out: &mut String, frame: &Frame, series: &Series) {
 fn write_ranges(out: &mut String, chart: &Chart, frame: &Frame, series: &Series) {
     let colour = series.colour;
     for (x, low, y) in series.spans() {
-        let (px, y_low, y_high) = (frame.x(x), frame.y(low), frame.y(y));
+        let (px, y_low, y_high) = (Fixed(frame.x(x), 1), Fixed(frame.y(low), 1), Fixed(frame.y(y), 1));
         let _ = write!(
             out,
-            "<g><title>{}</title><path d=\"M{px:.1} {y_low:.1}V{y_high:.1}\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
-             <circle cx=\"{px:.1}\" cy=\"{y_low:.1}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
-             <circle cx=\"{px:.1}\" cy=\"{y_high:.1}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/></g>",
+            "<g><title>{}</title><path d=\"M{px} {y_low}V{y_high}\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
+             <circle cx=\"{px}\" cy=\"{y_low}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/>\
+             <circle cx=\"{px}\" cy=\"{y_high}\" r=\"4\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/></g>",
             point_title(chart, series, x, low, y)
         );
     }
@@ -128,10 +129,11 @@ pub(super) fn write_legend(out: &mut String, chart: &Chart, places: &[(f64, f64)
     for (series, &(x, legend_y)) in chart.series.iter().zip(places) {
         let _ = writeln!(
             out,
-            "<g class=\"legend {}\">{}<text x=\"{}\" y=\"{legend_y}\">{}</text></g>",
+            "<g class=\"legend {}\">{}<text x=\"{}\" y=\"{}\">{}</text></g>",
             series.class,
             legend_key(series, x, legend_y - FONT / 3.0),
-            x + 22.0,
+            Shortest(x + 22.0),
+            Shortest(legend_y),
             escape(&series.name)
         );
     }
@@ -140,6 +142,8 @@ pub(super) fn write_legend(out: &mut String, chart: &Chart, places: &[(f64, f64)
 /// A small sample of the series' mark, drawn as the series is.
 fn legend_key(series: &Series, x: f64, key_y: f64) -> String {
     let colour = series.colour;
+    let (x8, key_y5) = (Shortest(x + 8.0), Shortest(key_y - 5.0));
+    let (x, key_y) = (Shortest(x), Shortest(key_y));
     match series.mark {
         Mark::Line => format!("<path d=\"M{x} {key_y}h16\" stroke=\"{colour}\" stroke-width=\"3\"/>"),
         Mark::Dashed => format!(
@@ -147,12 +151,12 @@ fn legend_key(series: &Series, x: f64, key_y: f64) -> String {
         ),
         Mark::Band => format!(
             "<rect x=\"{x}\" y=\"{}\" width=\"16\" height=\"10\" fill=\"{colour}\" fill-opacity=\"0.3\"/>",
-            key_y - 5.0
+            key_y5
         ),
-        Mark::Dots => format!("<circle cx=\"{}\" cy=\"{key_y}\" r=\"4\" fill=\"{colour}\"/>", x + 8.0),
+        Mark::Dots => format!("<circle cx=\"{}\" cy=\"{key_y}\" r=\"4\" fill=\"{colour}\"/>", x8),
         Mark::Range | Mark::Ring => format!(
             "<circle cx=\"{}\" cy=\"{key_y}\" r=\"5\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
-            x + 8.0
+            x8
         ),
     }
 }

@@ -271,7 +271,7 @@ impl Wire for &'static str {
 }
 
 /// A `&'static` slice of plain data (a case's reported figures) is interned too.
-impl<T: Wire + fmt::Debug + Any + Send + Sync> Wire for &'static [T] {
+impl<T: Wire + Any + Send + Sync> Wire for &'static [T] {
     fn put(&self, w: &mut Writer) {
         w.seq(self);
     }

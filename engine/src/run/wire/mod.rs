@@ -447,12 +447,17 @@ pub(crate) fn intern(text: &str) -> &'static str {
     leaked
 }
 
-/// Interned leaked slices, keyed by type and content (`Debug`), for the same reason.
-static INTERNED_SLICES: Mutex<BTreeMap<String, &'static (dyn Any + Send + Sync)>> =
+/// Interned leaked slices, keyed by type and content (their own wire bytes, not
+/// `Debug`, whose text of an `f64` would bring float formatting into the wasm), for
+/// the same reason.
+static INTERNED_SLICES: Mutex<BTreeMap<Vec<u8>, &'static (dyn Any + Send + Sync)>> =
     Mutex::new(BTreeMap::new());
 
-pub(crate) fn intern_slice<T: std::fmt::Debug + Any + Send + Sync>(items: Vec<T>) -> &'static [T] {
-    let key = format!("{}:{items:?}", std::any::type_name::<T>());
+pub(crate) fn intern_slice<T: codec::Wire + Any + Send + Sync>(items: Vec<T>) -> &'static [T] {
+    let mut key = codec::Writer::new();
+    key.text(std::any::type_name::<T>());
+    key.seq(&items);
+    let key = key.bytes;
     let mut interned = INTERNED_SLICES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(found) = interned.get(&key).and_then(|any| any.downcast_ref::<Box<[T]>>()) {
         return found;

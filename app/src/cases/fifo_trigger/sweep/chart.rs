@@ -5,6 +5,7 @@
 use super::{point_text, Point, Swept};
 use crate::cases::fifo_trigger::colours::Colours;
 use crate::player::canvas::{context_2d, use_redraw_triggers};
+use crate::player::Clamped;
 use slowpath_engine::run::narration::group_digits;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -72,7 +73,7 @@ impl Axes {
     }
 
     fn y(&self, count: f64) -> f64 {
-        let t = (count.max(1.0).log10() / self.y_decades).clamp(0.0, 1.0);
+        let t = (count.max(1.0).log10() / self.y_decades).clamped(0.0, 1.0);
         PAD_TOP + (CHART_H - PAD_TOP - PAD_BOTTOM) * (1.0 - t)
     }
 
@@ -197,7 +198,7 @@ impl Plot {
     /// This run's value, dotted, labelled on the side with more room.
     fn this_run(&self, swept: Swept, value: f64) {
         let (pen, now, right) = (&self.pen, &self.colours.now, self.right);
-        let x = self.axes.x(value).clamp(PAD_LEFT, right).round() + 0.5;
+        let x = self.axes.x(value).clamped(PAD_LEFT, right).round() + 0.5;
         pen.set_stroke_style_str(now);
         pen.set_line_width(1.5);
         let _ = pen.set_line_dash(&js_sys::Array::of2(&2.0.into(), &3.0.into()));
@@ -349,7 +350,7 @@ pub(super) fn sweep_chart(props: &ChartProps) -> Html {
     );
     html! {
         <canvas ref={canvas} class="sweep-canvas" data-testid="sweep-canvas" role="img" tabindex="0"
-            aria-label={label} style={format!("height: {CHART_H}px")}
+            aria-label={label} style={format!("height: {}px", slowpath_engine::run::format::Shortest(CHART_H))}
             {onmousemove} {onmouseleave} {onkeydown}></canvas>
     }
 }

@@ -231,7 +231,7 @@ fn reported_number(text: &str) -> Option<f64> {
         .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
         .filter(|c| *c != ',')
         .collect();
-    digits.trim_end_matches('.').parse().ok()
+    slowpath_engine::run::format::parse_decimal(digits.trim_end_matches('.'))
 }
 
 /// The reported figure for the fast runs: its words and the number in them.
@@ -508,7 +508,7 @@ fn sweep_table(swept: Swept, points: &[Point]) -> slowpath_engine::export::csv::
     for point in points {
         let fast = point.fast.map_or_else(String::new, |fast| fast.to_string());
         let slow = if point.failed { String::new() } else { point.slow.to_string() };
-        table.row(vec![format!("{}", point.x), fast, slow]);
+        table.row(vec![slowpath_engine::run::format::Shortest(point.x).to_string(), fast, slow]);
     }
     table
 }
