@@ -7,6 +7,7 @@ mod gather;
 mod html;
 mod layout;
 mod lighthouse;
+mod modules;
 mod setup;
 mod size;
 mod static_server;

@@ -144,14 +144,19 @@ pub struct Route {
 /// rule: a page requests `index.html` and, transitively, every file of `dist/`
 /// whose name a file it requested names (stylesheets, start-up script, the JS
 /// glue, the wasm the glue fetches, icon, manifest, the service worker script),
-/// with two exceptions:
+/// with these exceptions:
 /// - the service worker `sw.js` is requested but not followed: its precache list
-///   names every file, fetched in the background after the page has loaded (that
-///   is the whole bundle, the `bundle:` line, on every route);
-/// - the engine's worker (named by index.html's `slowpath-engine-worker` meta tag)
-///   starts on the pages that run the engine: the landing (its case cards'
-///   figures) and a case page, not the About page. A case page also reads
-///   `measure/<id>/results.tsv` in its Today panel when the case has one.
+///   names the shell, fetched in the background after the page has loaded (the
+///   `bundle:` line is everything, every module included);
+/// - the wasm modules (xtask/src/modules.rs): a page loads one. index.html names
+///   each case's start script (`slowpath-case-modules`) and the all-cases one
+///   (`slowpath-app-start`); a case with a module of its own requests that module's
+///   files (its start script and what it names: glue, wasm, engine worker) and none
+///   of another module's; any other page the all-cases module's;
+/// - the all-cases module's engine worker (named by index.html's
+///   `slowpath-engine-worker` meta tag) starts on the pages that run the engine:
+///   the landing (its case cards' figures), not the About page. A case page also
+///   reads `measure/<id>/results.tsv` in its Today panel when the case has one.
 ///
 /// The About page's notes (`cases/*.md`) are links, fetched only when followed.
 /// (Lighthouse's network log of each page agrees: `cargo xtask lighthouse`.)
@@ -164,38 +169,85 @@ pub fn routes(dist: &Path, case_ids: &[String]) -> Result<Vec<Route>, Failure> {
     let worker = meta_content(&index, "slowpath-engine-worker");
     let names: Vec<String> =
         shipped_names(dist).map_err(|error| Failure::Failed(format!("size: cannot list dist/: {error}")))?;
+    let modules = Modules::of(dist, &names, &index, worker.as_deref());
     let index_and_worker: Vec<String> =
         std::iter::once("index.html".to_string()).chain(worker.clone()).collect();
     let route =
         |name: &str, files, goal_br, ceiling_br| Route { name: name.into(), files, goal_br, ceiling_br };
+    let without_case_modules = modules.all_but(None);
+    let mut about_excluded = without_case_modules.clone();
+    about_excluded.extend(worker.clone());
     let mut routes = vec![
         route(
             "landing",
-            requested(dist, &names, index_and_worker.clone(), None),
+            requested(dist, &names, index_and_worker.clone(), &without_case_modules),
             LANDING_GOAL_BR,
             LANDING_CEILING_BR,
         ),
         route(
             "about",
-            requested(dist, &names, vec!["index.html".to_string()], worker.as_deref()),
+            requested(dist, &names, vec!["index.html".to_string()], &about_excluded),
             LANDING_GOAL_BR,
             LANDING_CEILING_BR,
         ),
     ];
     for id in case_ids {
-        let mut start = index_and_worker.clone();
+        let own = modules.by_case.iter().any(|(case, _)| case == id);
+        let mut start = if own { vec!["index.html".to_string()] } else { index_and_worker.clone() };
         let results = format!("measure/{id}/results.tsv");
         if names.contains(&results) {
             start.push(results);
         }
+        let excluded = modules.all_but(own.then_some(id.as_str()));
         routes.push(route(
             &format!("case/{id}"),
-            requested(dist, &names, start, None),
+            requested(dist, &names, start, &excluded),
             CASE_GOAL_BR,
             CASE_CEILING_BR,
         ));
     }
     Ok(routes)
+}
+
+/// The build's wasm modules, each as the files it requests (its closure).
+struct Modules {
+    /// The all-cases module: the start script `slowpath-app-start` names, and its worker.
+    all_cases: Vec<String>,
+    /// Each case's own module, from `slowpath-case-modules`.
+    by_case: Vec<(String, Vec<String>)>,
+}
+
+impl Modules {
+    fn of(dist: &Path, names: &[String], index: &str, worker: Option<&str>) -> Modules {
+        let closure = |start: Vec<String>| requested(dist, names, start, &[]);
+        let all_cases = meta_content(index, "slowpath-app-start")
+            .map(|start| closure(std::iter::once(start).chain(worker.map(String::from)).collect()))
+            .unwrap_or_default();
+        let pairs = meta_content(index, "slowpath-case-modules").unwrap_or_default();
+        let by_case = pairs
+            .split(',')
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(case, start)| {
+                (case.trim().to_string(), closure(vec![start.trim().trim_start_matches("./").to_string()]))
+            })
+            .collect();
+        Modules { all_cases, by_case }
+    }
+
+    /// Every module's files that `case`'s module (None: the all-cases one) does not share.
+    fn all_but(&self, case: Option<&str>) -> Vec<String> {
+        let own: &[String] = match case {
+            Some(case) => self.by_case.iter().find(|(id, _)| id == case).map_or(&[], |(_, files)| files),
+            None => &self.all_cases,
+        };
+        let others =
+            self.by_case.iter().filter(|(id, _)| Some(id.as_str()) != case).flat_map(|(_, files)| files);
+        let others = others.chain(if case.is_some() { &self.all_cases[..] } else { &[] });
+        let mut excluded: Vec<String> = others.filter(|file| !own.contains(file)).cloned().collect();
+        excluded.sort();
+        excluded.dedup();
+        excluded
+    }
 }
 
 /// Every file of `dir` but the compressed copies, as `/`-separated relative names.
@@ -212,11 +264,11 @@ fn shipped_names(dir: &Path) -> std::io::Result<Vec<String>> {
 }
 
 /// The closure of [`routes`]' rule from `start`, never adding `excluded`.
-fn requested(dist: &Path, names: &[String], start: Vec<String>, excluded: Option<&str>) -> Vec<String> {
+fn requested(dist: &Path, names: &[String], start: Vec<String>, excluded: &[String]) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let mut pending = start;
     while let Some(name) = pending.pop() {
-        if found.contains(&name) || Some(name.as_str()) == excluded {
+        if found.contains(&name) || excluded.contains(&name) {
             continue;
         }
         let followed = name != "sw.js" && is_text(&name);
@@ -576,6 +628,53 @@ mod tests {
         assert_eq!(routes[2].files, case_a);
         assert_eq!(routes[3].files, with_worker, "no results file: no fetch");
         assert_eq!((routes[0].goal_br, routes[2].goal_br), (LANDING_GOAL_BR, CASE_GOAL_BR));
+    }
+
+    /// With one module per case, a case link requests its own module and no other;
+    /// the other pages the all-cases module.
+    #[test]
+    fn a_case_with_a_module_of_its_own_requests_that_module_only() {
+        let dist = std::env::temp_dir().join(format!("xtask-module-routes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dist);
+        let files = [
+            (
+                "index.html",
+                "<meta name=\"slowpath-case-modules\" content=\"a=./start-a.js\">\
+                 <meta name=\"slowpath-app-start\" content=\"./boot-1.js\">\
+                 <meta name=\"slowpath-engine-worker\" content=\"./engine-worker-1.js\">\
+                 <script type=\"module\" src=\"./pick-1.js\"></script>",
+            ),
+            ("pick-1.js", "import { startScriptFor } from './modules.js';"),
+            ("modules.js", "export function startScriptFor() {}"),
+            ("boot-1.js", "import init from './app-1.js'; await init({ module_or_path: './app-1_bg.wasm' });"),
+            ("app-1.js", "import './snippets/s.js';"),
+            ("app-1_bg.wasm", "all cases"),
+            ("engine-worker-1.js", "import init from './app-1.js';"),
+            ("start-a.js", "import init from './app-a.js'; meta.content = './engine-worker-a.js'; init('./app-a_bg.wasm');"),
+            ("app-a.js", "import './snippets/s.js';"),
+            ("app-a_bg.wasm", "case a"),
+            ("engine-worker-a.js", "import init from './app-a.js';"),
+            ("snippets/s.js", "shared"),
+        ];
+        for (name, text) in files {
+            let path = dist.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let Ok(routes) = routes(&dist, &["a".to_string(), "b".to_string()]) else { panic!("routes") };
+        let _ = std::fs::remove_dir_all(&dist);
+        let shell = ["index.html", "modules.js", "pick-1.js", "snippets/s.js"];
+        let with = |more: &[&'static str]| {
+            let mut files: Vec<&str> = shell.iter().chain(more).copied().collect();
+            files.sort();
+            files
+        };
+        let all_cases = with(&["app-1.js", "app-1_bg.wasm", "boot-1.js", "engine-worker-1.js"]);
+        assert_eq!(routes[0].files, all_cases, "the landing");
+        assert_eq!(routes[1].files, with(&["app-1.js", "app-1_bg.wasm", "boot-1.js"]), "About");
+        let own = with(&["app-a.js", "app-a_bg.wasm", "engine-worker-a.js", "start-a.js"]);
+        assert_eq!(routes[2].files, own, "case a: its own module only");
+        assert_eq!(routes[3].files, all_cases, "case b has no module: the all-cases one");
     }
 
     #[test]
