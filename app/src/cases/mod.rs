@@ -19,6 +19,16 @@ use yew::Html;
 /// compared by the run's identity and the view's value (a step that changes nothing
 /// on screen re-renders nothing). One type for every case's stage.
 #[derive(yew::Properties, Clone)]
+// A module whose case has no stage (the rwsem playground's) uses none.
+#[cfg_attr(
+    not(any(
+        feature = "sparse-dump",
+        feature = "fifo-trigger",
+        feature = "coredump-threads",
+        feature = "gvisor-threadgroups"
+    )),
+    allow(dead_code)
+)]
 pub struct StageProps {
     pub run: Rc<Run>,
     pub view: Rc<View>,
