@@ -75,6 +75,26 @@ describe('one module per case', () => {
     });
   });
 
+  test('the intent to open a case (a pointer over its card) caches its module', T, async () => {
+    const [id] = Object.keys(modules);
+    await withPage(suite.browser, 'module-intent', async ({ page, pageErrors }) => {
+      await page.goto(suite.url('#/'));
+      await waitForApp(page);
+      await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 60_000 });
+      const cached = () =>
+        page.evaluate(async (wasm) => {
+          for (const key of await caches.keys()) if (await (await caches.open(key)).match(wasm)) return true;
+          return false;
+        }, modules[id]);
+      assert.equal(await cached(), false, 'not before the intent');
+      await page.locator(`a[href="#/case/${id}"]`).first().hover();
+      const deadline = Date.now() + 30_000;
+      while (!(await cached()) && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 200));
+      assert.equal(await cached(), true, `${id}'s module is in the cache`);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   test('moving to another case loads its module and keeps the link', T, async () => {
     const [from, to] = Object.keys(modules);
     await withPage(suite.browser, 'module-move', async ({ context, page, pageErrors }) => {

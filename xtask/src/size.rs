@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 
 /// The budget is 300 kB gz, not met (670 kB on 2026-12-01: yew's per-component
 /// code and the narration's text are most of it, see the issue). The ceiling sits
-/// about 7 % above what ships, so that noise never blocks a landing while a real
-/// regression (a second copy of the engine, a big crate) fails the tests. It was
-/// 650 kB until the engine went to `opt-level = 2` (Cargo.toml), a deliberate
-/// trade: +63 kB gz for runs about twice as fast in wasm, within 1.5× of native.
-/// Lower it as the bundle shrinks.
-pub const CEILING_GZ_BYTES: usize = 720_000;
+/// about 5 % above what ships, so that noise never blocks a landing while a real
+/// regression (a second copy of the engine, a big crate) fails the tests. Since
+/// one wasm module per case (xtask/src/modules.rs) this is the whole build, every
+/// module included (2.95 MB gz on 2026-12-03), which no visit downloads: the
+/// routes' ceilings below say what a page costs. Lower it as the bundle shrinks.
+pub const CEILING_GZ_BYTES: usize = 3_100_000;
 pub const BUDGET_GZ_BYTES: usize = 300_000;
 
 /// One shipped file.
@@ -31,9 +31,10 @@ pub struct Asset {
     pub br: usize,
 }
 
-/// Files a first visit transfers: everything in `dist/` (the measurements in
-/// `measure/` too, which a case page's Today panel reads) but the case notes
-/// (`cases/*.md`, only linked from the About page) and the precompressed copies.
+/// The build's files: everything in `dist/` (the measurements in `measure/` too,
+/// which a case page's Today panel reads, and every case's wasm module) but the
+/// case notes (`cases/*.md`, only linked from the About page) and the
+/// precompressed copies. What one page requests is its route's ([`routes`]).
 pub fn shipped(dist: &Path) -> Result<Vec<Asset>, Failure> {
     let mut files = Vec::new();
     walk(dist, &mut files).map_err(|error| Failure::Failed(format!("size: cannot list dist/: {error}")))?;
@@ -124,12 +125,14 @@ pub fn total_line(assets: &[Asset]) -> String {
 /// case link. Not met yet (the wasm is most of every page): printed as "goal".
 pub const LANDING_GOAL_BR: usize = 15_000;
 pub const CASE_GOAL_BR: usize = 250_000;
-/// Ceilings per route, brotli: what each route requested on 2026-12-03 plus about
-/// 5 % (the wasm is nearly all of it, on every route), so that small changes never
-/// block a landing while a regression (a big crate, a second copy of the engine)
-/// fails `cargo xtask test`. Lower them as the pages shrink towards the goals.
+/// Ceilings per route, brotli: what each route requested on 2026-12-03 plus a few
+/// per cent (the wasm is nearly all of it, on every route), so that small changes
+/// never block a landing while a regression (a big crate, a second copy of the
+/// engine, a case module carrying another case) fails `cargo xtask test`. A case
+/// link loads its own module: 344–412 kB br then, against 557 kB with the
+/// all-cases module. Lower them as the pages shrink towards the goals.
 pub const LANDING_CEILING_BR: usize = 580_000;
-pub const CASE_CEILING_BR: usize = 587_000;
+pub const CASE_CEILING_BR: usize = 425_000;
 
 /// One page of the site and the files a first visit to it requests.
 pub struct Route {
@@ -368,10 +371,15 @@ pub fn precompress(dir: &Path) -> std::io::Result<()> {
 /// `cargo xtask size`: build, then the tables.
 pub fn run(tools: &Tools) -> Outcome {
     cmd::run("release build", cmd::tool(tools, "trunk").args(["build", "--release"]))?;
+    report()
+}
+
+/// `cargo xtask size --no-build`: the tables of `dist/` as it is.
+pub fn report() -> Outcome {
     let assets = shipped(&root().join("dist"))?;
     print!("{}", table(&assets));
     println!("\nwhat a first visit to each page requests (xtask/src/size.rs, `routes`; afterwards the");
-    println!("service worker fetches the rest of the bundle in the background):");
+    println!("service worker fetches the shell and the page's module in the background):");
     for route in routes(&root().join("dist"), &case_ids()?)? {
         print!("{}", route_line(&route, &assets));
     }
