@@ -48,7 +48,14 @@ pub fn load_other_modules_for_their_routes() {
 mod tests {
     use super::*;
 
-    /// The tests build the default features: every case, so every route is drawn here.
+    /// The default features carry every case: every route is drawn here.
+    #[cfg(all(
+        feature = "coredump-threads",
+        feature = "sparse-dump",
+        feature = "fifo-trigger",
+        feature = "gvisor-threadgroups",
+        feature = "rwsem-playground"
+    ))]
     #[test]
     fn the_default_build_draws_every_route() {
         assert!(carries_every_case());
