@@ -36,8 +36,10 @@ describe('navigation between cases', () => {
       // Each case's opening step, from a fresh load: what its own run shows.
       const opening = {};
       for (const id of IDS) {
+        // A fresh load: another case's page may itself reload to load this case's
+        // module (one wasm module per case), which a reload here would race.
+        await page.goto('about:blank');
         await page.goto(suite.url(`#/case/${id}`));
-        await page.reload();
         const seen = await identity(page);
         assert.equal(seen.id, id);
         opening[id] = seen.step;

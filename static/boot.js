@@ -88,5 +88,8 @@ if (pages) {
     main?.focus();
   });
 }
+// A pointer over (or focus on) a case's link asks the service worker to keep that
+// case's module (static/modules.js, written by release builds).
+import('./modules.js').then((modules) => modules.prefetchOnIntent()).catch(() => {});
 addEventListener('hashchange', () => show(false));
 show(true);

@@ -24,6 +24,8 @@ pub fn start() {
         return;
     }
     panic::install();
+    // Before the app's own listener: a per-case module leaves for another case's.
+    cases::module::load_other_modules_for_their_routes();
     // The first render waits for a task of its own: compiling and starting the module
     // and drawing the first page in one task made it the longest of a page's opening
     // (issue 14).

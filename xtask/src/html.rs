@@ -34,10 +34,13 @@ fn harden(staging: &Path, release: bool) -> Outcome {
     let fail = |what: &str, error: std::io::Error| Failure::Failed(format!("harden-html: {what}: {error}"));
     let html = std::fs::read_to_string(&index).map_err(|e| fail("cannot read index.html", e))?;
     let (mut html, boot) = externalise_inline_module(&html);
+    let mut all_cases_module = Vec::new();
+    let mut case_modules = Vec::new();
     if let Some((name, script)) = boot {
         let (_, wasm) = module_files(&script).unwrap_or_default();
         html = crate::shell::defer_app_files(&html, &format!("./{name}"), &wasm);
         if let Some((worker_name, worker)) = engine_worker(&script) {
+            all_cases_module = crate::modules::files_of_start(&name, &script, &worker_name);
             std::fs::write(staging.join(&worker_name), worker)
                 .map_err(|e| fail(&format!("cannot write {worker_name}"), e))?;
             if !html.contains("slowpath-engine-worker") {
@@ -49,12 +52,17 @@ fn harden(staging: &Path, release: bool) -> Outcome {
             }
         }
         std::fs::write(staging.join(&name), script).map_err(|e| fail(&format!("cannot write {name}"), e))?;
+        // One wasm module per case, in release builds (xtask/src/modules.rs).
+        case_modules = if release { crate::modules::build(staging)? } else { Vec::new() };
+        crate::modules::install(staging, &mut html, &case_modules, &name)?;
     }
     let pages = crate::shell::static_pages_fragment(&crate::cmd::root()).map_err(Failure::Failed)?;
     html = crate::shell::insert_static_pages(&html, &pages).map_err(Failure::Failed)?;
     html = crate::shell::name_intros(&html, staging);
     if release {
-        let worker = service_worker(staging).map_err(|e| fail("cannot list the build for sw.js", e))?;
+        let modules = crate::modules::for_service_worker(&all_cases_module, &case_modules);
+        let worker =
+            service_worker(staging, &modules).map_err(|e| fail("cannot list the build for sw.js", e))?;
         std::fs::write(staging.join("sw.js"), worker).map_err(|e| fail("cannot write sw.js", e))?;
         if !html.contains("slowpath-service-worker") {
             let at = html.find("<meta charset").unwrap_or(0);
@@ -86,8 +94,11 @@ fn harden(staging: &Path, release: bool) -> Outcome {
 
 /// The service worker for the build in `staging`: every file of it precached
 /// under a cache named by a fingerprint of their contents, so that a new
-/// deployment is a new worker (browsers compare the script byte by byte).
-fn service_worker(staging: &Path) -> std::io::Result<String> {
+/// deployment is a new worker (browsers compare the script byte by byte); but the
+/// wasm modules' files (`modules`: case id, or "" for the all-cases module, and its
+/// files), of which it precaches those of the pages open at install and caches the
+/// others once fetched.
+fn service_worker(staging: &Path, modules: &[(String, Vec<String>)]) -> std::io::Result<String> {
     let mut files = Vec::new();
     let mut pending = vec![staging.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -110,9 +121,14 @@ fn service_worker(staging: &Path) -> std::io::Result<String> {
         fingerprint.extend_from_slice(&crate::setup::fnv1a(bytes).to_le_bytes());
     }
     let version = format!("{:016x}", crate::setup::fnv1a(&fingerprint));
-    let assets: Vec<String> =
-        std::iter::once("./".to_string()).chain(files.iter().map(|(name, _)| format!("./{name}"))).collect();
-    Ok(SERVICE_WORKER.replace("__VERSION__", &version).replace("__ASSETS__", &format!("{:?}", assets)))
+    let in_a_module = |name: &str| modules.iter().any(|(_, files)| files.iter().any(|file| file == name));
+    let assets: Vec<String> = std::iter::once("./".to_string())
+        .chain(files.iter().filter(|(name, _)| !in_a_module(name)).map(|(name, _)| format!("./{name}")))
+        .collect();
+    Ok(SERVICE_WORKER
+        .replace("__VERSION__", &version)
+        .replace("__ASSETS__", &format!("{:?}", assets))
+        .replace("__MODULES__", &crate::modules::as_js_object(modules)))
 }
 
 /// The worker's code: cache first for this build's files, the network for anything
@@ -120,9 +136,33 @@ fn service_worker(staging: &Path) -> std::io::Result<String> {
 const SERVICE_WORKER: &str = r#"// slowpath's service worker, written by `cargo xtask harden-html` for one build.
 const CACHE = 'slowpath-__VERSION__';
 const ASSETS = __ASSETS__;
+// Each wasm module's files by the case it serves ('': the all-cases module).
+const MODULES = __MODULES__;
+const MODULE_URLS = new Set(Object.values(MODULES).flat().map((file) => new URL(file, self.location).href));
+
+// The module a page at `url` loads (static/modules.js picks the same).
+function moduleOf(url) {
+  const [first, id] = new URL(url).hash.trim().replace(/^#/, '').split('?')[0].replace(/^\/+/, '').split('/');
+  let caseId = '';
+  try { caseId = first === 'case' && id ? decodeURIComponent(id) : ''; } catch {}
+  return MODULES[caseId] ?? MODULES[''] ?? [];
+}
+
+async function cacheMissing(cache, files) {
+  const missing = [];
+  for (const file of files) if (!(await cache.match(file))) missing.push(file);
+  await cache.addAll(missing);
+}
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)));
+  event.waitUntil(
+    caches.open(CACHE).then(async (cache) => {
+      await cache.addAll(ASSETS);
+      // The module of each page open now, which that visit has loaded already.
+      const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      await cacheMissing(cache, [...new Set(pages.flatMap((page) => moduleOf(page.url)))]);
+    }),
+  );
 });
 
 self.addEventListener('activate', (event) => {
@@ -136,6 +176,9 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') self.skipWaiting();
+  // The intent to open a case (static/modules.js): its module, before it is needed.
+  const wanted = MODULES[event.data?.prefetch];
+  if (wanted && event.data.prefetch !== '') event.waitUntil(caches.open(CACHE).then((cache) => cacheMissing(cache, wanted)));
 });
 
 self.addEventListener('fetch', (event) => {
@@ -145,7 +188,11 @@ self.addEventListener('fetch', (event) => {
     caches.open(CACHE).then(async (cache) => {
       const hit = (await cache.match(request, { ignoreSearch: true }))
         ?? (request.mode === 'navigate' ? await cache.match('./') : undefined);
-      return hit ?? fetch(request);
+      if (hit) return hit;
+      const response = await fetch(request);
+      // A module first fetched now: cached for the next visit, offline too.
+      if (response.ok && MODULE_URLS.has(request.url.split('?')[0])) await cache.put(request, response.clone());
+      return response;
     }),
   );
 });
@@ -157,7 +204,7 @@ self.addEventListener('fetch', (event) => {
 /// `WebAssembly.Module`, so the worker instantiates it instead of compiling the
 /// wasm a second time (a message without one falls back to the file). Named by its
 /// content, like the boot script.
-fn engine_worker(boot: &str) -> Option<(String, String)> {
+pub(crate) fn engine_worker(boot: &str) -> Option<(String, String)> {
     let (glue, wasm) = module_files(boot)?;
     let script = format!(
         "// slowpath's engine worker (app/src/worker): the page's own module, started without the UI.\n\

@@ -7,6 +7,7 @@ mod gather;
 mod html;
 mod layout;
 mod lighthouse;
+mod modules;
 mod setup;
 mod shell;
 mod size;
@@ -31,8 +32,9 @@ commands:
                       Content-Security-Policy in release builds (xtask/src/html.rs)
   bench               engine benchmarks: divan natively, then run times in wasm (Chromium)
   bench-web           browser benchmarks: start-up per page, long tasks, frame times
-  size                release build, then each shipped file raw/gzip/brotli, what a first
+  size [--no-build]   release build, then each shipped file raw/gzip/brotli, what a first
                       visit to each page transfers, and where the wasm's bytes go
+                      (--no-build: measure dist/ as it is)
   lighthouse [--runs N] [--only PAGE] [--no-build]
                       release build served with its .br/.gz files, every page (landing,
                       about, each case id) measured by Lighthouse 12.2.3 (installed into
@@ -75,10 +77,13 @@ fn main() -> ExitCode {
             let tools = setup::run(setup::Need::Test)?;
             bench::web(&tools)
         }),
-        "size" => no_options(rest).and_then(|()| {
-            let tools = setup::run(setup::Need::Test)?;
-            size::run(&tools)
-        }),
+        "size" => match rest {
+            [flag] if flag == "--no-build" => size::report(),
+            _ => no_options(rest).and_then(|()| {
+                let tools = setup::run(setup::Need::Test)?;
+                size::run(&tools)
+            }),
+        },
         "lighthouse" => lighthouse::parse_options(rest).and_then(|options| {
             let tools = setup::run(setup::Need::Test)?;
             lighthouse::run(&tools, &options)

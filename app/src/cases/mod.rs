@@ -6,6 +6,7 @@
 mod coredump_threads;
 mod fifo_trigger;
 mod gvisor_threadgroups;
+pub mod module;
 mod rwsem_playground;
 mod sparse_dump;
 
@@ -18,6 +19,16 @@ use yew::Html;
 /// compared by the run's identity and the view's value (a step that changes nothing
 /// on screen re-renders nothing). One type for every case's stage.
 #[derive(yew::Properties, Clone)]
+// A module whose case has no stage (the rwsem playground's) uses none.
+#[cfg_attr(
+    not(any(
+        feature = "sparse-dump",
+        feature = "fifo-trigger",
+        feature = "coredump-threads",
+        feature = "gvisor-threadgroups"
+    )),
+    allow(dead_code)
+)]
 pub struct StageProps {
     pub run: Rc<Run>,
     pub view: Rc<View>,
@@ -29,9 +40,18 @@ impl PartialEq for StageProps {
     }
 }
 
-/// Every case that has a stage of its own.
-pub const CASE_UIS: &[CaseUi] =
-    &[sparse_dump::UI, fifo_trigger::UI, coredump_threads::UI, gvisor_threadgroups::UI];
+/// Every case that has a stage of its own, among those this build carries (each
+/// behind its case's feature: a per-case module draws only its own case).
+pub const CASE_UIS: &[CaseUi] = &[
+    #[cfg(feature = "sparse-dump")]
+    sparse_dump::UI,
+    #[cfg(feature = "fifo-trigger")]
+    fifo_trigger::UI,
+    #[cfg(feature = "coredump-threads")]
+    coredump_threads::UI,
+    #[cfg(feature = "gvisor-threadgroups")]
+    gvisor_threadgroups::UI,
+];
 
 /// The stage of case `id`, if it has one.
 pub fn ui_for(id: &str) -> Option<&'static CaseUi> {
@@ -53,7 +73,8 @@ pub struct CaseCard {
     pub why_figures_differ: Option<&'static str>,
 }
 
-/// Every case's card, in any order (the landing page follows the registry).
+/// Every case's card, in any order (the landing page follows the registry): in
+/// every build, like the metadata, since any page may list the cases.
 pub const CASE_CARDS: &[CaseCard] = &[
     sparse_dump::CARD,
     fifo_trigger::CARD,
@@ -72,7 +93,8 @@ pub fn card_for(id: &str) -> Option<&'static CaseCard> {
 #[derive(Clone, Copy)]
 pub struct Resolved {
     pub meta: &'static slowpath_engine::CaseMeta,
-    /// The simulation, when this build carries it (every build does today).
+    /// The simulation, when this build carries it (the default build carries every
+    /// case's; a per-case module only its own, see [`module`]).
     pub case: Option<&'static dyn slowpath_engine::Case>,
     /// The case's own stage, if it has one; the generic panels draw the rest.
     pub ui: Option<&'static CaseUi>,

@@ -2,17 +2,25 @@
 //! the dumper parked in the expired array, the signal state and mmap_sem (the
 //! stage); the `time` line, the scaling plot and the fixes' diff (below).
 
+#[cfg(feature = "coredump-threads")]
 mod heat;
 mod picture;
+#[cfg(feature = "coredump-threads")]
 mod scaling;
+#[cfg(feature = "coredump-threads")]
 mod stage;
 
-use super::{CaseCard, CaseUi, StageContext};
+use super::CaseCard;
+#[cfg(feature = "coredump-threads")]
+use super::{CaseUi, StageContext};
+#[cfg(feature = "coredump-threads")]
 use crate::player::model::Pace;
+#[cfg(feature = "coredump-threads")]
 use yew::prelude::*;
 
 /// The whole run in ten seconds: SIGQUIT and the dumper's yield under a second
 /// after Play, the array swap and the deaths at the end.
+#[cfg(feature = "coredump-threads")]
 pub const UI: CaseUi = CaseUi { id: "coredump-threads", main, wide, pace: Pace::WholeRunIn(10) };
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
@@ -24,10 +32,12 @@ pub const CARD: CaseCard = CaseCard {
     ),
 };
 
+#[cfg(feature = "coredump-threads")]
 fn main(context: &StageContext) -> Html {
     html! { <stage::ThreadsStage run={context.run.clone()} view={context.view.clone()} /> }
 }
 
+#[cfg(feature = "coredump-threads")]
 fn wide(context: &StageContext) -> Html {
     html! {
         <>

@@ -2,21 +2,33 @@
 //! queue) on the first screen; the writes (output, dt chart, comparison) and
 //! the sweep below it.
 
+#[cfg(feature = "fifo-trigger")]
 mod chart;
+#[cfg(feature = "fifo-trigger")]
 mod colours;
+#[cfg(feature = "fifo-trigger")]
 mod eevdf;
+#[cfg(feature = "fifo-trigger")]
 mod output;
 mod picture;
+#[cfg(feature = "fifo-trigger")]
 mod stage;
+#[cfg(feature = "fifo-trigger")]
 mod sweep;
+#[cfg(feature = "fifo-trigger")]
 mod writes;
 
-use super::{CaseCard, CaseUi, StageContext};
+use super::CaseCard;
+#[cfg(feature = "fifo-trigger")]
+use super::{CaseUi, StageContext};
+#[cfg(feature = "fifo-trigger")]
 use crate::player::model::Pace;
+#[cfg(feature = "fifo-trigger")]
 use yew::prelude::*;
 
 /// Real time: the first burst opens about two seconds in, and each 100 ms slice is
 /// seen as long as it is.
+#[cfg(feature = "fifo-trigger")]
 pub const UI: CaseUi = CaseUi { id: "fifo-trigger", main, wide, pace: Pace::Scale { sim: 1, real: 1 } };
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
@@ -28,10 +40,12 @@ pub const CARD: CaseCard = CaseCard {
     ),
 };
 
+#[cfg(feature = "fifo-trigger")]
 fn main(context: &StageContext) -> Html {
     html! { <stage::FifoStage run={context.run.clone()} view={context.view.clone()} /> }
 }
 
+#[cfg(feature = "fifo-trigger")]
 fn wide(context: &StageContext) -> Html {
     html! {
         <>

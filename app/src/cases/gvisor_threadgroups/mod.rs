@@ -2,17 +2,25 @@
 //! ticker's CPU meter, the clone waiting on TaskSet.mu, the defer demo's lock
 //! piles (main column); the scaling plot beside the seed's points (full width).
 
+#[cfg(feature = "gvisor-threadgroups")]
 mod defer;
+#[cfg(feature = "gvisor-threadgroups")]
 mod grid;
 mod picture;
+#[cfg(feature = "gvisor-threadgroups")]
 mod scaling;
 
-use super::{CaseCard, CaseUi, StageContext};
+use super::CaseCard;
+#[cfg(feature = "gvisor-threadgroups")]
+use super::{CaseUi, StageContext};
+#[cfg(feature = "gvisor-threadgroups")]
 use crate::player::model::Pace;
+#[cfg(feature = "gvisor-threadgroups")]
 use yew::prelude::*;
 
 /// The two-minute sleep in ten seconds: the clone that waits on TaskSet.mu, half-way
 /// through, comes five seconds after Play.
+#[cfg(feature = "gvisor-threadgroups")]
 pub const UI: CaseUi = CaseUi { id: "gvisor-threadgroups", main, wide, pace: Pace::WholeRunIn(10) };
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
@@ -24,6 +32,7 @@ pub const CARD: CaseCard = CaseCard {
     ),
 };
 
+#[cfg(feature = "gvisor-threadgroups")]
 fn main(context: &StageContext) -> Html {
     html! {
         <>
@@ -33,6 +42,7 @@ fn main(context: &StageContext) -> Html {
     }
 }
 
+#[cfg(feature = "gvisor-threadgroups")]
 fn wide(context: &StageContext) -> Html {
     html! { <scaling::ScalingPlot run={context.run.clone()} /> }
 }
