@@ -10,6 +10,7 @@ const CASE_LOOKUPS: &[(&str, &str)] = &[
     ("worker/serve.rs", "the worker thread receives a case id as bytes"),
     ("worker/mod.rs", "the page's side of the worker builds the reader for the case it asked for"),
     ("pages/perf.rs", "the load-test page, which the route does not resolve"),
+    ("cases/module.rs", "whether this module carries a new address's case, before the app sees the address"),
 ];
 
 /// (file under app/src, why it may parse a link's query)
