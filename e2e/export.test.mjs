@@ -141,9 +141,10 @@ describe('exports', () => {
       // The page shows the same drawing: the engine's chart, axis words and all.
       assert.match(await scaling.getByTestId('cdt-scaling-chart').textContent(), /signal to the last thread gone \(log scale\)/);
 
-      // A fresh document per case: a hash change would keep the last page's plot runs queued.
+      // A fresh document per case (by about:blank: a hash change would keep the last page's
+      // plot runs queued, and another case's module reloads the page itself).
+      await page.goto('about:blank');
       await page.goto(suite.url('#/case/sparse-dump'));
-      await page.reload();
       await waitForApp(page);
       const plot = page.getByTestId('scaling-plot');
       await plot.getByTestId('plot-export-csv').waitFor({ timeout: 60_000 });
@@ -151,8 +152,8 @@ describe('exports', () => {
       assert.match(sparse.name, /^sparse-dump-.*-scaling\.csv$/);
       assert.match(sparse.text, /,1099511627776,bytes,\d+,ns\n/);
 
+      await page.goto('about:blank');
       await page.goto(suite.url('#/case/fifo-trigger'));
-      await page.reload();
       await waitForApp(page);
       await page.getByTestId('sweep-run').click();
       const sweep = page.getByTestId('fifo-sweep');

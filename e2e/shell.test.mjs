@@ -136,8 +136,9 @@ describe('app shell', () => {
       assert.ok(page.url().endsWith(`#/case/${id}`));
       assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), title);
       await page.getByTestId('player').waitFor();
-      assert.ok(await page.getByRole('heading', { name: 'Variants' }).isVisible());
-      assert.ok(await page.getByRole('heading', { name: 'Sources' }).isVisible());
+      // Below the player, shown once its details have mounted (a few frames later).
+      await page.getByRole('heading', { name: 'Variants' }).waitFor();
+      await page.getByRole('heading', { name: 'Sources' }).waitFor();
       const table = page.getByTestId('param-table');
       if (await table.count()) {
         const headers = await table.locator('thead th').allInnerTexts();
