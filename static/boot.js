@@ -88,8 +88,24 @@ if (pages) {
     main?.focus();
   });
 }
-// A pointer over (or focus on) a case's link asks the service worker to keep that
-// case's module (static/modules.js, written by release builds).
-import('./modules.js').then((modules) => modules.prefetchOnIntent()).catch(() => {});
+// The intent to open a case (a pointer over, or focus on, a link to it) asks the
+// service worker to keep that case's module, once per case, unless the visitor asked
+// to save data (the worker fetches it: xtask/src/html.rs).
+function prefetchOnIntent() {
+  if (!('serviceWorker' in navigator) || navigator.connection?.saveData) return;
+  const asked = new Set();
+  const intent = (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href*="#/case/"]') : null;
+    const worker = navigator.serviceWorker.controller;
+    const id = link && boot.caseOf(link.getAttribute('href'));
+    if (!id || !worker || asked.has(id)) return;
+    asked.add(id);
+    worker.postMessage({ prefetch: id });
+  };
+  document.addEventListener('pointerover', intent, { passive: true });
+  document.addEventListener('focusin', intent);
+}
+
+prefetchOnIntent();
 addEventListener('hashchange', () => show(false));
 show(true);

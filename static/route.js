@@ -127,5 +127,5 @@
     // the case's words come first on a slow line, then the megabyte behind them.
     if (!intro) preload(moduleFor(location.hash));
   }
-  window.slowpathBoot = { staticPageOf, moduleFor, loadStyles, intro };
+  window.slowpathBoot = { staticPageOf, caseOf, moduleFor, loadStyles, intro };
 })();
