@@ -135,6 +135,17 @@ impl Route {
         }
     }
 
+    /// Whether two routes show the same page, whatever their queries: a case by its
+    /// id, a tour by its case (a tour writes its own stops), any other page by kind.
+    pub fn same_page(&self, other: &Route) -> bool {
+        match (self, other) {
+            (Route::Case { id, .. }, Route::Case { id: other_id, .. })
+            | (Route::Tour { id, .. }, Route::Tour { id: other_id, .. }) => id == other_id,
+            (Route::NotFound { path }, Route::NotFound { path: other_path }) => path == other_path,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+
     /// A link to a case, without a query.
     pub fn case(id: &str) -> Route {
         Route::Case { id: id.to_string(), query: String::new() }
@@ -190,6 +201,17 @@ mod tests {
         for hash in ["", "#", "#/", "/", "  #/  ", "#//"] {
             assert_eq!(Route::parse(hash), Route::Landing, "{hash:?}");
         }
+    }
+
+    /// The player writes its link back only while the address bar shows its page.
+    #[test]
+    fn same_page_ignores_the_query_but_not_the_case() {
+        let shown = Route::parse("#/case/%63oredump-threads?lv=6&cmp=no-yield");
+        assert!(shown.same_page(&case("coredump-threads", "lv=6&step=micro:3")));
+        assert!(!shown.same_page(&case("fifo-trigger", "")));
+        assert!(!Route::parse(&format!("#/case/{}", "x".repeat(40))).same_page(&shown));
+        assert!(!Route::parse("#/about").same_page(&shown));
+        assert!(Route::parse("#/case/sparse-dump/tour/2").same_page(&Route::parse("#/case/sparse-dump/tour/3?x")));
     }
 
     /// static/route.js decides, before the app loads, whether a link is the landing,

@@ -27,10 +27,13 @@ pub(super) fn now_ms() -> f64 {
     web_sys::window().and_then(|window| window.performance()).map_or(0.0, |performance| performance.now())
 }
 
-/// Writes the hash without adding a history entry or firing `hashchange`.
+/// Writes the hash without adding a history entry or firing `hashchange`, unless
+/// the address bar already shows another page: someone navigated away and the
+/// router has not heard yet, and writing would take them back.
 fn replace_hash(hash: &str) {
     let Some(window) = web_sys::window() else { return };
-    if window.location().hash().ok().as_deref() == Some(hash) {
+    let Ok(shown) = window.location().hash() else { return };
+    if shown == hash || !Route::parse(&shown).same_page(&Route::parse(hash)) {
         return;
     }
     if let Ok(history) = window.history() {
