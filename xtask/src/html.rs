@@ -140,7 +140,7 @@ const ASSETS = __ASSETS__;
 const MODULES = __MODULES__;
 const MODULE_URLS = new Set(Object.values(MODULES).flat().map((file) => new URL(file, self.location).href));
 
-// The module a page at `url` loads (static/modules.js picks the same).
+// The module a page at `url` loads (static/route.js picks the same).
 function moduleOf(url) {
   const [first, id] = new URL(url).hash.trim().replace(/^#/, '').split('?')[0].replace(/^\/+/, '').split('/');
   let caseId = '';
@@ -176,7 +176,7 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') self.skipWaiting();
-  // The intent to open a case (static/modules.js): its module, before it is needed.
+  // The intent to open a case (static/boot.js): its module, before it is needed.
   const wanted = MODULES[event.data?.prefetch];
   if (wanted && event.data.prefetch !== '') event.waitUntil(caches.open(CACHE).then((cache) => cacheMissing(cache, wanted)));
 });

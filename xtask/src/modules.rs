@@ -13,7 +13,7 @@
 //! and that worker (`html::engine_worker`).
 //!
 //! The page learns the modules from `<meta name="slowpath-case-modules">`, read by
-//! `static/modules.js`. `SLOWPATH_CASE_MODULES=a,b` builds only those cases'
+//! `static/route.js`. `SLOWPATH_CASE_MODULES=a,b` builds only those cases'
 //! modules (`none`: no module), for a quicker build while working on something else.
 
 use crate::cmd::{self, root, Failure};
@@ -191,31 +191,21 @@ fn copy_snippets(from: &Path, to: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Tells the page about the modules: the meta tags `static/modules.js` reads, the
-/// all-cases module's preloads removed (a case link must not fetch it), and, until
-/// the page's own boot script picks the module (it names the all-cases start
-/// script in `slowpath-app-start`), a boot script that does: `boot` is Trunk's
-/// start script, which becomes the all-cases one. Also writes `modules.js`.
+/// Tells the page about the modules: the meta tag `static/route.js` reads (each
+/// case's start script, wasm and glue) and the all-cases module's preloads removed
+/// (a case link must not fetch it); `boot` is Trunk's start script, the all-cases
+/// one, which index.html's own `slowpath-app-start` names.
 pub fn install(staging: &Path, html: &mut String, modules: &[Module], boot: &str) -> Result<(), Failure> {
-    let library = std::fs::read(root().join("static/modules.js")).map_err(failed)?;
-    std::fs::write(staging.join("modules.js"), library).map_err(failed)?;
     if modules.is_empty() {
         return Ok(());
+    }
+    if !html.contains("slowpath-app-start") {
+        return Err(failed("index.html names no slowpath-app-start: static/route.js could not start the app"));
     }
     remove_preloads(html, boot, staging)?;
     let pairs: Vec<String> =
         modules.iter().map(|module| format!("{}={}", module.case, start_wasm_glue(module))).collect();
-    let mut metas = format!("<meta name=\"slowpath-case-modules\" content=\"{}\">", pairs.join(","));
-    if !html.contains("slowpath-app-start") {
-        metas += &format!("<meta name=\"slowpath-app-start\" content=\"./{boot}\">");
-        let picker_name = format!("pick-module-{:016x}.js", crate::setup::fnv1a(PICKER.as_bytes()));
-        std::fs::write(staging.join(&picker_name), PICKER).map_err(failed)?;
-        let tag = format!("<script type=\"module\" src=\"./{boot}\"></script>");
-        if !html.contains(&tag) {
-            return Err(failed(format!("index.html has no {tag}")));
-        }
-        *html = html.replace(&tag, &format!("<script type=\"module\" src=\"./{picker_name}\"></script>"));
-    }
+    let metas = format!("<meta name=\"slowpath-case-modules\" content=\"{}\">", pairs.join(","));
     let at = html.find("<meta charset").unwrap_or(0);
     html.insert_str(at, &metas);
     Ok(())
@@ -230,12 +220,6 @@ fn start_wasm_glue(module: &Module) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
-
-/// Until the page's boot script picks the module itself (static/modules.js).
-const PICKER: &str = "// Loads the route's wasm module (static/modules.js, xtask/src/modules.rs).\n\
-import { prefetchOnIntent, startScriptFor } from './modules.js';\n\
-prefetchOnIntent();\n\
-await import(startScriptFor(location.hash));\n";
 
 /// Drops Trunk's `<link rel=modulepreload>` and `<link rel=preload>` of the
 /// all-cases glue and wasm (named by its start script `boot`): every page fetched
@@ -330,29 +314,22 @@ mod tests {
             "import init, * as bindings from './app-1.js';\nconst wasm = await init({ module_or_path: './app-1_bg.wasm' });",
         )
         .unwrap();
-        let mut html = "<meta charset=utf-8><script type=\"module\" src=\"./boot-1.js\"></script>\
+        let mut html = "<meta name=\"slowpath-app-start\" content=\"./boot-1.js\"><meta charset=utf-8>\
                         <link crossorigin href=./app-1.js rel=modulepreload>\
                         <link crossorigin href=./snippets/s/inline0.js rel=modulepreload>\
                         <link as=fetch href=./app-1_bg.wasm rel=preload></head>"
             .to_string();
         let modules = [Module { case: "a".into(), files: vec!["start-a.js".into()] }];
         assert!(install(&staging, &mut html, &modules, boot).is_ok(), "installed");
-        let picker = std::fs::read_dir(&staging)
-            .unwrap()
-            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-            .find(|name| name.starts_with("pick-module-"))
-            .expect("a picker");
-        assert!(staging.join("modules.js").is_file());
         let _ = std::fs::remove_dir_all(&staging);
         assert_eq!(
             html,
-            format!(
-                "<meta name=\"slowpath-case-modules\" content=\"a=./start-a.js\">\
-                 <meta name=\"slowpath-app-start\" content=\"./boot-1.js\"><meta charset=utf-8>\
-                 <script type=\"module\" src=\"./{picker}\"></script>\
-                 <link crossorigin href=./snippets/s/inline0.js rel=modulepreload></head>"
-            )
+            "<meta name=\"slowpath-app-start\" content=\"./boot-1.js\">\
+             <meta name=\"slowpath-case-modules\" content=\"a=./start-a.js\"><meta charset=utf-8>\
+             <link crossorigin href=./snippets/s/inline0.js rel=modulepreload></head>"
         );
+        let mut without_start = "<meta charset=utf-8>".to_string();
+        assert!(install(&staging, &mut without_start, &modules, boot).is_err(), "a page route.js cannot start");
     }
 
     #[test]

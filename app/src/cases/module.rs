@@ -6,7 +6,7 @@
 //! The landing and About are drawn at build time and shown by the boot script in
 //! any module. A navigation inside the page to anything else (another case, the
 //! load-test page) is a full load of the new address: the boot script picks
-//! the module for the route (`static/modules.js`), and the address is the whole
+//! the module for the route (`static/route.js`), and the address is the whole
 //! link, query included, so nothing of it is lost.
 
 use crate::route::Route;
