@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, waitForApp, withPage } from './browser.mjs';
+import { LISTED_IDS } from './registry.mjs';
 
 const T = { timeout: 120_000 };
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
@@ -53,6 +54,36 @@ describe('offline', () => {
     await browser?.close();
     await new Promise((ok) => server?.close(ok));
     if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  test('About keeps every case offline at once: each then opens with the network off', T, async () => {
+    await withPage(browser, 'offline-keep-every-case', async ({ context, page, pageErrors }) => {
+      await page.goto(`${base}#/about`);
+      const button = page.getByTestId('keep-offline');
+      await button.waitFor({ timeout: 60_000 });
+      // The label gives the bytes the build counted, as a person writes them.
+      assert.match(await button.innerText(), /^Keep every case offline \(\d+(\.\d)? (MB|kB)\)$/);
+      await button.click();
+      const status = page.getByTestId('keep-offline-status');
+      await page.waitForFunction(
+        () => /Every case is kept/.test(document.querySelector('[data-testid="keep-offline-status"]')?.textContent ?? ''),
+        null,
+        { timeout: 90_000 },
+      );
+      assert.match(await status.innerText(), new RegExp(`all ${LISTED_IDS.length} open without a network`));
+      assert.ok(await button.isDisabled(), 'nothing left to keep');
+
+      await context.setOffline(true);
+      for (const id of LISTED_IDS) {
+        // A fresh document each time: a case's module serves its own case only.
+        await page.goto('about:blank');
+        await page.goto(`${base}#/case/${id}`);
+        await waitForApp(page);
+        await page.getByTestId('player').waitFor({ timeout: 60_000 });
+      }
+      await context.setOffline(false);
+      assert.deepEqual(pageErrors, []);
+    });
   });
 
   test('after one visit a case opens and plays with the network off; a new build is offered', T, async () => {

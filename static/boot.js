@@ -106,6 +106,57 @@ function prefetchOnIntent() {
   document.addEventListener('focusin', intent);
 }
 
+// A size as a person writes it: 1.7 MB, 340 kB.
+function bytesAsText(bytes) {
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}
+
+// Asks the service worker `message` and hands each reply to `onReply` (replies go
+// on a channel of their own, so that two questions never mix).
+function askServiceWorker(worker, message, onReply) {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event) => onReply(event.data ?? {});
+  worker.postMessage(message, [channel.port2]);
+}
+
+// About's "Keep every case offline": shown only where a service worker controls the
+// page (a release build), its label the bytes the build counted
+// (slowpath-offline-bytes), its progress and outcome said in its status line.
+function offerKeepingEveryCase() {
+  const offer = document.querySelector('[data-keep-offline]');
+  const bytes = Number(document.querySelector('meta[name="slowpath-offline-bytes"]')?.content);
+  if (!offer || !(bytes > 0) || !('serviceWorker' in navigator)) return;
+  const button = offer.querySelector('button');
+  const status = offer.querySelector('[role="status"]');
+  button.textContent = `Keep every case offline (${bytesAsText(bytes)})`;
+  const said = ({ kept, total, done, failed }) => {
+    if (failed) {
+      status.textContent = `Could not keep every case (${failed}); ${kept} of ${total} kept. Try again once online.`;
+      button.disabled = false;
+    } else if (done || kept === total) {
+      status.textContent = `Every case is kept: all ${total} open without a network.`;
+      button.disabled = true;
+    } else {
+      status.textContent = `Keeping the cases: ${kept} of ${total} kept…`;
+    }
+  };
+  // The active worker answers whether or not it controls this page yet (a first visit).
+  navigator.serviceWorker.ready.then(({ active }) => {
+    if (!active) return;
+    offer.hidden = false;
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      status.textContent = 'Keeping the cases…';
+      askServiceWorker(active, { keepEveryCase: true }, said);
+    });
+    askServiceWorker(active, { keptCases: true }, (reply) => {
+      if (reply.total > 0 && reply.kept === reply.total) said(reply);
+    });
+  });
+}
+
 prefetchOnIntent();
+offerKeepingEveryCase();
 addEventListener('hashchange', () => show(false));
 show(true);

@@ -174,8 +174,43 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+// Every case's own module (not the all-cases one, which no case link loads).
+const CASE_MODULES = Object.entries(MODULES).filter(([caseId]) => caseId !== '');
+
+async function keptCases(cache) {
+  let kept = 0;
+  for (const [, files] of CASE_MODULES) {
+    const missing = await Promise.all(files.map(async (file) => !(await cache.match(file))));
+    if (!missing.includes(true)) kept += 1;
+  }
+  return kept;
+}
+
+// "Keep every case offline" (the About page, static/boot.js): each case's module,
+// with a reply per case kept, on the page's port.
+async function keepEveryCase(port) {
+  const cache = await caches.open(CACHE);
+  const total = CASE_MODULES.length;
+  let kept = 0;
+  try {
+    for (const [, files] of CASE_MODULES) {
+      await cacheMissing(cache, files);
+      kept += 1;
+      port.postMessage({ kept, total });
+    }
+    port.postMessage({ kept, total, done: true });
+  } catch (error) {
+    port.postMessage({ kept, total, failed: String(error && error.message || error) });
+  }
+}
+
 self.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') self.skipWaiting();
+  const port = event.ports && event.ports[0];
+  if (event.data?.keepEveryCase && port) event.waitUntil(keepEveryCase(port));
+  if (event.data?.keptCases && port) {
+    event.waitUntil(caches.open(CACHE).then(keptCases).then((kept) => port.postMessage({ kept, total: CASE_MODULES.length })));
+  }
   // The intent to open a case (static/boot.js): its module, before it is needed.
   const wanted = MODULES[event.data?.prefetch];
   if (wanted && event.data.prefetch !== '') event.waitUntil(caches.open(CACHE).then((cache) => cacheMissing(cache, wanted)));

@@ -205,10 +205,21 @@ pub fn install(staging: &Path, html: &mut String, modules: &[Module], boot: &str
     remove_preloads(html, boot, staging)?;
     let pairs: Vec<String> =
         modules.iter().map(|module| format!("{}={}", module.case, start_wasm_glue(module))).collect();
-    let metas = format!("<meta name=\"slowpath-case-modules\" content=\"{}\">", pairs.join(","));
+    let mut metas = format!("<meta name=\"slowpath-case-modules\" content=\"{}\">", pairs.join(","));
+    metas += &format!("<meta name=\"slowpath-offline-bytes\" content=\"{}\">", offline_bytes_br(staging, modules)?);
     let at = html.find("<meta charset").unwrap_or(0);
     html.insert_str(at, &metas);
     Ok(())
+}
+
+/// What "keep every case offline" (the About page) downloads: every case module's
+/// files, brotli-compressed as a host serves them (their copies written now).
+fn offline_bytes_br(staging: &Path, modules: &[Module]) -> Result<u64, Failure> {
+    let mut total_br = 0;
+    for file in modules.iter().flat_map(|module| &module.files) {
+        total_br += crate::size::precompress_file(&staging.join(file)).map_err(failed)?;
+    }
+    Ok(total_br)
 }
 
 /// A module as static/route.js reads it: "<start> <wasm> <glue>" (what it preloads).
@@ -319,14 +330,21 @@ mod tests {
                         <link crossorigin href=./snippets/s/inline0.js rel=modulepreload>\
                         <link as=fetch href=./app-1_bg.wasm rel=preload></head>"
             .to_string();
+        let start = "import './a.js';";
+        std::fs::write(staging.join("start-a.js"), start).unwrap();
         let modules = [Module { case: "a".into(), files: vec!["start-a.js".into()] }];
         assert!(install(&staging, &mut html, &modules, boot).is_ok(), "installed");
+        assert!(staging.join("start-a.js.br").is_file(), "its bytes counted as a host sends them");
         let _ = std::fs::remove_dir_all(&staging);
+        let offline_br = crate::size::brotli(start.as_bytes()).len();
         assert_eq!(
             html,
-            "<meta name=\"slowpath-app-start\" content=\"./boot-1.js\">\
-             <meta name=\"slowpath-case-modules\" content=\"a=./start-a.js\"><meta charset=utf-8>\
-             <link crossorigin href=./snippets/s/inline0.js rel=modulepreload></head>"
+            format!(
+                "<meta name=\"slowpath-app-start\" content=\"./boot-1.js\">\
+                 <meta name=\"slowpath-case-modules\" content=\"a=./start-a.js\">\
+                 <meta name=\"slowpath-offline-bytes\" content=\"{offline_br}\"><meta charset=utf-8>\
+                 <link crossorigin href=./snippets/s/inline0.js rel=modulepreload></head>"
+            )
         );
         let mut without_start = "<meta charset=utf-8>".to_string();
         assert!(install(&staging, &mut without_start, &modules, boot).is_err(), "a page route.js cannot start");

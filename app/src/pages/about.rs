@@ -127,6 +127,19 @@ pub fn about_page() -> Html {
                     }
                 }) }
             </ul>
+            <h2 id="offline">{ "Offline" }</h2>
+            <p>
+                { "slowpath keeps what you open: a case opened once opens again without a network. \
+                   To take every case to a room without Wi-Fi, keep them all now." }
+            </p>
+            // The boot script (static/boot.js) shows and runs this where a service worker
+            // can keep the cases: its label gives the bytes the build counted.
+            <div class="keep-offline" data-keep-offline="" hidden=true>
+                <button type="button" class="button" data-testid="keep-offline">
+                    { "Keep every case offline" }
+                </button>
+                <p role="status" aria-live="polite" data-testid="keep-offline-status"></p>
+            </div>
             <h2>{ "Licence" }</h2>
             <p>
                 { "slowpath is free software under the " }
