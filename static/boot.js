@@ -89,8 +89,8 @@ if (pages) {
   });
 }
 // The intent to open a case (a pointer over, or focus on, a link to it) asks the
-// service worker to keep that case's module, once per case, unless the visitor asked
-// to save data (the worker fetches it: xtask/src/html.rs).
+// service worker to keep that case's module, once per case, when the page is idle,
+// unless the visitor asked to save data (the worker fetches it: xtask/src/html.rs).
 function prefetchOnIntent() {
   if (!('serviceWorker' in navigator) || navigator.connection?.saveData) return;
   const asked = new Set();
@@ -100,7 +100,9 @@ function prefetchOnIntent() {
     const id = link && boot.caseOf(link.getAttribute('href'));
     if (!id || !worker || asked.has(id)) return;
     asked.add(id);
-    worker.postMessage({ prefetch: id });
+    // When the page is idle: the click that may follow comes first.
+    const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 1));
+    idle(() => worker.postMessage({ prefetch: id }), { timeout: 2000 });
   };
   document.addEventListener('pointerover', intent, { passive: true });
   document.addEventListener('focusin', intent);
