@@ -34,6 +34,14 @@ fn harden(staging: &Path, release: bool) -> Outcome {
     let fail = |what: &str, error: std::io::Error| Failure::Failed(format!("harden-html: {what}: {error}"));
     let html = std::fs::read_to_string(&index).map_err(|e| fail("cannot read index.html", e))?;
     let (mut html, boot) = externalise_inline_module(&html);
+    if release {
+        for name in crate::shell::SCRIPTS_SHIPPED_AS_WRITTEN {
+            let path = staging.join(name);
+            let script = std::fs::read_to_string(&path).map_err(|e| fail(&format!("cannot read {name}"), e))?;
+            std::fs::write(&path, crate::shell::without_comment_lines(&script))
+                .map_err(|e| fail(&format!("cannot write {name}"), e))?;
+        }
+    }
     let mut all_cases_module = Vec::new();
     let mut case_modules = Vec::new();
     if let Some((name, script)) = boot {
@@ -63,7 +71,8 @@ fn harden(staging: &Path, release: bool) -> Outcome {
         let modules = crate::modules::for_service_worker(&all_cases_module, &case_modules);
         let worker =
             service_worker(staging, &modules).map_err(|e| fail("cannot list the build for sw.js", e))?;
-        std::fs::write(staging.join("sw.js"), worker).map_err(|e| fail("cannot write sw.js", e))?;
+        std::fs::write(staging.join("sw.js"), crate::shell::without_comment_lines(&worker))
+            .map_err(|e| fail("cannot write sw.js", e))?;
         if !html.contains("slowpath-service-worker") {
             let at = html.find("<meta charset").unwrap_or(0);
             html.insert_str(at, "<meta name=\"slowpath-service-worker\" content=\"./sw.js\">");

@@ -102,6 +102,29 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
     None
 }
 
+/// The page's own scripts, copied as written (`static/*.js`): in a release build,
+/// their whole-line comments and indentation go, which a first visit to the landing
+/// would otherwise download. Only whole lines, since a `//` inside a line may be in
+/// a string; a file with a template literal over several lines (whose text the
+/// indentation is part of) is left as it is.
+pub const SCRIPTS_SHIPPED_AS_WRITTEN: &[&str] = &["route.js", "boot.js", "sw-register.js"];
+
+pub fn without_comment_lines(script: &str) -> String {
+    let spans_lines = script.lines().any(|line| line.matches('`').count() % 2 == 1);
+    if spans_lines {
+        return script.to_string();
+    }
+    let mut kept = String::with_capacity(script.len());
+    for line in script.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,5 +164,13 @@ mod tests {
             "<body><div id=\"static-pages\">x</div><p id=boot>"
         );
         assert!(insert_static_pages("<body></body>", "x").is_err());
+    }
+
+    #[test]
+    fn comment_lines_and_indentation_go_but_not_code_or_a_template_over_lines() {
+        let script = "// why\nconst a = 'http://x'; // kept\n\n  if (a) {\n    go();\n  }\n";
+        assert_eq!(without_comment_lines(script), "const a = 'http://x'; // kept\nif (a) {\ngo();\n}\n");
+        let template = "const t = `a\n  // not a comment\n`;\n";
+        assert_eq!(without_comment_lines(template), template);
     }
 }
