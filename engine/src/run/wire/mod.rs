@@ -145,15 +145,16 @@ fn part_bytes<T: Wire>(tag: u8, items: &[T]) -> Vec<u8> {
     writer.bytes
 }
 
-/// Items per chunk: a chunk of ops, args or effects decodes in about 3 ms natively
-/// (`examples/wire_size.rs`), so under a frame in wasm.
-const CHUNK_ITEMS: usize = 4_096;
+/// Items per chunk: a chunk of ops, args or effects decodes in a millisecond or two
+/// natively (`examples/wire_size.rs`), so that on a phone's slower CPU (Lighthouse
+/// runs at 4×) one chunk's task stays under the 50 ms that counts as blocking.
+const CHUNK_ITEMS: usize = 2_048;
 /// Repeat deltas per chunk at most: each carries per-task changes, so about 8× an op
 /// with a few tasks (and fewer per chunk with many, `CHUNK_TASKS`).
-const CHUNK_DELTAS: usize = 512;
+const CHUNK_DELTAS: usize = 256;
 /// Task states per chunk of checkpoints (a checkpoint copies every task), and task
 /// changes per chunk of deltas.
-const CHUNK_TASKS: usize = 16_384;
+const CHUNK_TASKS: usize = 8_192;
 
 /// The run's header alone: what a caller that wants only the figures needs (the
 /// landing page's headlines, a scaling plot's points, a sweep), the first
