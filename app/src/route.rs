@@ -211,7 +211,9 @@ mod tests {
         assert!(!shown.same_page(&case("fifo-trigger", "")));
         assert!(!Route::parse(&format!("#/case/{}", "x".repeat(40))).same_page(&shown));
         assert!(!Route::parse("#/about").same_page(&shown));
-        assert!(Route::parse("#/case/sparse-dump/tour/2").same_page(&Route::parse("#/case/sparse-dump/tour/3?x")));
+        assert!(
+            Route::parse("#/case/sparse-dump/tour/2").same_page(&Route::parse("#/case/sparse-dump/tour/3?x"))
+        );
     }
 
     /// static/route.js decides, before the app loads, whether a link is the landing,

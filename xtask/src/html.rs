@@ -37,7 +37,8 @@ fn harden(staging: &Path, release: bool) -> Outcome {
     if release {
         for name in crate::shell::SCRIPTS_SHIPPED_AS_WRITTEN {
             let path = staging.join(name);
-            let script = std::fs::read_to_string(&path).map_err(|e| fail(&format!("cannot read {name}"), e))?;
+            let script =
+                std::fs::read_to_string(&path).map_err(|e| fail(&format!("cannot read {name}"), e))?;
             std::fs::write(&path, crate::shell::without_comment_lines(&script))
                 .map_err(|e| fail(&format!("cannot write {name}"), e))?;
         }

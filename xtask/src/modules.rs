@@ -200,13 +200,18 @@ pub fn install(staging: &Path, html: &mut String, modules: &[Module], boot: &str
         return Ok(());
     }
     if !html.contains("slowpath-app-start") {
-        return Err(failed("index.html names no slowpath-app-start: static/route.js could not start the app"));
+        return Err(failed(
+            "index.html names no slowpath-app-start: static/route.js could not start the app",
+        ));
     }
     remove_preloads(html, boot, staging)?;
     let pairs: Vec<String> =
         modules.iter().map(|module| format!("{}={}", module.case, start_wasm_glue(module))).collect();
     let mut metas = format!("<meta name=\"slowpath-case-modules\" content=\"{}\">", pairs.join(","));
-    metas += &format!("<meta name=\"slowpath-offline-bytes\" content=\"{}\">", offline_bytes_br(staging, modules)?);
+    metas += &format!(
+        "<meta name=\"slowpath-offline-bytes\" content=\"{}\">",
+        offline_bytes_br(staging, modules)?
+    );
     let at = html.find("<meta charset").unwrap_or(0);
     html.insert_str(at, &metas);
     Ok(())
@@ -347,7 +352,10 @@ mod tests {
             )
         );
         let mut without_start = "<meta charset=utf-8>".to_string();
-        assert!(install(&staging, &mut without_start, &modules, boot).is_err(), "a page route.js cannot start");
+        assert!(
+            install(&staging, &mut without_start, &modules, boot).is_err(),
+            "a page route.js cannot start"
+        );
     }
 
     #[test]

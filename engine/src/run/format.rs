@@ -87,14 +87,10 @@ impl std::fmt::Display for Fixed {
 /// [`Fixed`] as a `String`.
 pub fn fixed(value: f64, decimals: u32) -> String {
     let decimals = decimals.min(9) as usize;
-    if value.is_nan() {
-        return "NaN".to_string();
-    }
-    let mut text = String::from(if value.is_sign_negative() { "-" } else { "" });
-    if value.is_infinite() {
-        text.push_str("inf");
-        return text;
-    }
+    let mut text = match sign_or_special(value) {
+        Ok(sign) => sign,
+        Err(special) => return special,
+    };
     let mut digits = scaled_digits(value.abs(), decimals as u32);
     if digits.len() <= decimals {
         let mut padded = vec![b'0'; decimals + 1 - digits.len()];
@@ -178,16 +174,25 @@ impl std::fmt::Display for Shortest {
     }
 }
 
+/// What float formatting writes before a finite value's digits (`Ok`: its sign), or
+/// for a value without digits (`Err`: `NaN`, `inf`, `-inf`), as `{}` does.
+fn sign_or_special(value: f64) -> Result<String, String> {
+    if value.is_nan() {
+        return Err("NaN".to_string());
+    }
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    if value.is_infinite() {
+        return Err(format!("{sign}inf"));
+    }
+    Ok(sign.to_string())
+}
+
 /// [`Shortest`] as a `String`.
 pub fn shortest(value: f64) -> String {
-    if value.is_nan() {
-        return "NaN".to_string();
-    }
-    let mut text = String::from(if value.is_sign_negative() { "-" } else { "" });
-    if value.is_infinite() {
-        text.push_str("inf");
-        return text;
-    }
+    let mut text = match sign_or_special(value) {
+        Ok(sign) => sign,
+        Err(special) => return special,
+    };
     if value == 0.0 {
         text.push('0');
         return text;
