@@ -28,7 +28,7 @@ Durations take a unit (ns, us or µs, ms, s), sizes may (B, KiB, MiB, GiB, TiB).
 
 /// The usage on one line, for errors (every error is one prefixed line).
 const USAGE_LINE: &str =
-    "usage: slowpath-cli list [--json] | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace [--trace-all]] [--perfetto FILE] [--csv FILE] [--svg FILE] | slowpath-cli lab FILE [--kernel K] [...run's flags]";
+    "usage: slowpath-cli list [--json] | slowpath-cli tour <case-id> | slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json] [--trace [--trace-all]] [--perfetto FILE] [--csv FILE] [--svg FILE]";
 
 /// `--trace` prints at most this many lines (a few megabytes) unless `--trace-all`
 /// lifts the cap, since a long run's every micro-op would fill a disk.
@@ -48,8 +48,9 @@ struct RunArgs {
 }
 
 /// The registry as the browser tests read it (`e2e/registry.mjs`): every case's id,
-/// title, variants with their groups, whether it reproduces a report, and whether
-/// people are shown it (the tests' own case is not, and the tests run it too).
+/// title, variants with their groups, whether it reproduces a report, whether
+/// people are shown it (the tests' own case is not, and the tests run it too), and
+/// whether the app has it (the Lab not yet: the browser tests leave it out).
 fn registry_json() -> String {
     let cases: Vec<serde_json::Value> = registry()
         .iter()
@@ -66,6 +67,7 @@ fn registry_json() -> String {
                 "variants": variants,
                 "reported": !meta.reported.is_empty(),
                 "listed": entry.listed,
+                "in_app": entry.in_app,
             })
         })
         .collect();

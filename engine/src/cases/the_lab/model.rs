@@ -45,9 +45,10 @@ impl Case for Lab {
     }
 
     fn check_params(&self, params: &ParamValues, variant: &str) -> Result<(), ParamError> {
-        program(params.word("workload"), variant)
-            .map(|_| ())
-            .map_err(|errors| ParamError { param: "workload".to_string(), message: lang::report(&errors) })
+        program(params.word("workload"), variant).map(|_| ()).map_err(|errors| ParamError {
+            param: "workload".to_string(),
+            message: format!("{} error(s), one a line:\n{}", errors.len(), lang::report(&errors)),
+        })
     }
 
     fn run_validated(&self, params: &ParamValues, variant: &'static str, seed: u64) -> Run {
