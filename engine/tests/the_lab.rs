@@ -307,7 +307,7 @@ fn narration(run: &Run) -> String {
 fn workload() -> impl Strategy<Value = String> {
     let kernel = prop::sample::select(vec!["fifo", "sjf", "stcf", "rr", "rr quantum=1ms", "rr quantum=3ms"]);
     let kinds = prop::collection::vec(prop::sample::select(vec!["mutex", "spinlock", "rwsem"]), 0..4);
-    let op = (0u8..10, 0usize..4, 1u64..20);
+    let op = (0u8..12, 0usize..4, 1u64..20);
     let body = prop::collection::vec(op, 1..8);
     let tasks = prop::collection::vec((body, 1u64..4, 0u64..20, any::<bool>()), 1..5);
     (kernel, 1u64..5, kinds, tasks, 5u64..200).prop_map(|(kernel, cpus, kinds, tasks, until)| {
@@ -330,13 +330,9 @@ fn workload() -> impl Strategy<Value = String> {
 }
 
 fn statement(choice: u8, lock: usize, ms: u64, kinds: &[&str]) -> String {
-    let (take, give) = match kinds.get(lock) {
-        Some(&"mutex") => ("lock", "unlock"),
-        Some(&"spinlock") => ("spin", "unspin"),
-        Some(_) if ms % 2 == 0 => ("read", "release"),
-        Some(_) => ("write", "release"),
-        None => ("lock", "unlock"),
-    };
+    // A declared lock, mostly; with none declared, lock statements name `L0`, an error to report.
+    let lock = if kinds.is_empty() || choice == 9 { lock } else { lock % kinds.len() };
+    let (take, give) = lock_ops(kinds.get(lock).copied(), ms);
     match choice {
         0 => format!("  run {ms}ms\n"),
         1 => format!("  sys {ms}00us\n"),
@@ -347,9 +343,25 @@ fn statement(choice: u8, lock: usize, ms: u64, kinds: &[&str]) -> String {
             "  forever {{\n    run {ms}ms\n    {take} L{lock}\n    sys 1ms\n    {give} L{lock}\n  }}\n"
         ),
         6 => format!("  {take} L{lock}\n  {give} L{lock}\n"),
-        // Sometimes unbalanced or undeclared: an error to report, never a panic.
-        7 => format!("  {give} L{lock}\n"),
+        // Unbalanced, or undeclared (choice 9): an error to report, never a panic.
+        7 | 9 if ms % 4 == 0 => format!("  {give} L{lock}\n"),
+        // Two locks in either order: a deadlock when two tasks disagree.
+        10 => {
+            let other = (lock + 1) % kinds.len().max(1);
+            let (take2, give2) = lock_ops(kinds.get(other).copied(), ms);
+            format!("  {take} L{lock}\n  run {ms}ms\n  {take2} L{other}\n  {give2} L{other}\n  {give} L{lock}\n")
+        }
         _ => format!("  {take} L{lock}\n  sys {ms}ms\n  {give} L{lock}\n"),
+    }
+}
+
+fn lock_ops(kind: Option<&str>, ms: u64) -> (&'static str, &'static str) {
+    match kind {
+        Some("mutex") => ("lock", "unlock"),
+        Some("spinlock") => ("spin", "unspin"),
+        Some(_) if ms % 2 == 0 => ("read", "release"),
+        Some(_) => ("write", "release"),
+        None => ("lock", "unlock"),
     }
 }
 
@@ -375,6 +387,11 @@ proptest! {
                     let (ops, blocks, _) = run.stored();
                     prop_assert!(ops <= slowpath_engine::run::budget::STORED_OPS_MAX + 256);
                     prop_assert!(blocks <= slowpath_engine::run::budget::STORED_BLOCKS_MAX + 1);
+                    // At every key moment the picture is what the words say.
+                    let case = simulation("the-lab").expect("the Lab is built");
+                    let (disagreements, uncovered) = run.stage_disagreements(case.stage_claims());
+                    prop_assert!(disagreements.is_empty(), "{:?}", disagreements.first().map(|d| (d.says, &d.shows)));
+                    prop_assert!(uncovered.is_empty(), "templates with no claim: {uncovered:?}");
                     let stopped_storing = matches!(run.outcome, Outcome::StepLimit { .. });
                     prop_assert!(!stopped_storing, "the Lab stops simulating, never only storing");
                 }
