@@ -349,7 +349,9 @@ fn statement(choice: u8, lock: usize, ms: u64, kinds: &[&str]) -> String {
         10 => {
             let other = (lock + 1) % kinds.len().max(1);
             let (take2, give2) = lock_ops(kinds.get(other).copied(), ms);
-            format!("  {take} L{lock}\n  run {ms}ms\n  {take2} L{other}\n  {give2} L{other}\n  {give} L{lock}\n")
+            format!(
+                "  {take} L{lock}\n  run {ms}ms\n  {take2} L{other}\n  {give2} L{other}\n  {give} L{lock}\n"
+            )
         }
         _ => format!("  {take} L{lock}\n  sys {ms}ms\n  {give} L{lock}\n"),
     }
@@ -424,4 +426,13 @@ proptest! {
             check_messages(&error);
         }
     }
+}
+
+#[test]
+fn stcf_on_two_cpus_preempts_the_task_with_the_most_left() {
+    // A (100 ms) on CPU 0 and B (50 ms) on CPU 1 from 0; C (10 ms) arrives at 20 ms,
+    // when A has 80 ms left and B 30: C takes A's CPU, 20–30, and A resumes at 30.
+    let workload = "cpus 2\njob A length=100ms\njob B length=50ms\njob C at=20ms length=10ms\n";
+    let run = run(workload, "stcf");
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 110, 10), (0, 50, 0), (0, 10, 0)]);
 }

@@ -491,7 +491,16 @@ impl Sim<'_> {
         if self.policy != Policy::Stcf {
             return;
         }
-        for cpu in 0..self.cpus.len() as u16 {
+        for cpu in 0..self.cpus.len() {
+            self.charge(cpu, now);
+        }
+        // The running task with the most time left is the first to lose its CPU.
+        let mut order: Vec<u16> = (0..self.cpus.len() as u16).collect();
+        crate::run::sort::sort_by_key(&mut order, |&cpu| {
+            let left = self.cpus[usize::from(cpu)].task.map_or(0, |task| self.remaining_ns(task));
+            (std::cmp::Reverse(left), cpu)
+        });
+        for cpu in order {
             let Some(running) = self.cpus[usize::from(cpu)].task else { continue };
             if self.holds_or_spins_on_a_spinlock(running) || self.stopped.is_some() {
                 continue;
