@@ -270,8 +270,10 @@ fn what_is_wrong_before_running_is_said_before_running() {
     assert!(spins.contains("line 2, column 3: this `forever` takes no time"), "{spins}");
     let held = errors("mutex M\ntask t\n  lock M\n  run 1ms\n");
     assert!(held.contains("`t` ends holding `M`"), "{held}");
-    let o1 = errors("kernel o1\njob A length=1ms\n");
-    assert!(o1.contains("kernel `o1` is not built in the Lab yet"), "{o1}");
+    let eevdf = errors("kernel eevdf\njob A length=1ms\n");
+    assert!(eevdf.contains("kernel `eevdf` is not built in the Lab yet"), "{eevdf}");
+    let o1 = errors("kernel o1\ncpus 2\njob A length=1ms\n");
+    assert!(o1.contains("kernel `o1` runs on one CPU in the Lab"), "{o1}");
 }
 
 #[test]
@@ -383,7 +385,7 @@ proptest! {
 
     #[test]
     fn random_workloads_run_or_say_why_within_the_budget(text in workload()) {
-        for variant in ["as-written", "fifo", "stcf"] {
+        for variant in ["as-written", "fifo", "stcf", "o1"] {
             match try_run(&text, variant) {
                 Ok(run) => {
                     let (ops, blocks, _) = run.stored();
@@ -435,4 +437,39 @@ fn stcf_on_two_cpus_preempts_the_task_with_the_most_left() {
     let workload = "cpus 2\njob A length=100ms\njob B length=50ms\njob C at=20ms length=10ms\n";
     let run = run(workload, "stcf");
     assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 110, 10), (0, 50, 0), (0, 10, 0)]);
+}
+
+#[test]
+fn o1_hogs_take_whole_timeslices_and_meet_again_after_the_array_swap() {
+    // 2.6.14 at HZ 1000: nice 0 is static priority 120 and a 100 ms slice (task_timeslice).
+    // hog1 runs 0–100 and expires (a hog has no sleep_avg: priority 120 − 0 + 5 = 125, not
+    // interactive), hog2 100–200 and expires; the active array is empty: swap; hog1 200–300.
+    let workload = "kernel o1\nuntil 300ms\ntask hog x 2\n  forever {\n    run 50ms\n  }\n";
+    let run = run(workload, "as-written");
+    assert_eq!(run.outcome, Outcome::TimeLimit);
+    assert_eq!((task_ms(&run, "hog1", "user_ns"), task_ms(&run, "hog2", "user_ns")), (200, 100));
+    assert_eq!(task_ms(&run, "hog2", "response_ns"), 100);
+    let text = narration(&run);
+    assert!(
+        text.contains("hog1's timeslice is used up: it moves to the expired array at priority 125"),
+        "{text}"
+    );
+    assert!(text.contains("schedule() swaps the arrays"), "{text}");
+}
+
+#[test]
+fn o1_an_interactive_sleeper_earns_a_better_priority_and_preempts_the_hog() {
+    // The editor sleeps 20 ms after each 1 ms: recalc_task_prio credits 20 ms × (10 − bonus 0)
+    // = 200 ms of sleep_avg, bonus 200 / 1000 × 10 = 2, priority 120 − 2 + 5 = 123, better
+    // than the expired hog's 125: the woken editor preempts it.
+    let workload = "kernel o1\nuntil 1s\ntask hog\n  forever {\n    run 50ms\n  }\ntask editor\n  forever {\n    run 1ms\n    sleep 20ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(text.contains("editor's sleep_avg is 200 ms (bonus 2), so its priority is 123"), "{text}");
+    assert!(
+        text.contains("editor's priority 123 is better than hog's 125: the woken task preempts it"),
+        "{text}"
+    );
+    // After its first wait behind the hog's first slice (100 ms), the editor never waits again.
+    assert_eq!(task_ms(&run, "editor", "waiting_ns"), 100);
 }

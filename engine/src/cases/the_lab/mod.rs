@@ -75,6 +75,12 @@ const VARIANTS: &[VariantSpec] = &[
         group: VariantGroup::WhatIf,
     },
     VariantSpec {
+        id: "o1",
+        label: "Linux 2.6.14 O(1)",
+        description: "The 2.6.14 O(1) scheduler at HZ 1000 on one CPU: priorities from nice and sleep_avg, active and expired arrays.",
+        group: VariantGroup::WhatIf,
+    },
+    VariantSpec {
         id: "rr",
         label: "Round robin",
         description: "Round robin: the queue's head runs for one quantum (the workload's, else 10 ms).",

@@ -25,6 +25,7 @@ pub fn program(text: &str, variant: &str) -> Result<Program, Vec<Diagnostic>> {
         "sjf" => KernelChoice::Sjf,
         "stcf" => KernelChoice::Stcf,
         "rr" => KernelChoice::Rr { quantum_ns: written_quantum },
+        "o1" => KernelChoice::O1,
         _ => workload.kernel,
     };
     lang::compile(&workload)

@@ -56,6 +56,19 @@ crate::templates! {
     END_TIME = "The horizon: the run stops at {0} (`until`).",
     END_DONE = "Every task has exited; the run ends at {0}.",
     REFUSED = "This workload cannot run: {0} error(s); the parameter's message lists them.",
+    O1_FORK = "{0} starts with static priority {1} (nice {2}) and a timeslice of {3}: it joins the active array at priority {1}.",
+    O1_ACTIVATE = "activate_task: {0}'s sleep_avg is {1} (bonus {2}), so its priority is {3}; it joins the active array.",
+    O1_PREEMPT = "{0}'s priority {1} is better than {2}'s {3}: the woken task preempts it (TASK_PREEMPTS_CURR).",
+    O1_PICK = "{0} runs on CPU {1}: priority {2} is the best in the active array ({3} runnable).",
+    O1_SWAP = "The active array is empty: schedule() swaps the arrays, and the expired tasks get their turn.",
+    O1_CREDIT = "{0} waited {1} on the run queue after waking: part of it counts as sleep; sleep_avg {2}, priority {3}.",
+    O1_TICK_REQUEUE = "{0} has used a TIMESLICE_GRANULARITY round: it goes to the back of priority {1} in the active array.",
+    O1_TICK_ACTIVE = "{0}'s timeslice is used up, but it is interactive (priority {1}): back into the active array with a new slice of {2}.",
+    O1_TICK_EXPIRED = "{0}'s timeslice is used up: it moves to the expired array at priority {1} with a new slice of {2}.",
+    O1_TICK_STARVING = "{0}'s timeslice is used up; it is interactive, but the expired array has waited past STARVATION_LIMIT: it moves to the expired array at priority {1} with a new slice of {2}.",
+    O1_YIELD = "{0} yields: sched_yield moves it to the expired array, behind every task in the active one.",
+    YIELD_CPU = "{0} leaves the CPU for schedule() to pick again; it stays queued in its array.",
+    O1_ATOMIC = "{0} must reschedule, but holds or waits for a spinlock: preemption waits until it unspins.",
 }
 
 pub(crate) const BODY: u16 = 0;
@@ -71,6 +84,10 @@ pub(crate) const DOWN_READ_FN: u16 = 9;
 pub(crate) const DOWN_WRITE_FN: u16 = 10;
 pub(crate) const UP_FN: u16 = 11;
 pub(crate) const DEADLOCK_FN: u16 = 12;
+pub(crate) const O1_SCHEDULE_FN: u16 = 13;
+pub(crate) const O1_TICK_FN: u16 = 14;
+pub(crate) const O1_WAKE_FN: u16 = 15;
+pub(crate) const O1_YIELD_FN: u16 = 16;
 
 /// Lines of the task body's function: what each op of the workload does.
 pub(crate) const BODY_RUN: u16 = 1;
@@ -207,5 +224,44 @@ pub(crate) static CODE: &[Function] = &[
             "follow: task -> the lock it waits for -> that lock's holder -> ...",
             "a task met twice closes a cycle: deadlock",
         ],
+    },
+    Function {
+        name: "schedule (2.6.14)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &[
+            "schedule():",
+            "    prev->sleep_avg -= run_time / CURRENT_BONUS(prev)",
+            "    if (!rq->active->nr_active) swap(rq->active, rq->expired)",
+            "    next = the first task of the best priority in rq->active",
+            "    if (next->activated) credit its run-queue wait as sleep; requeue it",
+            "    context_switch(prev, next)",
+        ],
+    },
+    Function {
+        name: "scheduler_tick (2.6.14)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &[
+            "scheduler_tick():",
+            "    if (!--p->time_slice) {",
+            "        p->prio = effective_prio(p); p->time_slice = task_timeslice(p)",
+            "        if (TASK_INTERACTIVE(p) && !EXPIRED_STARVING(rq)) enqueue into the active array",
+            "        else enqueue into the expired array",
+            "    } else if (TASK_INTERACTIVE(p) && slice used % TIMESLICE_GRANULARITY == 0) requeue",
+        ],
+    },
+    Function {
+        name: "try_to_wake_up (2.6.14)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &[
+            "try_to_wake_up(p):",
+            "    activate_task(p): recalc_task_prio(p, now)   // sleep_avg, prio",
+            "    enqueue p into rq->active",
+            "    if (TASK_PREEMPTS_CURR(p, rq)) resched_task(rq->curr)",
+        ],
+    },
+    Function {
+        name: "sys_sched_yield (2.6.14)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &["sys_sched_yield():", "    move current into rq->expired at its priority", "    schedule()"],
     },
 ];

@@ -5,7 +5,7 @@
 //! library is asked with the owner off-CPU, which is exact on one CPU), and a
 //! rwsem writer never spins (as with `CONFIG_RWSEM_SPIN_ON_OWNER` off).
 
-use super::{Next, Sim};
+use super::{Next, Sim, Why};
 use crate::cases::the_lab::text::{self, at, T};
 use crate::kernel::locks::mutex::{self, MutexDecision, MutexUnlock};
 use crate::kernel::locks::rwsem::{self, ReadDecision, RetryDecision, RwsemPolicy, Wake, WriteDecision};
@@ -205,7 +205,7 @@ impl Sim<'_> {
                 );
                 self.rt(first).retry = true;
                 if asleep {
-                    self.enqueue(first);
+                    self.make_runnable(first, Why::Lock, now);
                 }
             }
             MutexUnlock::HandTo(first) => {
@@ -234,7 +234,7 @@ impl Sim<'_> {
                 rt.retry = false;
                 rt.pc += 1;
                 if asleep {
-                    self.enqueue(first);
+                    self.make_runnable(first, Why::Lock, now);
                 }
             }
         }
@@ -471,7 +471,7 @@ impl Sim<'_> {
                 let args = [Arg::Task(waker), Arg::Task(writer)];
                 self.op(now, Some(waker), OpKind::Wake, at(text::UP_FN, 2), T::WAKE_WRITER, &args, &effects);
                 self.rt(writer).retry = true;
-                self.enqueue(writer);
+                self.make_runnable(writer, Why::Lock, now);
             }
             Wake::Readers(readers) => {
                 let mut effects = Vec::new();
@@ -503,7 +503,7 @@ impl Sim<'_> {
                     let waited = Self::waited_ns(&state, reader, now);
                     self.granted(reader, waited);
                     self.rt(reader).pc += 1;
-                    self.enqueue(reader);
+                    self.make_runnable(reader, Why::Lock, now);
                 }
             }
         }

@@ -9,6 +9,7 @@
 
 mod locks;
 mod metrics;
+mod o1;
 
 use super::lang::ast::{KernelChoice, ResourceKind};
 use super::lang::{Instr, Program};
@@ -61,6 +62,19 @@ enum Next {
     OffCpu,
 }
 
+/// Why a task joins the run queue (the O(1) scheduler credits each differently).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Why {
+    Arrive,
+    /// A sleep's timer: a wakeup from interrupt context.
+    Timer,
+    /// A lock's release woke it or granted it the lock.
+    Lock,
+    Yield,
+    /// It lost its CPU (a quantum, a preemption).
+    Preempted,
+}
+
 struct Counters {
     switches: CounterId,
     preemptions: CounterId,
@@ -85,6 +99,8 @@ pub(super) struct Sim<'p> {
     rwsem_extra: Vec<RwsemExtra>,
     sleep_channel: ChannelId,
     counters: Counters,
+    /// The O(1) scheduler's state, when the workload runs on it.
+    o1: Option<o1::O1Sched>,
 }
 
 /// The policy a kernel choice runs (`check.rs` refuses the kernels not built yet).
@@ -147,6 +163,7 @@ pub(super) fn run(program: &Program) -> Finished {
         rwsem_extra: vec![RwsemExtra::default(); program.locks.len()],
         sleep_channel,
         counters,
+        o1: (program.kernel == KernelChoice::O1).then(|| o1::O1Sched::new(program.tasks.len())),
     };
     let outcome = sim.simulate();
     let metrics = sim.metrics();
@@ -265,7 +282,7 @@ impl Sim<'_> {
             }
             self.tasks[index].wake_at_ns = None;
             let arriving = self.state(task) == TaskState::New;
-            let waiting = self.queue.len() as u64;
+            let waiting = self.waiting_count();
             let effects = [Effect::SetState { task, state: TaskState::Runnable }];
             if arriving {
                 self.op(
@@ -290,7 +307,7 @@ impl Sim<'_> {
                     &effects,
                 );
             }
-            self.enqueue(task);
+            self.make_runnable(task, if arriving { Why::Arrive } else { Why::Timer }, now);
         }
     }
 
@@ -340,6 +357,10 @@ impl Sim<'_> {
         if self.over_budget() {
             return;
         }
+        if self.o1.is_some() {
+            self.o1_tick(cpu, task, now);
+            return;
+        }
         let quantum_ns = self.policy.quantum_ns().unwrap_or(u64::MAX);
         let loc = at(text::TICK_RR_FN, 2);
         let args = [Arg::Task(task), Arg::Ns(quantum_ns), Arg::Count(self.waiting_for(cpu))];
@@ -353,7 +374,7 @@ impl Sim<'_> {
             ];
             self.op(now, Some(task), OpKind::Preempt, loc, T::QUANTUM_REQUEUE, &args, &effects);
             self.leave_cpu(cpu);
-            self.enqueue(task);
+            self.make_runnable(task, Why::Preempted, now);
         } else {
             self.cpus[usize::from(cpu)].slice_end_ns = now.saturating_add(quantum_ns);
             self.op(
@@ -370,10 +391,30 @@ impl Sim<'_> {
 
     // ---- the run queue -------------------------------------------------------------
 
+    /// A task joins the run queue: the O(1) scheduler's arrays, or the textbook's queue.
+    fn make_runnable(&mut self, task: TaskId, why: Why, now: u64) {
+        if self.o1.is_some() {
+            self.o1_enqueue(task, why, now);
+        } else {
+            self.enqueue(task);
+        }
+    }
+
     fn enqueue(&mut self, task: TaskId) {
         assert!(!self.queue.iter().any(|(queued, _)| *queued == task), "task {} queued twice", task.0);
         self.queue.push((task, self.next_seq));
         self.next_seq += 1;
+    }
+
+    /// Tasks ready and off every CPU (the O(1) scheduler keeps the running one queued too).
+    fn waiting_count(&self) -> u64 {
+        match &self.o1 {
+            Some(sched) => {
+                let running = self.cpus.iter().filter(|cpu| cpu.task.is_some()).count();
+                sched.rq.nr_running().saturating_sub(running) as u64
+            }
+            None => self.queue.len() as u64,
+        }
     }
 
     fn allowed(&self, task: TaskId, cpu: u16) -> bool {
@@ -430,6 +471,15 @@ impl Sim<'_> {
             if self.cpus[usize::from(cpu)].task.is_some() || self.stopped.is_some() {
                 continue;
             }
+            if self.o1.is_some() {
+                if self.over_budget() {
+                    return false;
+                }
+                let Some((task, args)) = self.o1_pick(cpu, now) else { continue };
+                dispatched = true;
+                self.dispatch(cpu, task, now, T::O1_PICK, at(text::O1_SCHEDULE_FN, 3), &args, &[]);
+                continue;
+            }
             let candidates = self.candidates(cpu);
             let Some(index) = self.policy.pick(&candidates) else { continue };
             if self.over_budget() {
@@ -466,10 +516,12 @@ impl Sim<'_> {
         args: &[Arg],
         before: &[Effect],
     ) {
-        let quantum_ns = self.policy.quantum_ns().unwrap_or(u64::MAX);
+        let slice_end_ns = match &self.o1 {
+            Some(sched) => sched.next_tick_ns(now),
+            None => now.saturating_add(self.policy.quantum_ns().unwrap_or(u64::MAX)),
+        };
         let slot = usize::from(cpu);
-        self.cpus[slot] =
-            CpuRt { task: Some(task), charged_ns: now, slice_end_ns: now.saturating_add(quantum_ns) };
+        self.cpus[slot] = CpuRt { task: Some(task), charged_ns: now, slice_end_ns };
         let rt = self.rt(task);
         rt.switches += 1;
         rt.first_run_ns.get_or_insert(now);
@@ -550,6 +602,9 @@ impl Sim<'_> {
                     if self.cpus[usize::from(cpu)].task == Some(task) {
                         self.leave_cpu(cpu);
                     }
+                    if self.o1.is_some() && self.state(task) != TaskState::Runnable {
+                        self.o1_dequeue(task, now);
+                    }
                     return;
                 }
             }
@@ -612,17 +667,14 @@ impl Sim<'_> {
             Instr::Yield => {
                 self.rt(task).pc += 1;
                 let effects = [Effect::SetState { task, state: TaskState::Runnable }];
-                self.op(
-                    now,
-                    Some(task),
-                    OpKind::Schedule,
-                    body(text::BODY_YIELD),
-                    T::YIELD,
-                    &[Arg::Task(task)],
-                    &effects,
-                );
+                let (template, code) = if self.o1.is_some() {
+                    (T::O1_YIELD, at(text::O1_YIELD_FN, 1))
+                } else {
+                    (T::YIELD, body(text::BODY_YIELD))
+                };
+                self.op(now, Some(task), OpKind::Schedule, code, template, &[Arg::Task(task)], &effects);
                 self.leave_cpu(cpu);
-                self.enqueue(task);
+                self.make_runnable(task, Why::Yield, now);
                 Next::OffCpu
             }
             Instr::Exit => {
