@@ -473,3 +473,19 @@ fn o1_an_interactive_sleeper_earns_a_better_priority_and_preempts_the_hog() {
     // After its first wait behind the hog's first slice (100 ms), the editor never waits again.
     assert_eq!(task_ms(&run, "editor", "waiting_ns"), 100);
 }
+
+#[test]
+fn o1_a_task_that_yields_waits_in_the_expired_array_for_every_hog_slice() {
+    // The coredump-threads stall in small (issue 33 §5): sched_yield puts y behind every task
+    // of the active array. Hogs run whole 100 ms slices: hog1 0–100, hog2 100–200, hog3
+    // 200–300 (each expires to 125). y (120) runs 300–301 and yields; the active array is
+    // empty, the arrays swap, y is still the best and runs 301–302; then the hogs 302–602;
+    // swap, y 602–603; hogs 603–903; swap, y 903–904; hog1 904–1000.
+    // y: 4 × 1 ms; hog1: 100 + 100 + 100 + 96 = 396 ms; hog2, hog3: 300 ms each.
+    let workload = "kernel o1\nuntil 1s\ntask hog x 3\n  forever {\n    run 50ms\n  }\ntask y\n  forever {\n    run 1ms\n    yield\n  }\n";
+    let run = run(workload, "as-written");
+    let user: Vec<u64> =
+        ["hog1", "hog2", "hog3", "y"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
+    assert_eq!(user, vec![396, 300, 300, 4]);
+    assert_eq!(task_ms(&run, "y", "response_ns"), 300);
+}
