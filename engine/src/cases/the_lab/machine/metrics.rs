@@ -33,7 +33,7 @@ impl Sim<'_> {
             responses.extend(response);
             turnarounds.extend(turnaround);
             waits.push(waiting);
-            let entry = object(vec![
+            let mut fields = vec![
                 ("arrival_ns", Metric::Ns(arrive)),
                 ("response_ns", Metric::None(response)),
                 ("turnaround_ns", Metric::None(turnaround)),
@@ -44,7 +44,14 @@ impl Sim<'_> {
                 ("sleep_ns", Metric::Ns(times[Bucket::Sleep as usize])),
                 ("switches", Metric::Count(rt.switches)),
                 ("lock_wait_ns", Metric::Ns(rt.lock_wait_ns)),
-            ]);
+            ];
+            // Under the O(1) scheduler, where its rules left the task at the end.
+            if let Some(sched) = &self.o1 {
+                let o1 = &sched.tasks[index];
+                fields.push(("prio", Metric::Count(u64::try_from(o1.prio).unwrap_or(0))));
+                fields.push(("sleep_avg_ns", Metric::Ns(o1.sleep_avg_ns)));
+            }
+            let entry = object(fields);
             tasks.insert(layout.task_name(id).to_string(), entry);
         }
         metrics.insert("tasks".to_string(), Metric::Object(tasks));
