@@ -17,11 +17,12 @@ function read() {
   return JSON.parse(listed);
 }
 
-/** Every registered case: `{ id, title, variants: [{ id, group }], reported, listed }`,
+/** Every registered case the app has (`in_app`; the Lab has no page yet):
+ * `{ id, title, variants: [{ id, group }], reported, listed, in_app }`,
  * the tests' own case (`example-case`, unlisted) among them: the page opens it on
  * this machine's loopback address, where the tests serve it, so that every generic
  * test runs on it too. */
-export const REGISTRY = read();
+export const REGISTRY = read().filter((entry) => entry.in_app !== false);
 
 /** The registered case ids, the tests' own case included. */
 export const CASE_IDS = REGISTRY.map((entry) => entry.id);

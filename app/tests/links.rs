@@ -34,6 +34,7 @@ fn values_of(kind: ParamKind) -> Vec<ParamValue> {
         ParamKind::Choice { options, .. } => {
             options.iter().map(|o| ParamValue::Word(o.to_string())).collect()
         }
+        ParamKind::Text { default, .. } => vec![ParamValue::Word(default.to_string())],
     }
 }
 

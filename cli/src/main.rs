@@ -2,7 +2,8 @@
 //!
 //! `list` prints the case registry; `run` runs one case and prints a
 //! summary, a JSON object (`--json`) or one line per micro-op (`--trace`);
-//! `tour` prints (and so validates) a case's guided tour. `run` also writes the
+//! `tour` prints (and so validates) a case's guided tour; `lab FILE` runs a
+//! workload file in the Lab, as `run lab --set workload=<the file>` would. `run` also writes the
 //! run's exports: `--perfetto FILE` (Trace Event JSON), `--csv FILE` (the metrics,
 //! and each of the case's plot tables beside it as `FILE-<table>.csv`), `--svg FILE`
 //! (the timeline, and the case's charts beside it as `FILE-<chart>.svg`).
@@ -16,12 +17,14 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: slowpath-cli list [--json]
        slowpath-cli tour <case-id>
+       slowpath-cli lab FILE [--kernel K] [--seed N] [--json] [--trace [--trace-all]] [--perfetto FILE] [--csv FILE] [--svg FILE]
        slowpath-cli run <case-id> [--variant V] [--set key=value]... [--seed N] [--json]
                                    [--trace [--trace-all]] [--perfetto FILE] [--csv FILE] [--svg FILE]
 
 `list --json` also gives the tests' own case (`example-case`), marked \"listed\": false.
 Durations take a unit (ns, us or µs, ms, s), sizes may (B, KiB, MiB, GiB, TiB).
---trace prints the first 100,000 micro-ops and says where it stopped; --trace-all prints every one.";
+--trace prints the first 100,000 micro-ops and says where it stopped; --trace-all prints every one.
+`lab` runs a workload (docs/lab.md); --kernel replaces its `kernel` line: fifo, sjf, stcf or rr.";
 
 /// The usage on one line, for errors (every error is one prefixed line).
 const USAGE_LINE: &str =
@@ -45,8 +48,9 @@ struct RunArgs {
 }
 
 /// The registry as the browser tests read it (`e2e/registry.mjs`): every case's id,
-/// title, variants with their groups, whether it reproduces a report, and whether
-/// people are shown it (the tests' own case is not, and the tests run it too).
+/// title, variants with their groups, whether it reproduces a report, whether
+/// people are shown it (the tests' own case is not, and the tests run it too), and
+/// whether the app has it (the Lab not yet: the browser tests leave it out).
 fn registry_json() -> String {
     let cases: Vec<serde_json::Value> = registry()
         .iter()
@@ -63,6 +67,7 @@ fn registry_json() -> String {
                 "variants": variants,
                 "reported": !meta.reported.is_empty(),
                 "listed": entry.listed,
+                "in_app": entry.in_app,
             })
         })
         .collect();
@@ -86,6 +91,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("run") => match parse_run(&args[1..]).and_then(|run_args| execute(&run_args)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => fail(&message),
+        },
+        Some("lab") => match parse_lab(&args[1..]).and_then(|run_args| execute(&run_args)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => fail(&message),
         },
@@ -127,19 +136,65 @@ fn utf8_args(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<Strin
 /// Every error: one line on stderr, prefixed, exit code 2. Echoed inputs are
 /// quoted where they are built (`quote_input`); this escapes anything left, so
 /// that no message can break the line or drive the terminal.
+/// A message of several errors (a workload's) is several lines, each prefixed.
 fn fail(message: &str) -> ExitCode {
-    let line: String = message
-        .chars()
-        .flat_map(|c| -> Vec<char> {
-            if c.is_control() || slowpath_engine::run::params::is_invisible_format(c) {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            }
-        })
-        .collect();
-    eprintln!("slowpath-cli: {line}");
+    for line in message.split('\n') {
+        let line: String = line
+            .chars()
+            .flat_map(|c| -> Vec<char> {
+                if c.is_control() || slowpath_engine::run::params::is_invisible_format(c) {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                }
+            })
+            .collect();
+        eprintln!("slowpath-cli: {line}");
+    }
     ExitCode::from(2)
+}
+
+/// `lab FILE [--kernel K] …`: `run lab` with the file as its workload and the kernel
+/// as its variant; every other flag is `run`'s.
+fn parse_lab(args: &[String]) -> Result<RunArgs, String> {
+    let (path, rest) = args.split_first().ok_or("lab needs a workload file (see docs/lab.md)")?;
+    let mut forwarded = vec!["the-lab".to_string()];
+    let mut kernel = None;
+    let mut iter = rest.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--kernel" => {
+                if kernel.is_some() {
+                    return Err("--kernel is given twice; give it once".to_string());
+                }
+                kernel = Some(iter.next().ok_or("--kernel needs a value: fifo, sjf, stcf or rr")?.clone());
+            }
+            "--variant" | "--set" => {
+                return Err(format!("`lab` takes --kernel, not {arg}; the workload is the file"));
+            }
+            _ => forwarded.push(arg.clone()),
+        }
+    }
+    let mut run = parse_run(&forwarded)?;
+    run.variant = kernel;
+    run.sets.push(("workload".to_string(), read_workload(path)?));
+    Ok(run)
+}
+
+/// The workload file's text, refused past the Lab's bound before it is read whole.
+fn read_workload(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let bound = slowpath_engine::cases::the_lab::TEXT_BYTES_MAX;
+    let file =
+        std::fs::File::open(path).map_err(|error| format!("cannot read `{}`: {error}", quote_input(path)))?;
+    let mut bytes = Vec::new();
+    file.take(bound as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| format!("cannot read `{}`: {error}", quote_input(path)))?;
+    if bytes.len() > bound {
+        return Err(format!("`{}` is longer than the Lab reads ({bound} bytes)", quote_input(path)));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("`{}` is not UTF-8 text", quote_input(path)))
 }
 
 fn parse_run(args: &[String]) -> Result<RunArgs, String> {

@@ -150,6 +150,13 @@ pub trait Case: Sync {
     /// What its runs borrow from it (templates, pseudocode) and the type of their
     /// extras, so that a run can cross threads as bytes (`run::wire`).
     fn wire(&self) -> crate::run::wire::CaseWire;
+    /// Why these (in-range) parameters cannot run, said before running: a workload
+    /// that does not parse, or names what it never declared. Most cases take any.
+    fn check_params(&self, params: &ParamValues, variant: &str) -> Result<(), ParamError> {
+        let _ = (params, variant);
+        Ok(())
+    }
+
     /// The points of the plots a run of this case draws (per-write dt, scaling
     /// curves), one CSV table each, from the run's extras. Generic figures are in
     /// `export::csv::metrics_table`; a case without plots of its own has none.
@@ -195,5 +202,6 @@ pub fn run_checked(case: &dyn Case, params: &ParamValues, variant: &str, seed: u
         known: meta.variants.iter().map(|v| v.id).collect(),
     })?;
     params.check(meta.params)?;
+    case.check_params(params, variant.id)?;
     Ok(case.run_validated(params, variant.id, seed))
 }

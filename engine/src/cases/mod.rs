@@ -7,3 +7,4 @@ pub mod fifo_trigger;
 pub mod gvisor_threadgroups;
 pub mod rwsem_playground;
 pub mod sparse_dump;
+pub mod the_lab;

@@ -27,6 +27,9 @@ pub enum ParamKind {
     Switch { default: bool },
     /// One of a fixed list of words.
     Choice { options: &'static [&'static str], default: &'static str },
+    /// Free text up to `max_bytes` (a workload): the case reads it, and
+    /// `Case::check_params` says before a run why it cannot run.
+    Text { max_bytes: usize, default: &'static str },
 }
 
 /// One entry of a case's parameter schema.
@@ -90,7 +93,9 @@ impl ParamKind {
             ParamKind::Size { default_bytes, .. } => ParamValue::Unsigned(default_bytes),
             ParamKind::Signed { default, .. } => ParamValue::Signed(default),
             ParamKind::Switch { default } => ParamValue::Switch(default),
-            ParamKind::Choice { default, .. } => ParamValue::Word(default.to_string()),
+            ParamKind::Choice { default, .. } | ParamKind::Text { default, .. } => {
+                ParamValue::Word(default.to_string())
+            }
         }
     }
 
@@ -119,6 +124,9 @@ impl ParamKind {
             }
             ParamKind::Switch { .. } => "on or off".to_string(),
             ParamKind::Choice { options, .. } => options.join(", "),
+            ParamKind::Text { max_bytes, .. } => {
+                format!("text of at most {} bytes", group_digits(max_bytes as u64))
+            }
         }
     }
 }
@@ -180,6 +188,14 @@ impl ParamSpec {
     }
 
     fn parse_strict(&self, text: &str) -> Result<ParamValue, Clamp> {
+        if let ParamKind::Text { max_bytes, .. } = self.kind {
+            // Text is kept as written (its lines and spaces may matter); too long is refused, not cut.
+            return if text.len() <= max_bytes {
+                Ok(ParamValue::Word(text.to_string()))
+            } else {
+                Err(Clamp::Unreadable { reason: format!("{} bytes, more than {max_bytes}", text.len()) })
+            };
+        }
         let text = text.trim();
         match self.kind {
             ParamKind::Count { min, max, .. } => {
@@ -214,6 +230,8 @@ impl ParamSpec {
                 .find(|option| option.eq_ignore_ascii_case(text))
                 .map(|option| ParamValue::Word(option.to_string()))
                 .ok_or_else(|| Clamp::Unreadable { reason: "not one of the choices".to_string() }),
+            // Read above, before the trim.
+            ParamKind::Text { .. } => Ok(ParamValue::Word(text.to_string())),
         }
     }
 
@@ -401,6 +419,8 @@ impl ParamValues {
                     ParamKind::Choice { options, .. } => {
                         ParamValue::Word(options[draw(options.len() as u64) as usize].to_string())
                     }
+                    // Random text is drawn by each case's own property tests, from its grammar.
+                    ParamKind::Text { default, .. } => ParamValue::Word(default.to_string()),
                 };
                 (spec.name.to_string(), value)
             })

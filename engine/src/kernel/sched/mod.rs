@@ -1,12 +1,13 @@
 //! Schedulers: the interface a discrete-event case drives (`Scheduler`, with
 //! round-robin in `rr.rs`), and the rules of real kernels' schedulers as pure
 //! functions: the 2.6 O(1) scheduler (`o1/`), 2.4's goodness (`goodness.rs`) and
-//! today's EEVDF (`eevdf/`).
+//! today's EEVDF (`eevdf/`), and the textbook's policies (`textbook.rs`).
 
 pub mod eevdf;
 pub mod goodness;
 pub mod o1;
 pub mod rr;
+pub mod textbook;
 
 pub use rr::RoundRobin;
 

@@ -335,9 +335,9 @@ impl Machine<'_> {
         let how = if self.tasks[next].o1.activated == Activated::Interrupt { 2 } else { 1 };
         let waited = now.saturating_sub(self.tasks[next].o1.timestamp_ns);
         self.tasks[next].o1.credit_runqueue_wait(&self.o1, now);
-        let (array, _) = self.cpus[cpu].rq.find(id(next)).expect("picked task is queued");
-        self.cpus[cpu].rq.remove(id(next));
-        self.enqueue(next, array);
+        self.seq += 1;
+        self.tasks[next].seq = self.seq;
+        self.cpus[cpu].rq.requeue(id(next), self.tasks[next].o1.prio);
         Some((next, waited, how))
     }
 

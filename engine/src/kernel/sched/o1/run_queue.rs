@@ -204,6 +204,14 @@ impl RunQueue {
         }
     }
 
+    /// `schedule()` after crediting a freshly woken pick's run-queue wait: the task
+    /// leaves its array and joins it again at the tail of its (new) priority.
+    pub fn requeue(&mut self, task: TaskId, prio: i32) {
+        let (array, _) = self.find(task).expect("a requeued task is queued");
+        self.remove(task);
+        self.enqueue(array, task, prio);
+    }
+
     /// `sys_sched_yield` for a SCHED_OTHER task: out of whichever array it is in,
     /// into the expired one at the same priority, so that every task in the active
     /// array runs before it again.

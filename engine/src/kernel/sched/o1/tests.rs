@@ -278,3 +278,15 @@ fn on_2_6_14_every_task_is_charged_its_run_time_divided_by_its_bonus() {
     assert_eq!(credit.slept_ns, 10 * MS);
     assert_eq!(woken.sleep_avg_ns, 730 * MS, "bonus 7: the wait counts three times");
 }
+
+#[test]
+fn a_requeue_keeps_the_array_and_goes_to_the_tail_of_the_new_priority() {
+    let mut rq = RunQueue::new();
+    rq.enqueue(Array::Expired, TaskId(1), 125);
+    rq.enqueue(Array::Expired, TaskId(2), 122);
+    rq.requeue(TaskId(1), 122);
+    assert_eq!(rq.find(TaskId(1)), Some((Array::Expired, 122)));
+    let (active, expired) = rq.arrays();
+    assert!(active.is_empty());
+    assert_eq!(expired, vec![(122, TaskId(2)), (122, TaskId(1))]);
+}

@@ -1,0 +1,227 @@
+//! `kernel o1`: the 2.6.14 O(1) scheduler of `kernel::sched::o1` on one CPU at
+//! HZ 1000. Every rule is the library's (`O1Task::wake`, `charge`,
+//! `credit_runqueue_wait`, `RunQueue::tick`, `pick`, `sched_yield`,
+//! `wakeup_preempts`); this file only calls them where `schedule()`,
+//! `scheduler_tick()` and `try_to_wake_up()` do, and narrates their numbers.
+//!
+//! As in the kernel, the running task stays queued in its array: leaving the CPU
+//! by a tick or a preemption keeps it there; sleeping, blocking or exiting takes
+//! it out.
+
+use super::{Sim, Why};
+use crate::cases::the_lab::text::{self, at, T};
+use crate::kernel::sched::o1::{self, Array, O1Task, RunQueue, TickOutcome, O1};
+use crate::run::narration::Arg;
+use crate::run::trace::OpKind;
+use crate::run::world::{Effect, TaskId, TaskState};
+
+/// The tick rate the Lab runs the O(1) scheduler at.
+pub(super) const HZ: u64 = 1000;
+
+pub(super) struct O1Sched {
+    pub o1: O1,
+    pub rq: RunQueue,
+    /// Each task's scheduling state, created when it arrives.
+    pub tasks: Vec<O1Task>,
+    /// `TIF_NEED_RESCHED` of the CPU's current task.
+    pub need_resched: bool,
+}
+
+impl O1Sched {
+    pub fn new(tasks: usize) -> O1Sched {
+        let o1 = O1::v2_6_14(HZ);
+        O1Sched { o1, rq: RunQueue::new(), tasks: vec![O1Task::new(&o1, 0, 0); tasks], need_resched: false }
+    }
+
+    /// The next tick after `now`.
+    pub fn next_tick_ns(&self, now: u64) -> u64 {
+        let tick = self.o1.tick_ns();
+        (now / tick + 1) * tick
+    }
+}
+
+impl Sim<'_> {
+    fn sched(&mut self) -> &mut O1Sched {
+        self.o1.as_mut().expect("the O(1) scheduler runs this workload")
+    }
+
+    /// `wake_up_new_task` or `try_to_wake_up`: into the active array, then the preemption test.
+    pub(super) fn o1_enqueue(&mut self, task: TaskId, why: Why, now: u64) {
+        let index = task.0 as usize;
+        if why == Why::Yield {
+            self.o1_yield(task, now);
+            return;
+        }
+        let nice = self.program.tasks[index].nice as i32;
+        let sched = self.sched();
+        let o1 = sched.o1;
+        let t = Arg::Task(task);
+        if why == Why::Arrive {
+            sched.tasks[index] = O1Task::new(&o1, nice, now);
+            let fresh = sched.tasks[index].clone();
+            sched.rq.enqueue(Array::Active, task, fresh.prio);
+            let args = [
+                t,
+                Arg::Signed(i64::from(fresh.static_prio)),
+                Arg::Signed(i64::from(nice)),
+                Arg::Ns(fresh.time_slice * o1.tick_ns()),
+            ];
+            self.op(now, Some(task), OpKind::Note, at(text::O1_WAKE_FN, 2), T::O1_FORK, &args, &[]);
+        } else {
+            // A timer's wakeup runs in interrupt context; a lock's, in the waker's.
+            if why == Why::Timer {
+                sched.tasks[index].wake_from_interrupt(&o1, now);
+            } else {
+                sched.tasks[index].wake(&o1, now);
+            }
+            let woken = sched.tasks[index].clone();
+            sched.rq.enqueue(Array::Active, task, woken.prio);
+            let bonus = o1.current_bonus(woken.sleep_avg_ns);
+            let args =
+                [t, Arg::Ns(woken.sleep_avg_ns), Arg::Signed(bonus), Arg::Signed(i64::from(woken.prio))];
+            self.op(now, Some(task), OpKind::Note, at(text::O1_WAKE_FN, 1), T::O1_ACTIVATE, &args, &[]);
+        }
+        self.o1_preempt_check(task, now);
+    }
+
+    fn o1_preempt_check(&mut self, woken: TaskId, now: u64) {
+        let Some(current) = self.cpus[0].task else { return };
+        let sched = self.sched();
+        let (woken_prio, current_prio) =
+            (sched.tasks[woken.0 as usize].prio, sched.tasks[current.0 as usize].prio);
+        if !o1::wakeup_preempts(woken_prio, current_prio) {
+            return;
+        }
+        sched.need_resched = true;
+        // The CPU looks at the flag at once (the next instant), as on a return to user space.
+        self.cpus[0].slice_end_ns = now;
+        let args = [
+            Arg::Task(woken),
+            Arg::Signed(i64::from(woken_prio)),
+            Arg::Task(current),
+            Arg::Signed(i64::from(current_prio)),
+        ];
+        self.op(now, Some(woken), OpKind::Preempt, at(text::O1_WAKE_FN, 3), T::O1_PREEMPT, &args, &[]);
+    }
+
+    fn o1_yield(&mut self, task: TaskId, now: u64) {
+        let sched = self.sched();
+        let o1 = sched.o1;
+        sched.tasks[task.0 as usize].charge(&o1, now);
+        // The step that yielded said so; the move to the expired array is the library's.
+        sched.rq.sched_yield(task);
+    }
+
+    /// A task that left its CPU asleep, blocked or dead leaves the run queue, charged.
+    pub(super) fn o1_dequeue(&mut self, task: TaskId, now: u64) {
+        let dead = self.state(task) == TaskState::Dead;
+        let sched = self.sched();
+        let o1 = sched.o1;
+        if !dead {
+            sched.tasks[task.0 as usize].charge(&o1, now);
+        }
+        if sched.rq.find(task).is_some() {
+            sched.rq.remove(task);
+        }
+    }
+
+    /// `schedule()`'s pick on the idle CPU: the arrays swapped if the active one is
+    /// empty, the first of the best priority, credited for its wait if it was woken.
+    pub(super) fn o1_pick(&mut self, cpu: u16, now: u64) -> Option<(TaskId, Vec<Arg>)> {
+        let sched = self.sched();
+        let swaps = sched.rq.swaps;
+        let next = sched.rq.pick()?;
+        let swapped = sched.rq.swaps != swaps;
+        let o1 = sched.o1;
+        let waited = now.saturating_sub(sched.tasks[next.0 as usize].timestamp_ns);
+        let credited = sched.tasks[next.0 as usize].credit_runqueue_wait(&o1, now).is_some();
+        if credited {
+            sched.rq.requeue(next, sched.tasks[next.0 as usize].prio);
+        }
+        sched.tasks[next.0 as usize].timestamp_ns = now;
+        sched.need_resched = false;
+        let picked = sched.tasks[next.0 as usize].clone();
+        let runnable = sched.rq.nr_running() as u64;
+        if swapped {
+            self.op(now, None, OpKind::Schedule, at(text::O1_SCHEDULE_FN, 2), T::O1_SWAP, &[], &[]);
+        }
+        if credited && waited > 0 {
+            let args = [
+                Arg::Task(next),
+                Arg::Ns(waited),
+                Arg::Ns(picked.sleep_avg_ns),
+                Arg::Signed(i64::from(picked.prio)),
+            ];
+            self.op(now, Some(next), OpKind::Note, at(text::O1_SCHEDULE_FN, 4), T::O1_CREDIT, &args, &[]);
+        }
+        let args = vec![
+            Arg::Task(next),
+            Arg::Count(u64::from(cpu)),
+            Arg::Signed(i64::from(picked.prio)),
+            Arg::Count(runnable),
+        ];
+        Some((next, args))
+    }
+
+    /// A tick (or a pending reschedule) on the CPU running `task`.
+    pub(super) fn o1_tick(&mut self, cpu: u16, task: TaskId, now: u64) {
+        let atomic = self.holds_or_spins_on_a_spinlock(task);
+        let sched = self.sched();
+        let o1 = sched.o1;
+        let on_tick = now % o1.tick_ns() == 0;
+        if on_tick {
+            let outcome = sched.rq.tick(&o1, task, &mut sched.tasks[task.0 as usize], now, 1);
+            let after = sched.tasks[task.0 as usize].clone();
+            let args = [
+                Arg::Task(task),
+                Arg::Signed(i64::from(after.prio)),
+                Arg::Ns(after.time_slice * o1.tick_ns()),
+            ];
+            let said = match outcome {
+                TickOutcome::Continue | TickOutcome::NotYetOff => None,
+                TickOutcome::Requeued => Some((T::O1_TICK_REQUEUE, 5)),
+                TickOutcome::ExpiredToActive => Some((T::O1_TICK_ACTIVE, 3)),
+                TickOutcome::ExpiredToExpired { starving: true } => Some((T::O1_TICK_STARVING, 4)),
+                TickOutcome::ExpiredToExpired { starving: false } => Some((T::O1_TICK_EXPIRED, 4)),
+            };
+            if let Some((template, line)) = said {
+                sched.need_resched = true;
+                self.op(now, Some(task), OpKind::Preempt, at(text::O1_TICK_FN, line), template, &args, &[]);
+            }
+        }
+        let next_tick = self.sched().next_tick_ns(now);
+        if !self.sched().need_resched {
+            self.cpus[usize::from(cpu)].slice_end_ns = next_tick;
+            return;
+        }
+        if atomic {
+            self.cpus[usize::from(cpu)].slice_end_ns = next_tick;
+            self.op(
+                now,
+                Some(task),
+                OpKind::Note,
+                at(text::O1_TICK_FN, 0),
+                T::O1_ATOMIC,
+                &[Arg::Task(task)],
+                &[],
+            );
+            return;
+        }
+        // schedule(): the task stays queued where the tick put it; charged for its run.
+        self.sched().tasks[task.0 as usize].charge(&o1, now);
+        let effects = [
+            Effect::SetState { task, state: TaskState::Runnable },
+            Effect::Count { counter: self.counters.preemptions, delta: 1 },
+        ];
+        self.op(
+            now,
+            Some(task),
+            OpKind::Schedule,
+            at(text::O1_SCHEDULE_FN, 1),
+            T::YIELD_CPU,
+            &[Arg::Task(task)],
+            &effects,
+        );
+        self.leave_cpu(cpu);
+    }
+}

@@ -1,0 +1,267 @@
+//! The Lab's narration templates and pseudocode. The pseudocode is our own
+//! rendering of each deciding function, linked to the real one at the modelled
+//! version (v6.13 for the locks; the textbook's chapter for its policies).
+
+use crate::run::narration::{CodeLoc, Function};
+
+crate::templates! {
+    PHASE_START = "The tasks arrive",
+    PHASE_AFTER_EXIT = "After {0} exits",
+    ITER_AT = "At {0}",
+    ARRIVE = "{0} arrives and joins the run queue ({1} waiting).",
+    WAKE = "{0} wakes after sleeping {1} and joins the run queue ({2} waiting).",
+    PICK_FIFO = "{0} runs on CPU {1}: first in, first out takes the task that joined the queue first, of {2} waiting.",
+    PICK_SJF = "{0} runs on CPU {1}: shortest job first takes the smallest job, {2} of CPU in all, of {3} waiting.",
+    PICK_STCF = "{0} runs on CPU {1}: shortest time-to-completion first takes the least time left, {2}, of {3} waiting.",
+    PICK_RR = "{0} runs on CPU {1} for at most one quantum ({2}): round robin takes the head of the queue, of {3} waiting.",
+    STCF_PREEMPT = "{0} takes CPU {1} from {2}: shortest time-to-completion first preempts, since {0} needs {3} and {2} has {4} left.",
+    QUANTUM_REQUEUE = "{0}'s quantum of {1} is used up and {2} task(s) wait: round robin puts {0} at the tail of the queue.",
+    QUANTUM_RENEW = "{0}'s quantum of {1} is used up, but nobody waits: it keeps the CPU for another.",
+    QUANTUM_ATOMIC = "{0}'s quantum of {1} is used up, but it holds or waits for a spinlock: preemption is off until it unspins.",
+    RUN = "{0} runs in user mode for {1}.",
+    SYS = "{0} runs in the kernel for {1}.",
+    SLEEP = "{0} sleeps for {1}; CPU {2} is free.",
+    YIELD = "{0} yields: it goes to the tail of the run queue.",
+    EXIT = "{0} exits at {1}: turnaround {2}, response {3}.",
+    MUTEX_FAST = "{0} takes {1}: it is free and not handed off, so mutex_lock takes it at once.",
+    MUTEX_QUEUE = "{0} cannot take {1}: {2} holds it. {0} joins the wait list (position {3}) and sleeps. (Lab model choice: no optimistic spinning; the kernel spins while the owner runs on another CPU.)",
+    MUTEX_QUEUE_HANDOFF = "{0} cannot take {1}: it is free but reserved for the first waiter (handoff). {0} joins the wait list (position {2}) and sleeps.",
+    MUTEX_UNLOCK = "{0} unlocks {1}; nobody waits.",
+    MUTEX_UNLOCK_WAKE = "{0} unlocks {1} and wakes {2}, the first waiter: woken, not granted, it must retry when it runs.",
+    MUTEX_UNLOCK_HAND = "{0} unlocks {1} and hands it straight to {2}: the handoff flag was set. {2} waited {3}.",
+    MUTEX_RETRY_GOT = "{0} runs again, finds {1} free and takes it after waiting {2}.",
+    MUTEX_RETRY_FAIL = "{0} runs again but {1} is taken by {2}: back to sleep in line.",
+    MUTEX_SET_HANDOFF = "{0} runs again but {1} is taken by {2}; first in line, it sets the handoff flag, so the next unlock hands {1} to it.",
+    SPIN_GOT = "{0} takes spinlock {1}: it is free and nobody is in line.",
+    SPIN_WAIT = "{0} spins on {1}, held by {2}: it burns CPU {3} in line (position {4}) until its turn.",
+    UNSPIN = "{0} unspins {1}; nobody is in line.",
+    UNSPIN_NEXT = "{0} unspins {1}: {2}, first in line, takes it after spinning {3}.",
+    READ_FAST = "{0} takes {1} for reading on the fast path: no writer, nobody queued, no handoff.",
+    READ_STEAL = "{0} takes {1} for reading although {2} waiter(s) are queued: no writer holds it and no handoff is set, so a reader may steal it.",
+    READ_QUEUE_WRITER = "{0} cannot read {1}: {2} holds it for writing. {0} joins the wait queue (position {3}) and sleeps.",
+    READ_QUEUE_FAIR = "{0} queues for {1} although readers hold it: a writer waits, and new readers may not starve it. Position {2}.",
+    READ_QUEUE_HANDOFF = "{0} queues for {1} (position {2}): the handoff flag reserves it for the first waiter.",
+    WRITE_FAST = "{0} takes {1} for writing on the fast path: nobody holds it and nobody waits.",
+    WRITE_STEAL = "{0} takes {1} for writing although {2} waiter(s) are queued: it is free and not handed off.",
+    WRITE_QUEUE = "{0} cannot write {1}: it is held ({2} holder(s)). {0} joins the wait queue (position {3}) and sleeps. (Lab model choice: writers do not spin, as with CONFIG_RWSEM_SPIN_ON_OWNER off.)",
+    WRITE_RETRY_GOT = "{0} runs again and finds {1} free: it takes it for writing after waiting {2}.",
+    WRITE_RETRY_FAIL = "{0} runs again but {1} is held: back to sleep; it has waited {2}.",
+    WRITE_SET_HANDOFF = "{0} has waited {2} for {1}, more than RWSEM_WAIT_TIMEOUT: it sets the handoff flag, so nobody may steal {1} from it.",
+    UP_READ = "{0} releases its read hold on {1}; {2} reader(s) still hold it.",
+    UP_WRITE = "{0} releases {1}.",
+    WAKE_WRITER = "{0}'s release wakes {1}, the writer first in line: woken, not granted, it retries when it runs.",
+    WAKE_READERS = "{0}'s release grants {1} to {2} queued reader(s) at once: they wake already holding it.",
+    DEADLOCK_EDGE = "{0} holds {1} and waits for {2}.",
+    DEADLOCK = "Deadlock: {0} task(s) each wait for a lock that the next one holds. None of them can run again; the run ends.",
+    END_TIME = "The horizon: the run stops at {0} (`until`).",
+    END_DONE = "Every task has exited; the run ends at {0}.",
+    REFUSED = "This workload cannot run: {0} error(s); the parameter's message lists them.",
+    O1_FORK = "{0} starts with static priority {1} (nice {2}) and a timeslice of {3}: it joins the active array at priority {1}.",
+    O1_ACTIVATE = "activate_task: {0}'s sleep_avg is {1} (bonus {2}), so its priority is {3}; it joins the active array.",
+    O1_PREEMPT = "{0}'s priority {1} is better than {2}'s {3}: the woken task preempts it (TASK_PREEMPTS_CURR).",
+    O1_PICK = "{0} runs on CPU {1}: priority {2} is the best in the active array ({3} runnable).",
+    O1_SWAP = "The active array is empty: schedule() swaps the arrays, and the expired tasks get their turn.",
+    O1_CREDIT = "{0} waited {1} on the run queue after waking: part of it counts as sleep; sleep_avg {2}, priority {3}.",
+    O1_TICK_REQUEUE = "{0} has used a TIMESLICE_GRANULARITY round: it goes to the back of priority {1} in the active array.",
+    O1_TICK_ACTIVE = "{0}'s timeslice is used up, but it is interactive (priority {1}): back into the active array with a new slice of {2}.",
+    O1_TICK_EXPIRED = "{0}'s timeslice is used up: it moves to the expired array at priority {1} with a new slice of {2}.",
+    O1_TICK_STARVING = "{0}'s timeslice is used up; it is interactive, but the expired array has waited past STARVATION_LIMIT: it moves to the expired array at priority {1} with a new slice of {2}.",
+    O1_YIELD = "{0} yields: sched_yield moves it to the expired array, behind every task in the active one.",
+    YIELD_CPU = "{0} leaves the CPU for schedule() to pick again; it stays queued in its array.",
+    O1_ATOMIC = "{0} must reschedule, but holds or waits for a spinlock: preemption waits until it unspins.",
+}
+
+pub(crate) const BODY: u16 = 0;
+pub(crate) const PICK_FIFO_FN: u16 = 1;
+pub(crate) const PICK_SJF_FN: u16 = 2;
+pub(crate) const PICK_STCF_FN: u16 = 3;
+pub(crate) const TICK_RR_FN: u16 = 4;
+pub(crate) const MUTEX_LOCK_FN: u16 = 5;
+pub(crate) const MUTEX_UNLOCK_FN: u16 = 6;
+pub(crate) const SPIN_LOCK_FN: u16 = 7;
+pub(crate) const SPIN_UNLOCK_FN: u16 = 8;
+pub(crate) const DOWN_READ_FN: u16 = 9;
+pub(crate) const DOWN_WRITE_FN: u16 = 10;
+pub(crate) const UP_FN: u16 = 11;
+pub(crate) const DEADLOCK_FN: u16 = 12;
+pub(crate) const O1_SCHEDULE_FN: u16 = 13;
+pub(crate) const O1_TICK_FN: u16 = 14;
+pub(crate) const O1_WAKE_FN: u16 = 15;
+pub(crate) const O1_YIELD_FN: u16 = 16;
+
+/// Lines of the task body's function: what each op of the workload does.
+pub(crate) const BODY_RUN: u16 = 1;
+pub(crate) const BODY_SYS: u16 = 2;
+pub(crate) const BODY_SLEEP: u16 = 3;
+pub(crate) const BODY_YIELD: u16 = 4;
+pub(crate) const BODY_EXIT: u16 = 5;
+
+pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
+    CodeLoc { function, line }
+}
+
+const OSTEP: &str = "https://pages.cs.wisc.edu/~remzi/OSTEP/cpu-sched.pdf";
+const MUTEX_C: &str = "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/mutex.c";
+const QSPINLOCK_C: &str = "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/qspinlock.c";
+
+pub(crate) static CODE: &[Function] = &[
+    Function {
+        name: "task (the workload's body)",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/sched/core.c",
+        lines: &[
+            "for each operation of the task:",
+            "    run d    -> compute in user mode for d",
+            "    sys d    -> compute in the kernel for d",
+            "    sleep d  -> schedule_timeout(d): off the CPU until woken",
+            "    yield    -> sched_yield(): to the tail of the run queue",
+            "    exit     -> do_exit(): never runs again",
+        ],
+    },
+    Function {
+        name: "pick_next (FIFO)",
+        source_url: OSTEP,
+        lines: &["pick_next():", "    return the task queued earliest    // runs until it blocks or exits"],
+    },
+    Function {
+        name: "pick_next (SJF)",
+        source_url: OSTEP,
+        lines: &[
+            "pick_next():",
+            "    return the queued task with the least total CPU demand",
+            "    // ties: the one queued earliest; never preempts",
+        ],
+    },
+    Function {
+        name: "pick_next (STCF)",
+        source_url: OSTEP,
+        lines: &[
+            "pick_next():",
+            "    return the queued task with the least CPU time left",
+            "on_arrival(task):",
+            "    if task.left < current.left: preempt current",
+        ],
+    },
+    Function {
+        name: "scheduler_tick (round robin)",
+        source_url: OSTEP,
+        lines: &[
+            "pick_next(): return the head of the queue; slice = quantum",
+            "scheduler_tick():",
+            "    if slice used up && others wait: enqueue_tail(current); reschedule",
+            "    if slice used up && nobody waits: slice = quantum",
+        ],
+    },
+    Function {
+        name: "mutex_lock",
+        source_url: MUTEX_C,
+        lines: &[
+            "mutex_lock(lock):",
+            "    if (lock is free && !HANDOFF) take it; return  // fast path, even past waiters",
+            "    // (owner running: spin on it; not modelled in the Lab)",
+            "    add to the tail of lock->wait_list; sleep",
+            "    on wakeup: retry; first waiter that fails sets HANDOFF",
+        ],
+    },
+    Function {
+        name: "mutex_unlock",
+        source_url: MUTEX_C,
+        lines: &[
+            "mutex_unlock(lock):",
+            "    if (HANDOFF) give the lock to the first waiter; wake it",
+            "    else release; wake the first waiter (woken, not granted)",
+        ],
+    },
+    Function {
+        name: "queued_spin_lock",
+        source_url: QSPINLOCK_C,
+        lines: &[
+            "queued_spin_lock(lock):",
+            "    if (lock is free && nobody queued) take it; return",
+            "    join the MCS queue; spin on this CPU until the lock passes to us",
+        ],
+    },
+    Function {
+        name: "queued_spin_unlock",
+        source_url: QSPINLOCK_C,
+        lines: &["queued_spin_unlock(lock):", "    release; the head of the queue takes it next"],
+    },
+    Function {
+        name: "down_read",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/rwsem.c#L1243",
+        lines: &[
+            "down_read(sem):",
+            "    if (!(count & (WRITER_LOCKED | WAITERS | HANDOFF))) return  // fast path",
+            "    if (READER_OWNED && readers > 1) goto queue  // do not starve a writer",
+            "    if (!(count & (WRITER_LOCKED | HANDOFF))) return  // reader steals",
+            "queue: add to the tail of the wait list; sleep until granted",
+        ],
+    },
+    Function {
+        name: "down_write",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/rwsem.c#L1300",
+        lines: &[
+            "down_write(sem):",
+            "    if (cmpxchg(count, 0, WRITER_LOCKED)) return  // fast path",
+            "    add to the tail of the wait list",
+            "    for (;;) { if (rwsem_try_write_lock()) break;",
+            "        if (first && waited > RWSEM_WAIT_TIMEOUT) set HANDOFF; schedule() }",
+        ],
+    },
+    Function {
+        name: "up_read / up_write",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/rwsem.c#L411",
+        lines: &[
+            "up_read(sem) / up_write(sem):",
+            "    release; if (nobody holds it && WAITERS) rwsem_wake(sem)",
+            "rwsem_mark_wake(): a writer first: wake it (not granted)",
+            "    readers first: grant every queued reader, skipping writers",
+        ],
+    },
+    Function {
+        name: "the wait-for graph",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/lockdep.c",
+        lines: &[
+            "follow: task -> the lock it waits for -> that lock's holder -> ...",
+            "a task met twice closes a cycle: deadlock",
+        ],
+    },
+    Function {
+        name: "schedule (2.6.14)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &[
+            "schedule():",
+            "    prev->sleep_avg -= run_time / CURRENT_BONUS(prev)",
+            "    if (!rq->active->nr_active) swap(rq->active, rq->expired)",
+            "    next = the first task of the best priority in rq->active",
+            "    if (next->activated) credit its run-queue wait as sleep; requeue it",
+            "    context_switch(prev, next)",
+        ],
+    },
+    Function {
+        name: "scheduler_tick (2.6.14)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &[
+            "scheduler_tick():",
+            "    if (!--p->time_slice) {",
+            "        p->prio = effective_prio(p); p->time_slice = task_timeslice(p)",
+            "        if (TASK_INTERACTIVE(p) && !EXPIRED_STARVING(rq)) enqueue into the active array",
+            "        else enqueue into the expired array",
+            "    } else if (TASK_INTERACTIVE(p) && slice used % TIMESLICE_GRANULARITY == 0) requeue",
+        ],
+    },
+    Function {
+        name: "try_to_wake_up (2.6.14)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &[
+            "try_to_wake_up(p):",
+            "    activate_task(p): recalc_task_prio(p, now)   // sleep_avg, prio",
+            "    enqueue p into rq->active",
+            "    if (TASK_PREEMPTS_CURR(p, rq)) resched_task(rq->curr)",
+        ],
+    },
+    Function {
+        name: "sys_sched_yield (2.6.14)",
+        source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
+        lines: &["sys_sched_yield():", "    move current into rq->expired at its priority", "    schedule()"],
+    },
+];

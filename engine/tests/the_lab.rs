@@ -1,0 +1,491 @@
+//! The Lab: the textbook's exercises computed by hand, locks and deadlocks, errors
+//! a person can act on, and property tests over random workloads and random bytes.
+
+use proptest::prelude::*;
+use slowpath_engine::run::params::ParamValues;
+use slowpath_engine::run::trace::{Metric, Outcome, Run};
+use slowpath_engine::{run_checked, simulation, RunError};
+
+const MS: u64 = 1_000_000;
+
+fn params(workload: &str) -> ParamValues {
+    let meta = simulation("the-lab").expect("the Lab is built").meta();
+    ParamValues::from_pairs_exact(meta.params, [("workload", workload)]).expect("fits the parameter")
+}
+
+fn try_run(workload: &str, variant: &str) -> Result<Run, RunError> {
+    run_checked(simulation("the-lab").expect("the Lab is built"), &params(workload), variant, 1)
+}
+
+fn run(workload: &str, variant: &str) -> Run {
+    try_run(workload, variant).unwrap_or_else(|error| panic!("{error}"))
+}
+
+fn errors(workload: &str) -> String {
+    match try_run(workload, "as-written") {
+        Ok(_) => panic!("the workload ran:\n{workload}"),
+        Err(error) => error.to_string(),
+    }
+}
+
+fn ns(metric: Option<&Metric>) -> u64 {
+    match metric {
+        Some(Metric::Ns(value) | Metric::Count(value) | Metric::None(Some(value))) => *value,
+        other => panic!("not a figure: {other:?}"),
+    }
+}
+
+/// A task's figure, in ms (exact: these exercises are whole milliseconds).
+fn task_ms(run: &Run, task: &str, key: &str) -> u64 {
+    let Some(Metric::Object(tasks)) = run.metrics.get("tasks") else { panic!("no tasks") };
+    let Some(Metric::Object(fields)) = tasks.get(task) else { panic!("no task {task}") };
+    let value = ns(fields.get(key));
+    assert_eq!(value % MS, 0, "{task}.{key} = {value} ns is not whole ms");
+    value / MS
+}
+
+/// (response, turnaround, waiting) in ms for each task.
+fn figures(run: &Run, tasks: &[&str]) -> Vec<(u64, u64, u64)> {
+    tasks
+        .iter()
+        .map(|task| {
+            (
+                task_ms(run, task, "response_ns"),
+                task_ms(run, task, "turnaround_ns"),
+                task_ms(run, task, "waiting_ns"),
+            )
+        })
+        .collect()
+}
+
+const THREE_JOBS: &str = "\
+job A at=0 length=100ms
+job B at=0 length=200ms
+job C at=0 length=300ms
+";
+
+#[test]
+fn fifo_three_jobs_together() {
+    // FIFO runs A 0–100, B 100–300, C 300–600.
+    // response = start − arrival: 0, 100, 300; turnaround = end − arrival: 100, 300, 600;
+    // waiting (ready, not running) = response here, since none runs twice: 0, 100, 300.
+    let run = run(&format!("kernel fifo\n{THREE_JOBS}"), "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 100, 0), (100, 300, 100), (300, 600, 300)]);
+    // Average turnaround (100 + 300 + 600) / 3 = 333.33 ms, to the nanosecond below.
+    assert_eq!(ns(run.metrics.get("turnaround_avg_ns")), 333_333_333);
+    assert_eq!(ns(run.metrics.get("response_avg_ns")), 133_333_333);
+}
+
+#[test]
+fn fifo_suffers_the_convoy_that_sjf_avoids() {
+    // The long job first: FIFO runs C 0–300, B 300–500, A 500–600:
+    // turnarounds 600, 500, 300 (A, B, C), average 1400 / 3 = 466.67 ms.
+    let reversed = "job C length=300ms\njob B length=200ms\njob A length=100ms\n";
+    let fifo = run(reversed, "fifo");
+    assert_eq!(figures(&fifo, &["A", "B", "C"]), vec![(500, 600, 500), (300, 500, 300), (0, 300, 0)]);
+    assert_eq!(ns(fifo.metrics.get("turnaround_avg_ns")), 466_666_666);
+    // SJF picks by length whatever the order: A 0–100, B 100–300, C 300–600, as FIFO did in order.
+    let sjf = run(reversed, "sjf");
+    assert_eq!(figures(&sjf, &["A", "B", "C"]), vec![(0, 100, 0), (100, 300, 100), (300, 600, 300)]);
+    assert_eq!(ns(sjf.metrics.get("turnaround_avg_ns")), 333_333_333);
+}
+
+#[test]
+fn round_robin_with_a_one_millisecond_quantum() {
+    // Quantum 1 ms, A B C in turn: responses 0, 1, 2 ms.
+    // A needs 100 slices: its 100th starts at 3 × 99 = 297 and ends at 298.
+    // Then B and C alternate: B's 100th slice ended at 299, C's at 300; B needs 100 more,
+    // one every 2 ms: it ends at 300 + 2 × 99 + 1 = 499. C alone then ends at 600.
+    // waiting = turnaround − length: 298 − 100 = 198, 499 − 200 = 299, 600 − 300 = 300.
+    let run = run(&format!("kernel rr quantum=1ms\n{THREE_JOBS}"), "as-written");
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 298, 198), (1, 499, 299), (2, 600, 300)]);
+    // Each job is switched in once per slice it runs, except C's last 100 back to back.
+    assert_eq!(task_ms(&run, "A", "user_ns"), 100);
+}
+
+const LATE_SHORT_JOBS: &str = "\
+job A at=0 length=100ms
+job B at=10ms length=10ms
+job C at=10ms length=10ms
+";
+
+#[test]
+fn sjf_with_late_short_jobs_waits_and_stcf_preempts() {
+    // SJF never preempts: A 0–100, B 100–110, C 110–120.
+    // response: A 0, B 100 − 10 = 90, C 110 − 10 = 100; turnaround: 100, 110 − 10 = 100, 120 − 10 = 110.
+    let sjf = run(LATE_SHORT_JOBS, "sjf");
+    assert_eq!(figures(&sjf, &["A", "B", "C"]), vec![(0, 100, 0), (90, 100, 90), (100, 110, 100)]);
+    assert_eq!(ns(sjf.metrics.get("turnaround_avg_ns")), 103_333_333, "(100 + 100 + 110) / 3");
+    // STCF: at 10 ms B (10 ms left) preempts A (90 ms left): A 0–10, B 10–20, C 20–30, A 30–120.
+    // response: A 0, B 0, C 20 − 10 = 10; turnaround: 120, 10, 20; A waited 20, C 10.
+    let stcf = run(LATE_SHORT_JOBS, "stcf");
+    assert_eq!(figures(&stcf, &["A", "B", "C"]), vec![(0, 120, 20), (0, 10, 0), (10, 20, 10)]);
+    assert_eq!(ns(stcf.metrics.get("turnaround_avg_ns")), 50 * MS, "(120 + 10 + 20) / 3");
+    assert_eq!(ns(stcf.metrics.get("preemptions")), 1);
+}
+
+#[test]
+fn two_cpus_share_one_queue() {
+    // Two CPUs, FIFO: A on CPU 0 and B on CPU 1 at 0; C waits for the first free CPU (A's, at 100).
+    let run = run(&format!("kernel fifo\ncpus 2\n{THREE_JOBS}"), "as-written");
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 100, 0), (0, 200, 0), (100, 400, 100)]);
+}
+
+const MUTEX_PAIR: &str = "\
+kernel rr quantum=10ms
+mutex M
+task t x 2
+  lock M
+  sys 15ms
+  unlock M
+";
+
+#[test]
+fn a_mutex_held_across_a_quantum_makes_the_other_wait() {
+    // t1 takes M at 0 and is preempted at 10 with it held; t2 runs, finds M held and sleeps;
+    // t1 runs 10–15, unlocks and wakes t2 (woken, not granted); t2 retries at 15 and takes it:
+    // it waited 15 − 10 = 5 ms. t2 then holds M 15–30 (preempted once at 25, alone, so renewed).
+    let run = run(MUTEX_PAIR, "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    let Some(Metric::Object(locks)) = run.metrics.get("locks") else { panic!("no locks") };
+    let Some(Metric::Object(m)) = locks.get("M") else { panic!("no M") };
+    assert_eq!(ns(m.get("acquisitions")), 2);
+    assert_eq!(ns(m.get("contended")), 1);
+    assert_eq!(ns(m.get("wait_total_ns")), 5 * MS);
+    assert_eq!(task_ms(&run, "t2", "lock_wait_ns"), 5);
+    assert_eq!(task_ms(&run, "t2", "turnaround_ns"), 30);
+    let text = narration(&run);
+    assert!(text.contains("t2 cannot take M: t1 holds it"), "{text}");
+    assert!(text.contains("t1 unlocks M and wakes t2"), "{text}");
+}
+
+#[test]
+fn a_cycle_of_waits_ends_the_run_with_the_cycle_named() {
+    let workload = "\
+kernel rr quantum=1ms
+mutex A
+mutex B
+task left
+  lock A
+  run 5ms
+  lock B
+  unlock B
+  unlock A
+task right
+  lock B
+  run 5ms
+  lock A
+  unlock A
+  unlock B
+";
+    let run = run(workload, "as-written");
+    let Outcome::Deadlock(deadlock) = &run.outcome else { panic!("no deadlock: {:?}", run.outcome) };
+    assert_eq!(deadlock.cycle.len(), 2);
+    let text = narration(&run);
+    assert!(text.contains("left holds A and waits for B."), "{text}");
+    assert!(text.contains("right holds B and waits for A."), "{text}");
+    assert!(text.contains("Deadlock: 2 task(s)"), "{text}");
+}
+
+#[test]
+fn a_spinlock_waiter_burns_its_cpu_until_the_holder_unspins() {
+    // Two CPUs: s1 and s2 start together; s1 (CPU 0) takes S, s2 (CPU 1) spins 0–3 ms as sys time.
+    let workload = "cpus 2\nspinlock S\ntask s x 2\n  spin S\n  sys 3ms\n  unspin S\n";
+    let run = run(workload, "fifo");
+    assert_eq!(task_ms(&run, "s2", "lock_wait_ns"), 3);
+    assert_eq!(task_ms(&run, "s2", "sys_ns"), 6, "3 ms spinning + 3 ms holding");
+    assert_eq!(task_ms(&run, "s2", "turnaround_ns"), 6);
+}
+
+#[test]
+fn readers_share_an_rwsem_and_a_writer_waits_for_them() {
+    // r1, r2 read 0–5 ms on two CPUs; w arrives at 1 ms, queues, and is woken when the last reader leaves.
+    let workload = "\
+cpus 3
+rwsem R
+task r x 2
+  read R
+  sys 5ms
+  release R
+task w at=1ms
+  write R
+  sys 1ms
+  release R
+";
+    let run = run(workload, "fifo");
+    assert_eq!(run.outcome, Outcome::Completed);
+    assert_eq!(task_ms(&run, "w", "lock_wait_ns"), 4);
+    assert_eq!(task_ms(&run, "w", "turnaround_ns"), 5, "arrives at 1, done at 6");
+    let text = narration(&run);
+    assert!(text.contains("w cannot write R"), "{text}");
+}
+
+#[test]
+fn forever_runs_to_the_horizon() {
+    let run = run("kernel rr\nuntil 50ms\ntask hog\n  forever {\n    run 3ms\n  }\n", "as-written");
+    assert_eq!(run.outcome, Outcome::TimeLimit);
+    assert_eq!(run.end_ns, 50 * MS);
+}
+
+#[test]
+fn the_same_text_kernel_and_seed_give_the_same_trace() {
+    let preset = slowpath_engine::cases::the_lab::PRESET;
+    let first = run(preset, "as-written");
+    let again = run(preset, "as-written");
+    assert_eq!(first.trace_hash, again.trace_hash);
+    let other = run(preset, "fifo");
+    assert_ne!(first.trace_hash, other.trace_hash, "another kernel, another trace");
+}
+
+// ---- errors ------------------------------------------------------------------------
+
+#[test]
+fn an_undeclared_resource_is_named_with_its_place_and_what_is_declared() {
+    let message = errors("mutex M\nrwsem R\ntask t\n  lock M2\n");
+    assert!(message.contains("line 4, column 8: unknown resource `M2`; declared: M, R"), "{message}");
+}
+
+#[test]
+fn several_errors_are_listed_at_once_and_capped() {
+    let message = errors("cpus 9\ntask t\n  run 5\n  unlock M\n  frobnicate\n");
+    assert!(message.contains("line 1, column 6: CPUs:"), "{message}");
+    assert!(message.contains("line 3, column 7: duration:") && message.contains("no unit"), "{message}");
+    assert!(message.contains("line 5, column 3: unknown operation `frobnicate`"), "{message}");
+    let many: String = (0..20).map(|i| format!("bogus{i}\n")).collect();
+    let message = errors(&many);
+    assert_eq!(message.lines().count(), 10, "a count, 8 errors and a line counting the rest:\n{message}");
+    assert!(message.contains("and 12 more"), "{message}");
+}
+
+#[test]
+fn what_is_wrong_before_running_is_said_before_running() {
+    let unlock = errors("mutex M\ntask t\n  run 1ms\n  unlock M\n");
+    assert!(unlock.contains("line 4, column 10: `M` is not held here"), "{unlock}");
+    let sleeps = errors("spinlock S\ntask t\n  spin S\n  sleep 1ms\n  unspin S\n");
+    assert!(sleeps.contains("line 4, column 3: `sleep` while holding spinlock `S`"), "{sleeps}");
+    let kind = errors("rwsem R\ntask t\n  lock R\n  unlock R\n");
+    assert!(kind.contains("`R` is a rwsem: use read, write and release"), "{kind}");
+    let spins = errors("task t\n  forever {\n    yield\n  }\n");
+    assert!(spins.contains("line 2, column 3: this `forever` takes no time"), "{spins}");
+    let held = errors("mutex M\ntask t\n  lock M\n  run 1ms\n");
+    assert!(held.contains("`t` ends holding `M`"), "{held}");
+    let eevdf = errors("kernel eevdf\njob A length=1ms\n");
+    assert!(eevdf.contains("kernel `eevdf` is not built in the Lab yet"), "{eevdf}");
+    let o1 = errors("kernel o1\ncpus 2\njob A length=1ms\n");
+    assert!(o1.contains("kernel `o1` runs on one CPU in the Lab"), "{o1}");
+}
+
+#[test]
+fn the_bounds_are_stated_and_kept() {
+    let big = format!("job A length=1ms\n#{}\n", "x".repeat(4200));
+    let meta = simulation("the-lab").expect("the Lab is built").meta();
+    let refused =
+        ParamValues::from_pairs_exact(meta.params, [("workload", big.as_str())]).expect_err("too long");
+    assert!(refused.message.contains("more than 4096"), "{}", refused.message);
+    let parsed = slowpath_engine::cases::the_lab::lang::load(&big).expect_err("too long for the parser too");
+    assert!(parsed[0].message.contains("at most 4096 are read"), "{:?}", parsed);
+    let crowd = errors("task t x 40\n  run 1ms\ntask u x 40\n  run 1ms\n");
+    assert!(crowd.contains("80 tasks so far; at most 64"), "{crowd}");
+    let cpus = errors("cpus 5\njob A length=1ms\n");
+    assert!(cpus.contains("1 to 4"), "{cpus}");
+}
+
+#[test]
+fn hostile_text_is_quoted_safely() {
+    let message = errors("mutex M\ntask t\n  lock \u{202e}M\u{1b}[2J\n");
+    assert!(!message.chars().any(|c| c == '\u{202e}' || c == '\u{1b}'), "{message:?}");
+    assert!(message.contains("\\u{202e}"), "{message}");
+}
+
+fn narration(run: &Run) -> String {
+    run.trace_lines(100_000).collect::<Vec<_>>().join("\n")
+}
+
+// ---- properties --------------------------------------------------------------------
+
+/// A random workload from the grammar: balanced lock use most of the time, so that
+/// most of them run, and every operation the language has.
+fn workload() -> impl Strategy<Value = String> {
+    let kernel = prop::sample::select(vec!["fifo", "sjf", "stcf", "rr", "rr quantum=1ms", "rr quantum=3ms"]);
+    let kinds = prop::collection::vec(prop::sample::select(vec!["mutex", "spinlock", "rwsem"]), 0..4);
+    let op = (0u8..12, 0usize..4, 1u64..20);
+    let body = prop::collection::vec(op, 1..8);
+    let tasks = prop::collection::vec((body, 1u64..4, 0u64..20, any::<bool>()), 1..5);
+    (kernel, 1u64..5, kinds, tasks, 5u64..200).prop_map(|(kernel, cpus, kinds, tasks, until)| {
+        let mut text = format!("kernel {kernel}\ncpus {cpus}\nuntil {until}ms\n");
+        for (index, kind) in kinds.iter().enumerate() {
+            text += &format!("{kind} L{index}\n");
+        }
+        for (number, (body, copies, at, job)) in tasks.iter().enumerate() {
+            if *job {
+                text += &format!("job J{number} at={at}ms length={}ms\n", copies * 7);
+                continue;
+            }
+            text += &format!("task T{number} x {copies} at={at}ms\n");
+            for &(choice, lock, ms) in body {
+                text += &statement(choice, lock, ms, &kinds);
+            }
+        }
+        text
+    })
+}
+
+fn statement(choice: u8, lock: usize, ms: u64, kinds: &[&str]) -> String {
+    // A declared lock, mostly; with none declared, lock statements name `L0`, an error to report.
+    let lock = if kinds.is_empty() || choice == 9 { lock } else { lock % kinds.len() };
+    let (take, give) = lock_ops(kinds.get(lock).copied(), ms);
+    match choice {
+        0 => format!("  run {ms}ms\n"),
+        1 => format!("  sys {ms}00us\n"),
+        2 => format!("  sleep {ms}ms\n"),
+        3 => "  yield\n".to_string(),
+        4 => format!("  repeat {ms} {{\n    run 1ms\n    sleep 1ms\n  }}\n"),
+        5 => format!(
+            "  forever {{\n    run {ms}ms\n    {take} L{lock}\n    sys 1ms\n    {give} L{lock}\n  }}\n"
+        ),
+        6 => format!("  {take} L{lock}\n  {give} L{lock}\n"),
+        // Unbalanced, or undeclared (choice 9): an error to report, never a panic.
+        7 | 9 if ms % 4 == 0 => format!("  {give} L{lock}\n"),
+        // Two locks in either order: a deadlock when two tasks disagree.
+        10 => {
+            let other = (lock + 1) % kinds.len().max(1);
+            let (take2, give2) = lock_ops(kinds.get(other).copied(), ms);
+            format!(
+                "  {take} L{lock}\n  run {ms}ms\n  {take2} L{other}\n  {give2} L{other}\n  {give} L{lock}\n"
+            )
+        }
+        _ => format!("  {take} L{lock}\n  sys {ms}ms\n  {give} L{lock}\n"),
+    }
+}
+
+fn lock_ops(kind: Option<&str>, ms: u64) -> (&'static str, &'static str) {
+    match kind {
+        Some("mutex") => ("lock", "unlock"),
+        Some("spinlock") => ("spin", "unspin"),
+        Some(_) if ms % 2 == 0 => ("read", "release"),
+        Some(_) => ("write", "release"),
+        None => ("lock", "unlock"),
+    }
+}
+
+fn check_messages(error: &RunError) {
+    let message = error.to_string();
+    assert!(message.lines().count() <= 2 + slowpath_engine::cases::the_lab::lang::ERRORS_MAX, "{message}");
+    for line in message.lines() {
+        assert!(
+            !line.chars().any(|c| c.is_control() || slowpath_engine::run::params::is_invisible_format(c)),
+            "{line:?}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_workloads_run_or_say_why_within_the_budget(text in workload()) {
+        for variant in ["as-written", "fifo", "stcf", "o1"] {
+            match try_run(&text, variant) {
+                Ok(run) => {
+                    let (ops, blocks, _) = run.stored();
+                    prop_assert!(ops <= slowpath_engine::run::budget::STORED_OPS_MAX + 256);
+                    prop_assert!(blocks <= slowpath_engine::run::budget::STORED_BLOCKS_MAX + 1);
+                    // At every key moment the picture is what the words say.
+                    let case = simulation("the-lab").expect("the Lab is built");
+                    let (disagreements, uncovered) = run.stage_disagreements(case.stage_claims());
+                    prop_assert!(disagreements.is_empty(), "{:?}", disagreements.first().map(|d| (d.says, &d.shows)));
+                    prop_assert!(uncovered.is_empty(), "templates with no claim: {uncovered:?}");
+                    let stopped_storing = matches!(run.outcome, Outcome::StepLimit { .. });
+                    prop_assert!(!stopped_storing, "the Lab stops simulating, never only storing");
+                }
+                Err(error) => check_messages(&error),
+            }
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+        let text = String::from_utf8_lossy(&bytes);
+        if let Err(error) = try_run(&text, "as-written") {
+            check_messages(&error);
+        }
+    }
+
+    #[test]
+    fn random_lines_of_words_never_panic(
+        lines in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(vec![
+                "task", "job", "mutex", "rwsem", "spinlock", "kernel", "rr", "cpus", "2", "x", "3", "run", "5ms",
+                "lock", "unlock", "M", "{", "}", "repeat", "forever", "sleep", "at=1ms", "length=2ms", "until",
+                "read", "write", "release", "spin", "unspin", "yield", "exit", "quantum=1ms", "#", "T",
+            ]), 0..6),
+            0..20,
+        )
+    ) {
+        let text: String = lines.iter().map(|words| words.join(" ") + "\n").collect();
+        if let Err(error) = try_run(&text, "as-written") {
+            check_messages(&error);
+        }
+    }
+}
+
+#[test]
+fn stcf_on_two_cpus_preempts_the_task_with_the_most_left() {
+    // A (100 ms) on CPU 0 and B (50 ms) on CPU 1 from 0; C (10 ms) arrives at 20 ms,
+    // when A has 80 ms left and B 30: C takes A's CPU, 20–30, and A resumes at 30.
+    let workload = "cpus 2\njob A length=100ms\njob B length=50ms\njob C at=20ms length=10ms\n";
+    let run = run(workload, "stcf");
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 110, 10), (0, 50, 0), (0, 10, 0)]);
+}
+
+#[test]
+fn o1_hogs_take_whole_timeslices_and_meet_again_after_the_array_swap() {
+    // 2.6.14 at HZ 1000: nice 0 is static priority 120 and a 100 ms slice (task_timeslice).
+    // hog1 runs 0–100 and expires (a hog has no sleep_avg: priority 120 − 0 + 5 = 125, not
+    // interactive), hog2 100–200 and expires; the active array is empty: swap; hog1 200–300.
+    let workload = "kernel o1\nuntil 300ms\ntask hog x 2\n  forever {\n    run 50ms\n  }\n";
+    let run = run(workload, "as-written");
+    assert_eq!(run.outcome, Outcome::TimeLimit);
+    assert_eq!((task_ms(&run, "hog1", "user_ns"), task_ms(&run, "hog2", "user_ns")), (200, 100));
+    assert_eq!(task_ms(&run, "hog2", "response_ns"), 100);
+    let text = narration(&run);
+    assert!(
+        text.contains("hog1's timeslice is used up: it moves to the expired array at priority 125"),
+        "{text}"
+    );
+    assert!(text.contains("schedule() swaps the arrays"), "{text}");
+}
+
+#[test]
+fn o1_an_interactive_sleeper_earns_a_better_priority_and_preempts_the_hog() {
+    // The editor sleeps 20 ms after each 1 ms: recalc_task_prio credits 20 ms × (10 − bonus 0)
+    // = 200 ms of sleep_avg, bonus 200 / 1000 × 10 = 2, priority 120 − 2 + 5 = 123, better
+    // than the expired hog's 125: the woken editor preempts it.
+    let workload = "kernel o1\nuntil 1s\ntask hog\n  forever {\n    run 50ms\n  }\ntask editor\n  forever {\n    run 1ms\n    sleep 20ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(text.contains("editor's sleep_avg is 200 ms (bonus 2), so its priority is 123"), "{text}");
+    assert!(
+        text.contains("editor's priority 123 is better than hog's 125: the woken task preempts it"),
+        "{text}"
+    );
+    // After its first wait behind the hog's first slice (100 ms), the editor never waits again.
+    assert_eq!(task_ms(&run, "editor", "waiting_ns"), 100);
+}
+
+#[test]
+fn o1_a_task_that_yields_waits_in_the_expired_array_for_every_hog_slice() {
+    // The coredump-threads stall in small (issue 33 §5): sched_yield puts y behind every task
+    // of the active array. Hogs run whole 100 ms slices: hog1 0–100, hog2 100–200, hog3
+    // 200–300 (each expires to 125). y (120) runs 300–301 and yields; the active array is
+    // empty, the arrays swap, y is still the best and runs 301–302; then the hogs 302–602;
+    // swap, y 602–603; hogs 603–903; swap, y 903–904; hog1 904–1000.
+    // y: 4 × 1 ms; hog1: 100 + 100 + 100 + 96 = 396 ms; hog2, hog3: 300 ms each.
+    let workload = "kernel o1\nuntil 1s\ntask hog x 3\n  forever {\n    run 50ms\n  }\ntask y\n  forever {\n    run 1ms\n    yield\n  }\n";
+    let run = run(workload, "as-written");
+    let user: Vec<u64> =
+        ["hog1", "hog2", "hog3", "y"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
+    assert_eq!(user, vec![396, 300, 300, 4]);
+    assert_eq!(task_ms(&run, "y", "response_ns"), 300);
+}
