@@ -144,15 +144,19 @@ function offerKeepingEveryCase() {
     }
   };
   // The active worker answers whether or not it controls this page yet (a first visit).
-  navigator.serviceWorker.ready.then(({ active }) => {
-    if (!active) return;
-    offer.hidden = false;
-    button.addEventListener('click', () => {
-      button.disabled = true;
-      status.textContent = 'Keeping the cases…';
-      askServiceWorker(active, { keepEveryCase: true }, said);
+  const active = navigator.serviceWorker.ready.then((registration) => registration.active);
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    status.textContent = 'Keeping the cases…';
+    active.then((worker) => {
+      if (worker) askServiceWorker(worker, { keepEveryCase: true }, said);
+      else said({ kept: 0, total: 0, failed: 'no service worker' });
     });
-    askServiceWorker(active, { keptCases: true }, (reply) => {
+  });
+  active.then((worker) => {
+    if (!worker) return;
+    offer.hidden = false;
+    askServiceWorker(worker, { keptCases: true }, (reply) => {
       if (reply.total > 0 && reply.kept === reply.total) said(reply);
     });
   });
