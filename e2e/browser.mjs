@@ -143,8 +143,14 @@ export async function withPage(browser, name, body, options = {}) {
   }
 }
 
-/** Waits until the Yew app has drawn its shell (header and main; an embed or the presenter view has only main). */
-export async function waitForApp(page) {
+/**
+ * Waits until the Yew app has drawn its shell (header and main; an embed or the
+ * presenter view has only main) and a case page its player. Then, unless
+ * `{ below: false }`, goes below the first screen as a jump button does, so that
+ * tests see what is mounted only once a reader goes there (figures, timeline,
+ * parameters, about), and waits until it is.
+ */
+export async function waitForApp(page, { below = true } = {}) {
   await page.locator('header.site-header, main.embed, main.present').first().waitFor();
   await page.locator('main#main').waitFor();
   // A case page's run comes from the engine's worker: wait until it has arrived
@@ -154,6 +160,19 @@ export async function waitForApp(page) {
     null,
     { timeout: 90_000 },
   );
+  if (below) await goBelowTheFirstScreen(page);
+}
+
+/** Asks for the parts below a case's first screen (the jump buttons' event) and waits until they are mounted. */
+export async function goBelowTheFirstScreen(page) {
+  const waiting = await page.evaluate(() => {
+    if (!document.querySelector('.player-details[aria-busy="true"]')) return false;
+    window.dispatchEvent(new Event('slowpath-below'));
+    return true;
+  });
+  if (!waiting) return;
+  await page.waitForFunction(() => !document.querySelector('.player-details[aria-busy="true"]'));
+  if (await page.locator('article.case:not(.case-embed):not(.case-tour)').count()) await page.locator('#about').waitFor();
 }
 
 /** Waits only for the page's shell, not for a run (to watch a run being made). */

@@ -12,7 +12,7 @@ pub use figures::TitleFigures;
 pub use figures::{default_run_key, KnownHeadlines};
 pub use footer::site_footer;
 pub use header::site_header;
-pub use later::use_parts_shown;
+pub use later::{announce, use_parts_shown_on_approach, BELOW_EVENT, DETAILS_SHOWN_EVENT, GOING_BELOW};
 
 use slowpath_engine::CaseMeta;
 

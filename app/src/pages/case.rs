@@ -48,10 +48,16 @@ impl PartialEq for CaseDetailsProps {
 #[function_component(CaseDetails)]
 fn case_details(props: &CaseDetailsProps) -> Html {
     let meta = props.case.meta();
-    // What the case is (below the player) is mounted after the player's first screen,
-    // in three parts, one per frame: the variants, the parameter table, the figures
-    // and sources (laid out at once, its text was a long task of its own).
-    let about_shown = crate::components::use_parts_shown(3);
+    // What the case is (below the player) is mounted after the player's details,
+    // once the reader goes below the first screen, in three parts, one per frame:
+    // the variants, the parameter table, the figures and sources (laid out at once,
+    // its text was a long task of its own).
+    const ABOUT_WAITS_FOR: [&str; 3] = [
+        crate::components::GOING_BELOW[0],
+        crate::components::GOING_BELOW[1],
+        crate::components::DETAILS_SHOWN_EVENT,
+    ];
+    let about_shown = crate::components::use_parts_shown_on_approach(3, &ABOUT_WAITS_FOR, None);
     let route = Route::Case { id: meta.id.to_string(), query: props.query.to_string() };
     if route.embedded() || route.presenting() {
         // An embed or the presenter view: the player alone (it links back to this page itself).

@@ -9,12 +9,10 @@ use yew::prelude::*;
 pub fn jump_nav(has_case_ui: bool, tour_hash: Option<String>) -> Html {
     let jump = |id: &'static str| {
         Callback::from(move |_: MouseEvent| {
-            if let Some(target) = gloo::utils::document().get_element_by_id(id) {
-                target.scroll_into_view();
-                if let Ok(target) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(target) {
-                    let _ = target.focus();
-                }
-            }
+            // The parts below are mounted once asked for; jump when they are all there,
+            // so that a part mounted above the target does not move it away.
+            crate::components::announce(crate::components::BELOW_EVENT);
+            jump_when_mounted(id, JUMP_TRIES);
         })
     };
     let mut parts = vec![("details-figures", "Figures")];
@@ -35,5 +33,32 @@ pub fn jump_nav(has_case_ui: bool, tour_hash: Option<String>) -> Html {
                 }
             </ul>
         </nav>
+    }
+}
+
+/// How many times a jump looks for its target, `JUMP_RETRY_MS` apart: the parts
+/// mount one per frame, a few seconds at most on a slow phone.
+const JUMP_TRIES: u32 = 100;
+const JUMP_RETRY_MS: u32 = 50;
+
+/// Scrolls to and focuses `id` once it exists and nothing below the first screen is
+/// still being mounted; gives up after `tries_left` more looks.
+fn jump_when_mounted(id: &'static str, tries_left: u32) {
+    let document = gloo::utils::document();
+    let mounting = document.query_selector(".player-details[aria-busy=\"true\"]").ok().flatten().is_some();
+    match document.get_element_by_id(id) {
+        Some(target) if !mounting || tries_left == 0 => {
+            target.scroll_into_view();
+            if let Ok(target) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(target) {
+                let _ = target.focus();
+            }
+        }
+        _ if tries_left > 0 => {
+            gloo::timers::callback::Timeout::new(JUMP_RETRY_MS, move || {
+                jump_when_mounted(id, tries_left - 1)
+            })
+            .forget();
+        }
+        _ => {}
     }
 }

@@ -119,8 +119,19 @@ pub fn player_view(props: &PlayerProps) -> Html {
     let qr_cache: Rc<RefCell<(String, Option<String>)>> = use_mut_ref(|| (String::new(), None));
 
     // What sits below the first screen (figures, charts, timeline, parameters) is
-    // mounted after it, one part per frame (`use_parts_shown`): nobody sees it yet.
-    let details_shown = crate::components::use_parts_shown(DETAIL_PARTS);
+    // mounted once the reader goes there, one part per frame: nobody sees it yet.
+    let details_area = use_node_ref();
+    let details_shown = crate::components::use_parts_shown_on_approach(
+        DETAIL_PARTS,
+        &crate::components::GOING_BELOW,
+        Some(details_area.clone()),
+    );
+    // The case page's "About" waits for the details: it is below them.
+    use_effect_with(details_shown, |&shown| {
+        if shown == DETAIL_PARTS {
+            crate::components::announce(crate::components::DETAILS_SHOWN_EVENT);
+        }
+    });
 
     // The first screen ends above the window's bottom at every step (`fit`).
     let stage_area = use_node_ref();
@@ -174,6 +185,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
         close_help: dispatch(Action::CloseHelp),
         dismiss_notices: dispatch(Action::DismissNotices),
         stage_area,
+        details_area,
     };
     if player.query.present {
         presenter_screen(&screen, &qr_cache, pointer_idle)
@@ -230,6 +242,8 @@ struct Screen {
     close_help: Callback<MouseEvent>,
     dismiss_notices: Callback<MouseEvent>,
     stage_area: NodeRef,
+    /// What is below the first screen, mounted once the reader goes there.
+    details_area: NodeRef,
 }
 
 impl Screen {
@@ -449,12 +463,13 @@ fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
 }
 
 /// The figures, the case's charts, the timeline, the export and the parameters,
-/// each once its part is shown (`DETAIL_PARTS`, one per frame).
+/// each once its part is shown (`DETAIL_PARTS`, one per frame, once the reader
+/// goes below the first screen).
 fn below_the_first_screen(screen: &Screen, details_shown: u8) -> Html {
     let (meta, player, view) = (screen.meta, &screen.player, &screen.view);
     let links = &screen.links;
     html! {
-        <div class="player-details" aria-busy={(details_shown < DETAIL_PARTS).then_some("true")}>
+        <div class="player-details" aria-busy={(details_shown < DETAIL_PARTS).then_some("true")} ref={screen.details_area.clone()}>
             if details_shown >= 1 {
             <compare_view::CompareFigures player={player.clone()} />
             <div class="player-figures" id="details-figures" tabindex="-1">
@@ -474,7 +489,7 @@ fn below_the_first_screen(screen: &Screen, details_shown: u8) -> Html {
             }
             if details_shown >= 3 {
             <div id="details-timeline" tabindex="-1">
-                <Timeline run={player.run.clone()} timeline={player.timeline.clone()} now_ns={view.now_ns} on_seek_time={screen.on_seek_time.clone()} />
+                <Timeline run={player.run.clone()} timeline={player.timeline.get(&player.run)} now_ns={view.now_ns} on_seek_time={screen.on_seek_time.clone()} />
             </div>
             }
             if details_shown >= DETAIL_PARTS {

@@ -135,7 +135,9 @@ pub struct Player {
     pub case: Option<&'static dyn Case>,
     pub query: PlayerQuery,
     pub run: Rc<Run>,
-    pub timeline: Rc<Timeline>,
+    /// The run's timeline, made when the timeline is first drawn (below the first
+    /// screen, often never on a phone).
+    pub timeline: LazyTimeline,
     pub position: u64,
     pub playing: bool,
     pub speed: usize,
@@ -169,6 +171,18 @@ impl PartialEq for Player {
                 (None, None) => true,
                 _ => false,
             }
+    }
+}
+
+/// A run's timeline, made once, on first use (`get`), and shared by the clones of
+/// a player with that run (a new run gets a new, empty one).
+#[derive(Clone, Default)]
+pub struct LazyTimeline(Rc<std::cell::OnceCell<Rc<Timeline>>>);
+
+impl LazyTimeline {
+    /// The timeline of `run`, the run this one was made empty for.
+    pub fn get(&self, run: &Run) -> Rc<Timeline> {
+        self.0.get_or_init(|| Rc::new(run.timeline())).clone()
     }
 }
 
@@ -247,9 +261,7 @@ impl Player {
         debug_assert_eq!(run.variant, query.variant, "the run was made from this query");
         let (position, notice) = super::url::place::place(&run, &link.text, query.step);
         notices.extend(notice);
-        let started = crate::perf::now_ms();
-        let timeline = Rc::new(run.timeline());
-        crate::perf::record("__slowpathTimelineMs", meta.id, crate::perf::now_ms() - started);
+        let timeline = LazyTimeline::default();
         let mut player = Player {
             meta,
             case: Some(case),
@@ -278,7 +290,7 @@ impl Player {
             meta,
             case: None,
             query: PlayerQuery::defaults(meta),
-            timeline: Rc::new(run.timeline()),
+            timeline: LazyTimeline::default(),
             run,
             position: 0,
             playing: false,
@@ -369,7 +381,7 @@ impl Player {
         // Keep the position when it still exists in the new run.
         let (position, notice) = position_for(&run, self.query.step);
         self.notices.extend(notice);
-        self.timeline = Rc::new(run.timeline());
+        self.timeline = LazyTimeline::default();
         self.run = run;
         self.position = position;
         self.playing = false;
