@@ -18,6 +18,7 @@ function mounted(page) {
     figures: Boolean(document.getElementById('details-figures')),
     params: Boolean(document.getElementById('details-params')),
     about: Boolean(document.getElementById('about')),
+    button: Boolean(document.querySelector('.details-waiting button')),
   }));
 }
 
@@ -40,13 +41,13 @@ describe('below the first screen', () => {
           await waitForApp(page, { below: false });
           // A few frames and timers after the player: still nothing below.
           await page.waitForTimeout(1500);
-          assert.deepEqual(await mounted(page), { busy: true, figures: false, params: false, about: false });
+          assert.deepEqual(await mounted(page), { busy: true, figures: false, params: false, about: false, button: true });
           await page.mouse.move(viewport.width / 2, viewport.height / 2);
           await page.mouse.wheel(0, 400);
           await page.waitForFunction(
             () => document.getElementById('about') && !document.querySelector('.player-details[aria-busy="true"]'),
           );
-          assert.deepEqual(await mounted(page), { busy: false, figures: true, params: true, about: true });
+          assert.deepEqual(await mounted(page), { busy: false, figures: true, params: true, about: true, button: false });
           assert.deepEqual(consoleErrors, []);
           assert.deepEqual(pageErrors, []);
         },
@@ -64,6 +65,19 @@ describe('below the first screen', () => {
       await page.waitForFunction(() => document.activeElement?.id === 'details-params');
       const top = await page.evaluate(() => document.getElementById('details-params').getBoundingClientRect().top);
       assert.ok(top >= -1 && top < 200, `the parameters are at the window's top (${top})`);
+      assert.equal((await mounted(page)).busy, false);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
+  // A screen reader's cursor activates the button without scrolling the page.
+  test('their own button shows them and moves there', T, async () => {
+    await withPage(suite.browser, 'below-button', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url(`#/case/${CASE}`));
+      await waitForApp(page, { below: false });
+      await page.evaluate(() => document.querySelector('.details-waiting button').click());
+      await page.waitForFunction(() => document.activeElement?.id === 'details-figures');
       assert.equal((await mounted(page)).busy, false);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);

@@ -2,7 +2,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { goBelowTheFirstScreen, startSuite, waitForApp, withPage } from './browser.mjs';
 import { LISTED_IDS } from './registry.mjs';
 
 const T = { timeout: 60_000 };
@@ -136,7 +136,8 @@ describe('app shell', () => {
       assert.ok(page.url().endsWith(`#/case/${id}`));
       assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), title);
       await page.getByTestId('player').waitFor();
-      // Below the player, shown once its details have mounted (a few frames later).
+      // Below the player, built once the reader goes there (as a jump button does).
+      await goBelowTheFirstScreen(page);
       await page.getByRole('heading', { name: 'Variants' }).waitFor();
       await page.getByRole('heading', { name: 'Sources' }).waitFor();
       const table = page.getByTestId('param-table');

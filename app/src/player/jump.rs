@@ -7,14 +7,7 @@ use yew::prelude::*;
 /// and `about` by the case page). Buttons, not `#id` links: the hash is the route.
 /// `tour_hash`: the case's guided tour (every case ships one), when not already in it.
 pub fn jump_nav(has_case_ui: bool, tour_hash: Option<String>) -> Html {
-    let jump = |id: &'static str| {
-        Callback::from(move |_: MouseEvent| {
-            // The parts below are mounted once asked for; jump when they are all there,
-            // so that a part mounted above the target does not move it away.
-            crate::components::announce(crate::components::BELOW_EVENT);
-            jump_when_mounted(id, JUMP_TRIES);
-        })
-    };
+    let jump = show_below_and_jump;
     let mut parts = vec![("details-figures", "Figures")];
     if has_case_ui {
         parts.push(("details-case", "Charts"));
@@ -34,6 +27,15 @@ pub fn jump_nav(has_case_ui: bool, tour_hash: Option<String>) -> Html {
             </ul>
         </nav>
     }
+}
+
+/// A click that asks for the parts below the first screen and jumps to `id` once
+/// they are all mounted (a part mounted above the target would move it away).
+pub fn show_below_and_jump(id: &'static str) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| {
+        crate::components::announce(crate::components::BELOW_EVENT);
+        jump_when_mounted(id, JUMP_TRIES);
+    })
 }
 
 /// How many times a jump looks for its target, `JUMP_RETRY_MS` apart: the parts

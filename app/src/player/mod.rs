@@ -470,6 +470,15 @@ fn below_the_first_screen(screen: &Screen, details_shown: u8) -> Html {
     let links = &screen.links;
     html! {
         <div class="player-details" aria-busy={(details_shown < DETAIL_PARTS).then_some("true")} ref={screen.details_area.clone()}>
+            // Until the reader goes below (a scroll mounts it all): the way there for
+            // the keyboard and a screen reader's cursor, which do not scroll the page.
+            if details_shown == 0 {
+                <p class="details-waiting">
+                    <button type="button" class="button" onclick={jump::show_below_and_jump("details-figures")}>
+                        { "Show the figures, charts, timeline and parameters" }
+                    </button>
+                </p>
+            }
             if details_shown >= 1 {
             <compare_view::CompareFigures player={player.clone()} />
             <div class="player-figures" id="details-figures" tabindex="-1">
