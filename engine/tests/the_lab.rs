@@ -270,8 +270,6 @@ fn what_is_wrong_before_running_is_said_before_running() {
     assert!(spins.contains("line 2, column 3: this `forever` takes no time"), "{spins}");
     let held = errors("mutex M\ntask t\n  lock M\n  run 1ms\n");
     assert!(held.contains("`t` ends holding `M`"), "{held}");
-    let eevdf = errors("kernel eevdf\njob A length=1ms\n");
-    assert!(eevdf.contains("kernel `eevdf` is not built in the Lab yet"), "{eevdf}");
     let o1 = errors("kernel o1\ncpus 2\njob A length=1ms\n");
     assert!(o1.contains("kernel `o1` runs on one CPU in the Lab"), "{o1}");
 }
@@ -307,7 +305,17 @@ fn narration(run: &Run) -> String {
 /// A random workload from the grammar: balanced lock use most of the time, so that
 /// most of them run, and every operation the language has.
 fn workload() -> impl Strategy<Value = String> {
-    let kernel = prop::sample::select(vec!["fifo", "sjf", "stcf", "rr", "rr quantum=1ms", "rr quantum=3ms"]);
+    let kernel = prop::sample::select(vec![
+        "fifo",
+        "sjf",
+        "stcf",
+        "rr",
+        "rr quantum=1ms",
+        "rr quantum=3ms",
+        "o1",
+        "eevdf",
+        "goodness",
+    ]);
     let kinds = prop::collection::vec(prop::sample::select(vec!["mutex", "spinlock", "rwsem"]), 0..4);
     let op = (0u8..12, 0usize..4, 1u64..20);
     let body = prop::collection::vec(op, 1..8);
@@ -385,7 +393,7 @@ proptest! {
 
     #[test]
     fn random_workloads_run_or_say_why_within_the_budget(text in workload()) {
-        for variant in ["as-written", "fifo", "stcf", "o1"] {
+        for variant in ["as-written", "fifo", "stcf", "o1", "eevdf", "goodness"] {
             match try_run(&text, variant) {
                 Ok(run) => {
                     let (ops, blocks, _) = run.stored();
@@ -488,4 +496,80 @@ fn o1_a_task_that_yields_waits_in_the_expired_array_for_every_hog_slice() {
         ["hog1", "hog2", "hog3", "y"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
     assert_eq!(user, vec![396, 300, 300, 4]);
     assert_eq!(task_ms(&run, "y", "response_ns"), 300);
+}
+
+#[test]
+fn eevdf_two_equal_jobs_take_turns_a_tick_each() {
+    // 6.18's EEVDF at HZ 250 on one CPU: a slice is 0.7 ms, a tick 4 ms. Both arrive at
+    // V = 0 with deadline 0.35 ms; A (first declared) wins the tie. Each tick charges 4 ms,
+    // past the deadline, so the other (now eligible, earlier deadline) runs:
+    // A 0–4, B 4–8, A 8–12, B 12–16, A 16–18 (done), B 18–20.
+    let run = run("kernel eevdf\njob A length=10ms\njob B length=10ms\n", "as-written");
+    assert_eq!(figures(&run, &["A", "B"]), vec![(0, 18, 8), (4, 20, 10)]);
+    let text = narration(&run);
+    assert!(
+        text.contains("The tick charges A: its vruntime 4 ms has reached its virtual deadline 350 µs"),
+        "{text}"
+    );
+    assert!(text.contains("B runs on CPU 0: it is eligible (vruntime 0 ns ≤ V = 2 ms)"), "{text}");
+}
+
+#[test]
+fn eevdf_a_sleeper_keeps_its_lag_and_preempts_at_each_wakeup() {
+    // io runs 4–5 (after hog's first tick) and sleeps: V = (4 + 1) / 2 = 2.5 ms, so it
+    // keeps a lag of 1.5 ms. Woken at 15 with hog at vruntime 14 ms, place_entity puts it
+    // 1.5 × 2 = 3 ms behind V (11 ms), so that the new V, 12.5 ms, still owes it 1.5 ms:
+    // eligible with an earlier deadline, it preempts hog at once, as again at 26 and at
+    // 37 (its exit). io waits only at the start (0–4); hog 1 ms at each of io's runs.
+    let workload =
+        "kernel eevdf\ntask hog\n  run 40ms\ntask io\n  repeat 3 {\n    run 1ms\n    sleep 10ms\n  }\n";
+    let run = run(workload, "as-written");
+    assert_eq!(figures(&run, &["hog", "io"]), vec![(0, 43, 3), (4, 37, 4)]);
+    let text = narration(&run);
+    assert!(
+        text.contains("io leaves the run queue eligible and keeps its lag for its wakeup: 1.5 ms"),
+        "{text}"
+    );
+    assert!(
+        text.contains("io wakes with the lag it kept, 1.5 ms: place_entity puts its vruntime at 11 ms, so that V, now 12.5 ms"),
+        "{text}"
+    );
+    assert!(text.contains("wakeup_preempt reschedules hog"), "{text}");
+}
+
+#[test]
+fn goodness_counters_run_out_and_a_new_epoch_favours_the_task_that_ran_last() {
+    // 2.4.24 at HZ 100: a full slice at nice 0 is NICE_TO_TICKS = 6 ticks of 10 ms; a forked
+    // task starts with half, 3. A runs 0–30 (its counter 3 → 0), B 30–60; both spent: a new
+    // epoch gives each 0 / 2 + 6 = 6, and B, which ran last, has goodness 6 + 20 + 1 = 27
+    // against A's 26: B runs on to its end at 80, then A 80–100.
+    let run = run("kernel goodness\njob A length=50ms\njob B length=50ms\n", "as-written");
+    assert_eq!(figures(&run, &["A", "B"]), vec![(0, 100, 50), (30, 80, 30)]);
+    let text = narration(&run);
+    assert!(text.contains("Every runnable task's counter is 0: schedule() starts a new epoch"), "{text}");
+    assert!(
+        text.contains("B runs on CPU 0: goodness 27 (counter 6 + 20 − nice 0, + 1 if it ran last)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn goodness_a_sleeper_keeps_its_counter_and_preempts_the_hog() {
+    // hog runs 0–30 and spends its counter; ed runs 30–31 and sleeps 25 ms. Alone and spent,
+    // hog gets a new epoch (6), ed too while asleep (3 / 2 + 6 = 7). At 56 ed wakes with
+    // goodness 27 against hog's 4 + 20 + 1 = 25 (two ticks, at 40 and 50): it preempts.
+    let workload =
+        "kernel goodness\nuntil 100ms\ntask hog\n  forever {\n    run 50ms\n  }\ntask ed\n  forever {\n    run 1ms\n    sleep 25ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(text.contains("ed's goodness 27 beats hog's 25"), "{text}");
+    assert_eq!(task_ms(&run, "ed", "response_ns"), 30);
+}
+
+#[test]
+fn kernels_with_one_cpu_say_so() {
+    let message = errors("kernel eevdf\ncpus 2\njob A length=1ms\n");
+    assert!(message.contains("line 1, column 8: kernel `eevdf` runs on one CPU in the Lab"), "{message}");
+    let message = errors("kernel goodness\ncpus 3\njob A length=1ms\n");
+    assert!(message.contains("kernel `goodness` runs on one CPU"), "{message}");
 }

@@ -81,6 +81,18 @@ const VARIANTS: &[VariantSpec] = &[
         group: VariantGroup::WhatIf,
     },
     VariantSpec {
+        id: "eevdf",
+        label: "Linux 6.18 EEVDF",
+        description: "Today's fair scheduler at HZ 250 on one CPU: the eligible task with the earliest virtual deadline runs.",
+        group: VariantGroup::WhatIf,
+    },
+    VariantSpec {
+        id: "goodness",
+        label: "Linux 2.4 goodness",
+        description: "The 2.4.24 scheduler at HZ 100 on one CPU: the best goodness (counter + 20 − nice) runs; spent counters are recalculated each epoch.",
+        group: VariantGroup::WhatIf,
+    },
+    VariantSpec {
         id: "rr",
         label: "Round robin",
         description: "Round robin: the queue's head runs for one quantum (the workload's, else 10 ms).",
@@ -92,12 +104,16 @@ pub static META: CaseMeta = CaseMeta {
     id: "the-lab",
     title: "The Lab: write your own slow path",
     year: 2026,
-    system: "the kernel library: textbook policies, v6.13 locks",
+    system: "the kernel library: textbook policies, 2.4 goodness, 2.6 O(1), 6.18 EEVDF, v6.13 locks",
     summary: "Write a few lines (tasks, locks, a kernel) and step through what that kernel's own rules do.",
     sources: &[
         Source {
             label: "OSTEP, Scheduling: Introduction (FIFO, SJF, STCF, RR)",
             url: "https://pages.cs.wisc.edu/~remzi/OSTEP/cpu-sched.pdf",
+        },
+        Source {
+            label: "kernel/sched/fair.c at v6.18 (EEVDF)",
+            url: "https://elixir.bootlin.com/linux/v6.18/source/kernel/sched/fair.c",
         },
         Source {
             label: "kernel/locking/mutex.c at v6.13",

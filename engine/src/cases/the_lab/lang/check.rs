@@ -76,16 +76,11 @@ struct Checker<'w> {
 /// Resolves and checks a workload: the program, or every error found.
 pub fn compile(workload: &Workload) -> Result<Program, Vec<Diagnostic>> {
     let mut checker = Checker { workload, errors: Vec::new() };
-    if matches!(workload.kernel, KernelChoice::Eevdf | KernelChoice::Goodness) {
+    let one_cpu = matches!(workload.kernel, KernelChoice::O1 | KernelChoice::Eevdf | KernelChoice::Goodness);
+    if one_cpu && workload.cpus > 1 {
         let message = format!(
-            "kernel {} is not built in the Lab yet; built: fifo, sjf, stcf, rr, o1",
-            quoted(workload.kernel.word())
-        );
-        checker.error(workload.kernel_at, message);
-    }
-    if workload.kernel == KernelChoice::O1 && workload.cpus > 1 {
-        let message = format!(
-            "kernel `o1` runs on one CPU in the Lab (no load balancing yet), not {}; write `cpus 1`",
+            "kernel {} runs on one CPU in the Lab (no load balancing yet), not {}; write `cpus 1`",
+            quoted(workload.kernel.word()),
             workload.cpus
         );
         checker.error(workload.kernel_at, message);

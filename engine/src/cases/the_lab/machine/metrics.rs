@@ -51,6 +51,12 @@ impl Sim<'_> {
                 fields.push(("prio", Metric::Count(u64::try_from(o1.prio).unwrap_or(0))));
                 fields.push(("sleep_avg_ns", Metric::Ns(o1.sleep_avg_ns)));
             }
+            if let Some(sched) = &self.fair {
+                fields.push(("weight", Metric::Count(sched.rq.entities[index].weight)));
+            }
+            if let Some(sched) = &self.good {
+                fields.push(("counter", Metric::Count(sched.tasks[index].counter.max(0) as u64)));
+            }
             let entry = object(fields);
             tasks.insert(layout.task_name(id).to_string(), entry);
         }

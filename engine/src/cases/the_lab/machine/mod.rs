@@ -7,6 +7,8 @@
 //! ending, a quantum ending); its micro-ops are the decisions that follow. A phase
 //! begins each time a task exits.
 
+mod fair;
+mod goodness;
 mod locks;
 mod metrics;
 mod o1;
@@ -101,6 +103,10 @@ pub(super) struct Sim<'p> {
     counters: Counters,
     /// The O(1) scheduler's state, when the workload runs on it.
     o1: Option<o1::O1Sched>,
+    /// EEVDF's run queue, when the workload runs on it.
+    fair: Option<fair::FairSched>,
+    /// 2.4's run queue and counters, when the workload runs on it.
+    good: Option<goodness::GoodSched>,
 }
 
 /// The policy a kernel choice runs (`check.rs` refuses the kernels not built yet).
@@ -164,6 +170,9 @@ pub(super) fn run(program: &Program) -> Finished {
         sleep_channel,
         counters,
         o1: (program.kernel == KernelChoice::O1).then(|| o1::O1Sched::new(program.tasks.len())),
+        fair: (program.kernel == KernelChoice::Eevdf).then(|| fair::FairSched::new(program)),
+        good: (program.kernel == KernelChoice::Goodness)
+            .then(|| goodness::GoodSched::new(program.tasks.len())),
     };
     let outcome = sim.simulate();
     let metrics = sim.metrics();
@@ -361,6 +370,14 @@ impl Sim<'_> {
             self.o1_tick(cpu, task, now);
             return;
         }
+        if self.fair.is_some() {
+            self.fair_tick(cpu, task, now);
+            return;
+        }
+        if self.good.is_some() {
+            self.good_tick(cpu, task, now);
+            return;
+        }
         let quantum_ns = self.policy.quantum_ns().unwrap_or(u64::MAX);
         let loc = at(text::TICK_RR_FN, 2);
         let args = [Arg::Task(task), Arg::Ns(quantum_ns), Arg::Count(self.waiting_for(cpu))];
@@ -391,12 +408,35 @@ impl Sim<'_> {
 
     // ---- the run queue -------------------------------------------------------------
 
-    /// A task joins the run queue: the O(1) scheduler's arrays, or the textbook's queue.
+    /// A task joins the run queue: the kernel's (O(1) arrays, EEVDF, 2.4's list), or the textbook's queue.
     fn make_runnable(&mut self, task: TaskId, why: Why, now: u64) {
         if self.o1.is_some() {
             self.o1_enqueue(task, why, now);
+        } else if self.fair.is_some() {
+            self.fair_enqueue(task, why, now);
+        } else if self.good.is_some() {
+            self.good_enqueue(task, why, now);
         } else {
             self.enqueue(task);
+        }
+    }
+
+    /// Whether a kernel's own scheduler runs the workload (not a textbook policy).
+    fn kernel_sched(&self) -> bool {
+        self.o1.is_some() || self.fair.is_some() || self.good.is_some()
+    }
+
+    /// The kernel's pick for the idle `cpu`, with its narration and pseudocode line.
+    fn kernel_pick(&mut self, cpu: u16, now: u64) -> Option<(TaskId, Vec<Arg>, T, CodeLoc)> {
+        if self.o1.is_some() {
+            let (task, args) = self.o1_pick(cpu, now)?;
+            Some((task, args, T::O1_PICK, at(text::O1_SCHEDULE_FN, 3)))
+        } else if self.fair.is_some() {
+            let (task, args) = self.fair_pick(cpu, now)?;
+            Some((task, args, T::FAIR_PICK, at(text::FAIR_SCHEDULE_FN, 2)))
+        } else {
+            let (task, args) = self.good_pick(cpu, now)?;
+            Some((task, args, T::GOOD_PICK, at(text::GOOD_SCHEDULE_FN, 2)))
         }
     }
 
@@ -408,13 +448,17 @@ impl Sim<'_> {
 
     /// Tasks ready and off every CPU (the O(1) scheduler keeps the running one queued too).
     fn waiting_count(&self) -> u64 {
-        match &self.o1 {
-            Some(sched) => {
-                let running = self.cpus.iter().filter(|cpu| cpu.task.is_some()).count();
-                sched.rq.nr_running().saturating_sub(running) as u64
-            }
-            None => self.queue.len() as u64,
-        }
+        let running = self.cpus.iter().filter(|cpu| cpu.task.is_some()).count();
+        let queued = if let Some(sched) = &self.o1 {
+            sched.rq.nr_running()
+        } else if let Some(sched) = &self.fair {
+            sched.rq.nr_queued()
+        } else if let Some(sched) = &self.good {
+            sched.queue.len()
+        } else {
+            return self.queue.len() as u64;
+        };
+        queued.saturating_sub(running) as u64
     }
 
     fn allowed(&self, task: TaskId, cpu: u16) -> bool {
@@ -471,13 +515,13 @@ impl Sim<'_> {
             if self.cpus[usize::from(cpu)].task.is_some() || self.stopped.is_some() {
                 continue;
             }
-            if self.o1.is_some() {
+            if self.kernel_sched() {
                 if self.over_budget() {
                     return false;
                 }
-                let Some((task, args)) = self.o1_pick(cpu, now) else { continue };
+                let Some((task, args, template, code)) = self.kernel_pick(cpu, now) else { continue };
                 dispatched = true;
-                self.dispatch(cpu, task, now, T::O1_PICK, at(text::O1_SCHEDULE_FN, 3), &args, &[]);
+                self.dispatch(cpu, task, now, template, code, &args, &[]);
                 continue;
             }
             let candidates = self.candidates(cpu);
@@ -516,9 +560,14 @@ impl Sim<'_> {
         args: &[Arg],
         before: &[Effect],
     ) {
-        let slice_end_ns = match &self.o1 {
-            Some(sched) => sched.next_tick_ns(now),
-            None => now.saturating_add(self.policy.quantum_ns().unwrap_or(u64::MAX)),
+        let slice_end_ns = if let Some(sched) = &self.o1 {
+            sched.next_tick_ns(now)
+        } else if let Some(sched) = &self.fair {
+            sched.next_tick_ns(now)
+        } else if self.good.is_some() {
+            goodness::GoodSched::next_tick_ns(now)
+        } else {
+            now.saturating_add(self.policy.quantum_ns().unwrap_or(u64::MAX))
         };
         let slot = usize::from(cpu);
         self.cpus[slot] = CpuRt { task: Some(task), charged_ns: now, slice_end_ns };
@@ -602,12 +651,23 @@ impl Sim<'_> {
                     if self.cpus[usize::from(cpu)].task == Some(task) {
                         self.leave_cpu(cpu);
                     }
-                    if self.o1.is_some() && self.state(task) != TaskState::Runnable {
-                        self.o1_dequeue(task, now);
+                    if self.state(task) != TaskState::Runnable {
+                        self.kernel_dequeue(task, now);
                     }
                     return;
                 }
             }
+        }
+    }
+
+    /// A task asleep, blocked or dead leaves the kernel's run queue.
+    fn kernel_dequeue(&mut self, task: TaskId, now: u64) {
+        if self.o1.is_some() {
+            self.o1_dequeue(task, now);
+        } else if self.fair.is_some() {
+            self.fair_dequeue(task, now);
+        } else if self.good.is_some() {
+            self.good_dequeue(task);
         }
     }
 
@@ -669,6 +729,8 @@ impl Sim<'_> {
                 let effects = [Effect::SetState { task, state: TaskState::Runnable }];
                 let (template, code) = if self.o1.is_some() {
                     (T::O1_YIELD, at(text::O1_YIELD_FN, 1))
+                } else if self.kernel_sched() {
+                    (T::YIELD_CALL, body(text::BODY_YIELD))
                 } else {
                     (T::YIELD, body(text::BODY_YIELD))
                 };
