@@ -450,6 +450,10 @@ fn outcome_sentence(run: &Run) -> String {
                 .collect();
             format!("a deadlock: {}", waits.join(", "))
         }
+        Outcome::Stalled { at_ns, tasks } => format!(
+            "a stall at {}: {tasks} task(s) wait for what no task will ever do",
+            format_duration(*at_ns)
+        ),
         Outcome::WorkLimit { .. } | Outcome::StepLimit { .. } => String::new(),
     }
 }

@@ -90,7 +90,7 @@ impl Case for Lab {
             (first(&run, &picks), "the first scheduling decision"),
             (first(&run, &waits), "a task waits for a lock"),
             (first(&run, &[T::DEADLOCK]), "a deadlock"),
-            (first(&run, &[T::END_TIME, T::END_DONE, T::DEADLOCK]), "the run ends"),
+            (first(&run, &[T::END_TIME, T::END_DONE, T::DEADLOCK, T::END_STALL]), "the run ends"),
         ];
         run.set_chapters(&moments);
         run

@@ -69,6 +69,19 @@ crate::templates! {
     O1_YIELD = "{0} yields: sched_yield moves it to the expired array, behind every task in the active one.",
     YIELD_CPU = "{0} leaves the CPU for schedule() to pick again; it stays queued in its array.",
     O1_ATOMIC = "{0} must reschedule, but holds or waits for a spinlock: preemption waits until it unspins.",
+    PIPE_WRITE = "{0} writes {1} bytes into pipe {2}: it now holds {3} of {4}.",
+    PIPE_WRITE_WAIT = "{0} writes {1} bytes into pipe {2}, all the room there is ({3} of {4}): {5} bytes are left to write, so it sleeps until a reader makes room.",
+    PIPE_WRITE_ATOMIC_WAIT = "{0} must write its {5} bytes at once (at most PIPE_BUF, 4 KiB, is atomic) but pipe {2} holds {3} of {4}: it writes {1} and sleeps until a reader makes room for all of them.",
+    PIPE_READ = "{0} reads {1} bytes from pipe {2} (it asked for {3}); {4} are left in it.",
+    PIPE_READ_WAIT = "{0} finds pipe {1} empty and sleeps until a writer puts something in it.",
+    PIPE_WAKE_READER = "{0} wakes {1}, the first reader asleep on pipe {2}: it reads when it runs.",
+    PIPE_WAKE_WRITER = "{0} wakes {1}, the first writer asleep on the full pipe {2}: it writes when it runs.",
+    STALL_NO_WRITER = "{0} waits to read pipe {1}, which is empty, and no live task will ever write to it.",
+    STALL_NO_READER = "{0} waits to write into pipe {1}, which is full, and no live task will ever read from it.",
+    STALL_READ = "{0} waits to read pipe {1}, which is empty; the tasks that could write to it wait too.",
+    STALL_WRITE = "{0} waits to write into pipe {1}, which is full; the tasks that could read from it wait too.",
+    STALL_LOCK = "{0} waits for {1}, held by a task that waits too.",
+    END_STALL = "A stall: {0} task(s) wait, and nothing left can wake them. The run ends.",
     RESCHED = "{0} leaves the CPU for schedule() to pick again; it stays on the run queue.",
     RESCHED_ATOMIC = "{0} must reschedule, but holds or waits for a spinlock: preemption waits until it unspins.",
     YIELD_CALL = "{0} calls sched_yield() and leaves the CPU for schedule().",
@@ -117,6 +130,8 @@ pub(crate) const GOOD_WAKE_FN: u16 = 21;
 pub(crate) const GOOD_SCHEDULE_FN: u16 = 22;
 pub(crate) const GOOD_TICK_FN: u16 = 23;
 pub(crate) const GOOD_YIELD_FN: u16 = 24;
+pub(crate) const PIPE_WRITE_FN: u16 = 25;
+pub(crate) const PIPE_READ_FN: u16 = 26;
 
 /// Lines of the task body's function: what each op of the workload does.
 pub(crate) const BODY_RUN: u16 = 1;
@@ -371,6 +386,27 @@ pub(crate) static CODE: &[Function] = &[
             "sys_sched_yield():",
             "    current->policy |= SCHED_YIELD; current->need_resched = 1",
             "    move_last_runqueue(current)",
+        ],
+    },
+    Function {
+        name: "pipe_write (v6.13)",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/fs/pipe.c",
+        lines: &[
+            "pipe_write(pipe, n):   // Lab: the pipe counts bytes, not page slots",
+            "    copy what fits; if all of it is written, return",
+            "    if (n <= PIPE_BUF) write nothing until all of it fits   // atomic",
+            "    else write what fits; wait_event_exclusive(wr_wait, pipe_writable)",
+            "    wake_up(rd_wait)   // one exclusive reader",
+        ],
+    },
+    Function {
+        name: "pipe_read (v6.13)",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/fs/pipe.c",
+        lines: &[
+            "pipe_read(pipe, n):",
+            "    if (!pipe_empty) copy min(n, bytes in it); return   // a short read",
+            "    wait_event_exclusive(rd_wait, pipe_readable)   // no writer ever: a stall",
+            "    if (was full) wake_up(wr_wait); if (data left) wake the next reader",
         ],
     },
 ];

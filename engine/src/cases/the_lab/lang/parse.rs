@@ -2,8 +2,9 @@
 //! `}` open and close a loop's body. The grammar is in `docs/lab.md`.
 
 use super::ast::{KernelChoice, Pos, ResOp, Resource, ResourceKind, Stmt, TaskDecl, Workload};
+use super::UNTIL_DEFAULT_NS;
 use super::{quoted, Diagnostic, CPUS_MAX, DURATION_MAX_NS, NAME_CHARS_MAX, NESTING_MAX, REPEAT_MAX};
-use super::{QUANTUM_DEFAULT_NS, TEXT_BYTES_MAX, UNTIL_DEFAULT_NS};
+use super::{PIPE_BYTES_DEFAULT, PIPE_BYTES_MAX, PIPE_CAPACITY_DEFAULT, QUANTUM_DEFAULT_NS, TEXT_BYTES_MAX};
 use crate::run::params::{ParamKind, ParamSpec, ParamValue};
 
 /// One word of a line and where it starts.
@@ -104,7 +105,7 @@ pub fn parse(text: &str) -> Result<Workload, Vec<Diagnostic>> {
 }
 
 const STATEMENTS: &str =
-    "kernel, cpus, until, mutex, spinlock, rwsem, task, job, or an operation (run, sys, sleep, lock, …)";
+    "kernel, cpus, until, mutex, spinlock, rwsem, pipe, task, job, or an operation (run, sys, sleep, lock, …)";
 
 impl Parser {
     fn error(&mut self, pos: Pos, message: String) {
@@ -113,7 +114,7 @@ impl Parser {
 
     fn statement(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
         match first.text {
-            "kernel" | "cpus" | "until" | "mutex" | "spinlock" | "rwsem" | "task" | "job" => {
+            "kernel" | "cpus" | "until" | "mutex" | "spinlock" | "rwsem" | "pipe" | "task" | "job" => {
                 // A declaration ends the task before it: its loops must be closed.
                 self.close_loops();
                 self.declaration(first, rest);
@@ -150,22 +151,44 @@ impl Parser {
                 };
                 if let Some(name) = self.single(first, rest, "a name, as in `mutex M`") {
                     if self.name(name) {
-                        self.declare_resource(name, kind);
+                        self.declare_resource(name, kind, 0);
                     }
                 }
             }
+            "pipe" => self.pipe(first, rest),
             _ => self.task(first, rest),
         }
     }
 
-    fn declare_resource(&mut self, name: Token<'_>, kind: ResourceKind) {
+    /// `pipe P [capacity]`.
+    fn pipe(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
+        let Some((name, sizes)) = rest.split_first() else {
+            self.error(first.pos, "`pipe` needs a name, as in `pipe P` or `pipe P 4KiB`".to_string());
+            return;
+        };
+        let capacity = match sizes {
+            [] => Some(PIPE_CAPACITY_DEFAULT),
+            [size] => self.size(*size),
+            [_, extra, ..] => {
+                let message =
+                    format!("unexpected {}; `pipe` takes a name and a capacity", quoted(extra.text));
+                self.error(extra.pos, message);
+                None
+            }
+        };
+        if let (true, Some(capacity)) = (self.name(*name), capacity) {
+            self.declare_resource(*name, ResourceKind::Pipe, capacity);
+        }
+    }
+
+    fn declare_resource(&mut self, name: Token<'_>, kind: ResourceKind, capacity: u64) {
         if let Some(earlier) = self.resources.iter().find(|r| r.name == name.text) {
             let message =
                 format!("{} is declared again (first at line {})", quoted(name.text), earlier.at.line);
             self.error(name.pos, message);
             return;
         }
-        self.resources.push(Resource { name: name.text.to_string(), kind, at: name.pos });
+        self.resources.push(Resource { name: name.text.to_string(), kind, at: name.pos, capacity });
     }
 
     fn kernel(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
@@ -320,11 +343,38 @@ impl Parser {
                 self.open_loop(first, rest);
                 return;
             }
+            "send" | "recv" => {
+                let op = if first.text == "send" { ResOp::Send } else { ResOp::Recv };
+                let Some((name, sizes)) = rest.split_first() else {
+                    self.error(
+                        first.pos,
+                        format!("`{}` needs a pipe, as in `{} P 4KiB`", first.text, first.text),
+                    );
+                    return;
+                };
+                let bytes = match sizes {
+                    [] => PIPE_BYTES_DEFAULT,
+                    [size] => {
+                        let Some(bytes) = self.size(*size) else { return };
+                        bytes
+                    }
+                    [_, extra, ..] => {
+                        let message = format!(
+                            "unexpected {}; `{}` takes a pipe and a size",
+                            quoted(extra.text),
+                            first.text
+                        );
+                        self.error(extra.pos, message);
+                        return;
+                    }
+                };
+                Stmt::Pipe { op, name: name.text.to_string(), bytes, at: name.pos }
+            }
             word => {
                 let Some(op) = res_op(word) else {
                     let message = format!(
                         "unknown operation {}; expected run, sys, sleep, lock, unlock, read, write, release, spin, \
-                         unspin, yield, repeat, forever or exit",
+                         unspin, send, recv, yield, repeat, forever or exit",
                         quoted(word)
                     );
                     self.error(first.pos, message);
@@ -442,6 +492,15 @@ impl Parser {
         let kind = ParamKind::Duration { min_ns, max_ns: DURATION_MAX_NS, default_ns: min_ns };
         self.read(token, kind, "duration").and_then(|value| match value {
             ParamValue::Unsigned(ns) => Some(ns),
+            _ => None,
+        })
+    }
+
+    /// A size with its unit (`B`, `KiB`, `MiB`), by the same rules as every case's parameters.
+    fn size(&mut self, token: Token<'_>) -> Option<u64> {
+        let kind = ParamKind::Size { min_bytes: 1, max_bytes: PIPE_BYTES_MAX, default_bytes: 1 };
+        self.read(token, kind, "size").and_then(|value| match value {
+            ParamValue::Unsigned(bytes) => Some(bytes),
             _ => None,
         })
     }

@@ -78,6 +78,21 @@ impl Sim<'_> {
             locks.insert(layout.lock_name(lock).to_string(), entry);
         }
         metrics.insert("locks".to_string(), Metric::Object(locks));
+        if !self.pipes.is_empty() {
+            let mut pipes = BTreeMap::new();
+            for (pipe, (name, _)) in self.pipes.iter().zip(&self.program.pipes) {
+                let entry = object(vec![
+                    ("capacity_bytes", Metric::Count(pipe.capacity)),
+                    ("sent_bytes", Metric::Count(pipe.sent)),
+                    ("received_bytes", Metric::Count(pipe.received)),
+                    ("left_bytes", Metric::Count(pipe.bytes)),
+                    ("read_waits", Metric::Count(pipe.read_waits)),
+                    ("write_waits", Metric::Count(pipe.write_waits)),
+                ]);
+                pipes.insert(name.clone(), entry);
+            }
+            metrics.insert("pipes".to_string(), Metric::Object(pipes));
+        }
         let mut cpus = BTreeMap::new();
         for cpu in 0..self.cpus.len() {
             let busy = world.now_ns - world.cpu_idle(cpu);

@@ -12,6 +12,7 @@ mod goodness;
 mod locks;
 mod metrics;
 mod o1;
+mod pipes;
 
 use super::lang::ast::{KernelChoice, ResourceKind};
 use super::lang::{Instr, Program};
@@ -43,6 +44,8 @@ struct TaskRt {
     retry: bool,
     switches: u64,
     lock_wait_ns: u64,
+    /// Bytes a `send` still has to write after sleeping on a full pipe.
+    pipe_left: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -107,6 +110,7 @@ pub(super) struct Sim<'p> {
     fair: Option<fair::FairSched>,
     /// 2.4's run queue and counters, when the workload runs on it.
     good: Option<goodness::GoodSched>,
+    pipes: Vec<pipes::PipeRt>,
 }
 
 /// The policy a kernel choice runs (`check.rs` refuses the kernels not built yet).
@@ -140,6 +144,7 @@ pub(super) fn run(program: &Program) -> Finished {
                 ResourceKind::Mutex => LockKind::Mutex,
                 ResourceKind::Spinlock => LockKind::Spinlock,
                 ResourceKind::Rwsem => LockKind::RwSem,
+                ResourceKind::Pipe => unreachable!("check.rs keeps pipes out of the locks"),
             };
             layout.add_lock(name.clone(), kind)
         })
@@ -149,6 +154,11 @@ pub(super) fn run(program: &Program) -> Finished {
         preemptions: layout.add_counter("preemptions"),
     };
     let sleep_channel = layout.add_channel("sleep");
+    let pipes = program
+        .pipes
+        .iter()
+        .map(|(name, capacity)| pipes::PipeRt::new(&mut layout, name, *capacity))
+        .collect();
     let mut sim = Sim {
         program,
         policy: policy_of(program),
@@ -173,6 +183,7 @@ pub(super) fn run(program: &Program) -> Finished {
         fair: (program.kernel == KernelChoice::Eevdf).then(|| fair::FairSched::new(program)),
         good: (program.kernel == KernelChoice::Goodness)
             .then(|| goodness::GoodSched::new(program.tasks.len())),
+        pipes,
     };
     let outcome = sim.simulate();
     let metrics = sim.metrics();
@@ -190,6 +201,7 @@ impl Sim<'_> {
             if now > self.program.until_ns {
                 let end = self.program.until_ns;
                 self.iteration_due = Some(end);
+                self.name_stalls(end, false);
                 self.op(end, None, OpKind::Note, at(text::BODY, 0), T::END_TIME, &[Arg::Ns(end)], &[]);
                 return Outcome::TimeLimit;
             }
@@ -201,18 +213,28 @@ impl Sim<'_> {
         }
     }
 
-    /// No event is left: every task has exited (or, were the model wrong, is stuck).
+    /// No event is left: every task has exited, or those left wait for what no
+    /// task will do (a pipe nobody serves, a lock held by such a waiter): a stall.
     fn nothing_left(&mut self) -> Outcome {
         let now = self.builder.now_ns();
-        let all_dead = self.tasks.iter().all(|task| task.exit_ns.is_some());
-        debug_assert!(all_dead, "the Lab stalled with live tasks and no deadlock");
+        let live = self.tasks.iter().filter(|task| task.exit_ns.is_none()).count() as u64;
         self.iteration_due = Some(now);
-        self.op(now, None, OpKind::Note, at(text::BODY, 5), T::END_DONE, &[Arg::Ns(now)], &[]);
-        if all_dead {
-            Outcome::Completed
-        } else {
-            Outcome::TimeLimit
+        if live == 0 {
+            self.op(now, None, OpKind::Note, at(text::BODY, 5), T::END_DONE, &[Arg::Ns(now)], &[]);
+            return Outcome::Completed;
         }
+        let named = self.name_stalls(now, true);
+        debug_assert_eq!(named, live, "every task left waits on a pipe or a lock");
+        self.op(
+            now,
+            None,
+            OpKind::Deadlock,
+            at(text::DEADLOCK_FN, 1),
+            T::END_STALL,
+            &[Arg::Count(live)],
+            &[],
+        );
+        Outcome::Stalled { at_ns: now, tasks: live }
     }
 
     /// Whether the run must stop storing and simulating (`run::budget`).
@@ -767,6 +789,8 @@ impl Sim<'_> {
                 self.give(task, now, lock);
                 Next::Continue
             }
+            Instr::Send { pipe, bytes } => self.send(task, now, pipe, bytes),
+            Instr::Recv { pipe, bytes } => self.recv(task, now, pipe, bytes),
         }
     }
 
