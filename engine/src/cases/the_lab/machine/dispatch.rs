@@ -21,6 +21,11 @@ impl Sim<'_> {
             self.good_enqueue(task, why, now);
         } else {
             self.enqueue(task);
+            // A woken waiter takes an idle CPU before the other CPUs' events of this
+            // instant, as the rwsem playground orders a wakeup (docs/cases/the-lab.md).
+            if why == Why::Lock && self.cpus.iter().any(|cpu| cpu.task.is_none()) {
+                self.dispatch_to_idle_cpus(now);
+            }
         }
     }
 

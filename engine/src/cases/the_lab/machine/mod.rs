@@ -77,7 +77,7 @@ pub(super) enum Why {
     Arrive,
     /// A sleep's timer: a wakeup from interrupt context.
     Timer,
-    /// A lock's release woke it or granted it the lock.
+    /// A lock's release woke it or granted it the lock, or a pipe's reader or writer woke it.
     Lock,
     Yield,
     /// It lost its CPU (a quantum, a preemption).
