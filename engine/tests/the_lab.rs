@@ -328,7 +328,12 @@ fn workload() -> impl Strategy<Value = String> {
         }
         for (number, (body, copies, at, job)) in tasks.iter().enumerate() {
             if *job {
-                text += &format!("job J{number} at={at}ms length={}ms\n", copies * 7);
+                let io = if at % 3 == 0 {
+                    format!(" io_every={}ms io_for={}ms", copies + 1, at % 5 + 1)
+                } else {
+                    String::new()
+                };
+                text += &format!("job J{number} at={at}ms length={}ms{io}\n", copies * 7);
                 continue;
             }
             text += &format!("task T{number} x {copies} at={at}ms\n");
@@ -715,4 +720,30 @@ fn the_rwsem_playground_default_agrees_but_for_the_cost_of_a_lock_operation() {
     // 102 ns before. Figures: acquisitions, contended, wait total and max.
     assert_eq!(lock_figures(&lab, "mmap_lock"), [109, 20, 8_300_000, 600_000]);
     assert_eq!(lock_figures(&playground, "mmap_lock"), [109, 19, 6_907_983, 600_201]);
+}
+
+#[test]
+fn jobs_with_io_overlap_under_stcf_and_leave_the_cpu_idle_under_fifo() {
+    // OSTEP 7.8, "Incorporating I/O": A computes 50 ms in 10 ms bursts, each followed by
+    // 10 ms of I/O; B computes 60 ms. STCF: A (50 left) runs 0–10; during its I/O B runs;
+    // each time A wakes it has less left than B (40 < 50, 30 < 40, 20 < 30, 10 < 20) and
+    // preempts it: A ends at 90, B at 110, the CPU never idle.
+    let workload = "job A length=50ms io_every=10ms io_for=10ms\njob B length=60ms\n";
+    let stcf = run(workload, "stcf");
+    assert_eq!(figures(&stcf, &["A", "B"]), vec![(0, 90, 0), (10, 110, 50)]);
+    assert_eq!(task_ms(&stcf, "A", "sleep_ns"), 40);
+    // FIFO: B runs 10–70 to its end while A's I/O is long done; then A alone: its four
+    // remaining bursts at 70, 90, 110 and 130 with the CPU idle during each I/O.
+    let fifo = run(workload, "fifo");
+    assert_eq!(figures(&fifo, &["A", "B"]), vec![(0, 140, 50), (10, 70, 10)]);
+}
+
+#[test]
+fn io_options_are_checked() {
+    let alone = errors("job A length=10ms io_every=2ms\n");
+    assert!(alone.contains("line 1, column 19: `io_every=` and `io_for=` go together"), "{alone}");
+    let many = errors("job A length=10s io_every=1ns io_for=1ms\n");
+    assert!(many.contains("line 1, column 31: 10,000,000,000 I/O bursts; at most 1,000,000"), "{many}");
+    let task = errors("task t io_every=1ms\n  run 1ms\n");
+    assert!(task.contains("unknown option `io_every`; expected at=, nice= or cpu="), "{task}");
 }

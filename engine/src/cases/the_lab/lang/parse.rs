@@ -271,6 +271,7 @@ impl Parser {
             }
         }
         let mut length = None;
+        let (mut io_every, mut io_for) = (None, None);
         for option in options {
             let Some((key, value)) = option.text.split_once('=') else {
                 self.error(
@@ -285,15 +286,21 @@ impl Parser {
                 "nice" => decl.nice = self.nice(value_token).unwrap_or(0),
                 "cpu" => decl.cpu = self.count(value_token, 0, CPUS_MAX - 1, "a CPU number"),
                 "length" if is_job => length = self.duration(value_token, 1),
+                "io_every" if is_job => io_every = Some((self.duration(value_token, 1), option.pos)),
+                "io_for" if is_job => io_for = Some((self.duration(value_token, 1), option.pos)),
                 _ => {
-                    let keys = if is_job { "at=, length=, nice= or cpu=" } else { "at=, nice= or cpu=" };
+                    let keys = if is_job {
+                        "at=, length=, nice=, cpu=, io_every= or io_for="
+                    } else {
+                        "at=, nice= or cpu="
+                    };
                     self.error(option.pos, format!("unknown option {}; expected {keys}", quoted(key)));
                 }
             }
         }
         if is_job {
             match length {
-                Some(ns) => decl.body = vec![Stmt::Run { ns }],
+                Some(ns) => decl.body = self.job_body(ns, io_every, io_for, name.pos),
                 None if options.iter().any(|o| o.text.starts_with("length=")) => {}
                 None => {
                     self.error(name.pos, "a job needs its `length=`, as in `job A length=100ms`".to_string())
@@ -301,6 +308,43 @@ impl Parser {
             }
         }
         self.tasks.push(decl);
+    }
+
+    /// A job's body: `run LENGTH`, or with I/O (`io_every=E io_for=F`) a burst of E,
+    /// then F asleep in I/O, again until LENGTH of CPU is done (no I/O after the last).
+    fn job_body(
+        &mut self,
+        length_ns: u64,
+        io_every: Option<(Option<u64>, Pos)>,
+        io_for: Option<(Option<u64>, Pos)>,
+        at: Pos,
+    ) -> Vec<Stmt> {
+        let (every, io_ns, io_at) = match (io_every, io_for) {
+            (None, None) => return vec![Stmt::Run { ns: length_ns }],
+            (Some((Some(every), _)), Some((Some(io_ns), io_at))) => (every, io_ns, io_at),
+            (Some((None, _)), _) | (_, Some((None, _))) => return Vec::new(),
+            (Some((_, pos)), None) | (None, Some((_, pos))) => {
+                let message = "`io_every=` and `io_for=` go together, as in `io_every=10ms io_for=5ms`";
+                self.error(pos, message.to_string());
+                return Vec::new();
+            }
+        };
+        let bursts = length_ns.div_ceil(every);
+        if bursts - 1 > REPEAT_MAX {
+            let message = format!(
+                "{} I/O bursts; at most {}: make `io_every=` longer",
+                crate::run::narration::group_digits(bursts),
+                crate::run::narration::group_digits(REPEAT_MAX)
+            );
+            self.error(io_at, message);
+            return Vec::new();
+        }
+        let last = Stmt::Run { ns: length_ns - (bursts - 1) * every };
+        if bursts == 1 {
+            return vec![last];
+        }
+        let body = vec![Stmt::Run { ns: every }, Stmt::Sleep { ns: io_ns, at: io_at }];
+        vec![Stmt::Repeat { count: bursts - 1, body, at }, last]
     }
 
     fn operation(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
