@@ -313,8 +313,11 @@ fn workload() -> impl Strategy<Value = String> {
         "rr quantum=1ms",
         "rr quantum=3ms",
         "o1",
+        "o1 hz=100",
         "eevdf",
+        "eevdf hz=1000",
         "goodness",
+        "goodness hz=1000",
     ]);
     let kinds = prop::collection::vec(prop::sample::select(vec!["mutex", "spinlock", "rwsem", "pipe"]), 0..4);
     let op = (0u8..12, 0usize..4, 1u64..20);
@@ -746,4 +749,21 @@ fn io_options_are_checked() {
     assert!(many.contains("line 1, column 31: 10,000,000,000 I/O bursts; at most 1,000,000"), "{many}");
     let task = errors("task t io_every=1ms\n  run 1ms\n");
     assert!(task.contains("unknown option `io_every`; expected at=, nice= or cpu="), "{task}");
+}
+
+#[test]
+fn hz_sets_the_tick_of_the_kernels_that_have_one() {
+    // EEVDF at HZ 1000: each 1 ms tick passes the 0.7 ms slice, so the jobs alternate by
+    // the millisecond: A 0–1, B 1–2, …, A ends at 19, B at 20.
+    let fair = run("kernel eevdf hz=1000\njob A length=10ms\njob B length=10ms\n", "as-written");
+    assert_eq!(figures(&fair, &["A", "B"]), vec![(0, 19, 9), (1, 20, 10)]);
+    // 2.4 at HZ 1000: NICE_TO_TICKS(0) = (20 << 1) + 1 = 41 ticks, a forked task 21. A runs
+    // 0–21, B 21–42; the new epoch gives both 41, and B (ran last, 62 against 61) runs on
+    // to its end at 71; A 71–100.
+    let good = run("kernel goodness hz=1000\njob A length=50ms\njob B length=50ms\n", "as-written");
+    assert_eq!(figures(&good, &["A", "B"]), vec![(0, 100, 50), (21, 71, 21)]);
+    let wrong = errors("kernel eevdf hz=200\njob A length=1ms\n");
+    assert!(wrong.contains("line 1, column 17: hz: 200 is not a CONFIG_HZ"), "{wrong}");
+    let textbook = errors("kernel sjf hz=100\njob A length=1ms\n");
+    assert!(textbook.contains("unexpected `hz=100`; expected nothing after `kernel sjf`"), "{textbook}");
 }

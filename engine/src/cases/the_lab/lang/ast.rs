@@ -162,6 +162,8 @@ pub struct TaskDecl {
 pub struct Workload {
     pub kernel: KernelChoice,
     pub kernel_at: Pos,
+    /// `hz=` on the kernel line (o1, eevdf, goodness), if given.
+    pub hz: Option<u64>,
     pub cpus: u64,
     pub until_ns: u64,
     pub resources: Vec<Resource>,

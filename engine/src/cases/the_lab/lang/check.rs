@@ -62,6 +62,8 @@ pub struct TaskProgram {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     pub kernel: KernelChoice,
+    /// The kernel's tick rate when the workload gives one (else each kernel's own).
+    pub hz: Option<u64>,
     pub cpus: u16,
     pub until_ns: u64,
     /// The locks, in declaration order (a lock's number in `Take` and `Give`).
@@ -146,6 +148,7 @@ pub fn compile(workload: &Workload) -> Result<Program, Vec<Diagnostic>> {
     assert!(!tasks.is_empty() && tasks.len() as u64 <= TASKS_MAX);
     Ok(Program {
         kernel: workload.kernel,
+        hz: workload.hz,
         cpus: workload.cpus as u16,
         until_ns: workload.until_ns,
         locks: workload

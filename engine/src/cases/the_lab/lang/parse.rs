@@ -52,6 +52,7 @@ struct OpenLoop {
 struct Parser {
     errors: Vec<Diagnostic>,
     kernel: Option<(KernelChoice, Pos)>,
+    hz: Option<u64>,
     cpus: Option<u64>,
     until_ns: Option<u64>,
     resources: Vec<Resource>,
@@ -71,6 +72,7 @@ pub fn parse(text: &str) -> Result<Workload, Vec<Diagnostic>> {
     let mut parser = Parser {
         errors: Vec::new(),
         kernel: None,
+        hz: None,
         cpus: None,
         until_ns: None,
         resources: Vec::new(),
@@ -97,6 +99,7 @@ pub fn parse(text: &str) -> Result<Workload, Vec<Diagnostic>> {
     Ok(Workload {
         kernel,
         kernel_at,
+        hz: parser.hz,
         cpus: parser.cpus.unwrap_or(1),
         until_ns: parser.until_ns.unwrap_or(UNTIL_DEFAULT_NS),
         resources: parser.resources,
@@ -226,11 +229,20 @@ impl Parser {
                     let value = Token { text: value, pos: shifted(option.pos, "quantum=") };
                     choice = KernelChoice::Rr { quantum_ns: self.duration(value, 1) };
                 }
+                (KernelChoice::O1 | KernelChoice::Eevdf | KernelChoice::Goodness, Some(("hz", value))) => {
+                    let value = Token { text: value, pos: shifted(option.pos, "hz=") };
+                    self.hz = self.hz_value(value);
+                }
                 _ => {
-                    let expected = if matches!(choice, KernelChoice::Rr { .. }) {
-                        format!("`quantum=` (default {})", crate::run::format::duration(QUANTUM_DEFAULT_NS))
-                    } else {
-                        format!("nothing after `kernel {}`", choice.word())
+                    let expected = match choice {
+                        KernelChoice::Rr { .. } => format!(
+                            "`quantum=` (default {})",
+                            crate::run::format::duration(QUANTUM_DEFAULT_NS)
+                        ),
+                        KernelChoice::O1 | KernelChoice::Eevdf | KernelChoice::Goodness => {
+                            "`hz=` (100, 250, 300 or 1000)".to_string()
+                        }
+                        _ => format!("nothing after `kernel {}`", choice.word()),
                     };
                     self.error(
                         option.pos,
@@ -538,6 +550,16 @@ impl Parser {
             ParamValue::Unsigned(ns) => Some(ns),
             _ => None,
         })
+    }
+
+    /// CONFIG_HZ: one of the kernel's choices.
+    fn hz_value(&mut self, token: Token<'_>) -> Option<u64> {
+        let hz = self.count(token, 1, 1000, "hz")?;
+        if [100, 250, 300, 1000].contains(&hz) {
+            return Some(hz);
+        }
+        self.error(token.pos, format!("hz: {hz} is not a CONFIG_HZ; expected 100, 250, 300 or 1000"));
+        None
     }
 
     /// A size with its unit (`B`, `KiB`, `MiB`), by the same rules as every case's parameters.

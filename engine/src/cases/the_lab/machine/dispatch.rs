@@ -172,8 +172,8 @@ impl Sim<'_> {
             sched.next_tick_ns(now)
         } else if let Some(sched) = &self.fair {
             sched.next_tick_ns(now)
-        } else if self.good.is_some() {
-            super::goodness::GoodSched::next_tick_ns(now)
+        } else if let Some(sched) = &self.good {
+            sched.next_tick_ns(now)
         } else {
             now.saturating_add(self.policy.quantum_ns().unwrap_or(u64::MAX))
         };

@@ -15,7 +15,8 @@ use crate::run::narration::Arg;
 use crate::run::trace::OpKind;
 use crate::run::world::{Effect, TaskId, TaskState};
 
-/// The tick rate the Lab runs EEVDF at (the distributions' CONFIG_HZ, as fifo-trigger's).
+/// The tick rate the Lab runs EEVDF at unless `hz=` says otherwise (the
+/// distributions' CONFIG_HZ, as fifo-trigger's).
 pub(super) const HZ: u64 = 250;
 
 pub(super) struct FairSched {
@@ -28,7 +29,8 @@ pub(super) struct FairSched {
 
 impl FairSched {
     pub fn new(program: &Program) -> FairSched {
-        let mut rq = RunQueue::new(program.tasks.len(), 0, 1, HZ, eevdf::DEFAULT_FEATURES);
+        let hz = program.hz.unwrap_or(HZ);
+        let mut rq = RunQueue::new(program.tasks.len(), 0, 1, hz, eevdf::DEFAULT_FEATURES);
         for (entity, task) in rq.entities.iter_mut().zip(&program.tasks) {
             entity.weight = eevdf::weight_of_nice(task.nice as i32);
         }

@@ -14,7 +14,7 @@ use crate::run::narration::Arg;
 use crate::run::trace::OpKind;
 use crate::run::world::TaskId;
 
-/// The tick rate the Lab runs 2.4 at (i386's HZ).
+/// The tick rate the Lab runs 2.4 at unless `hz=` says otherwise (i386's HZ).
 pub(super) const HZ: u64 = 100;
 
 pub(super) struct GoodSched {
@@ -27,12 +27,14 @@ pub(super) struct GoodSched {
     /// A task that called sched_yield since the last pick (SCHED_YIELD).
     pub yielded: Option<TaskId>,
     pub need_resched: bool,
+    pub hz: u64,
 }
 
 impl GoodSched {
-    pub fn new(tasks: usize) -> GoodSched {
+    pub fn new(tasks: usize, hz: u64) -> GoodSched {
         GoodSched {
-            tasks: vec![GoodTask::new(0, HZ); tasks],
+            hz,
+            tasks: vec![GoodTask::new(0, hz); tasks],
             queue: Vec::new(),
             last_ran: None,
             yielded: None,
@@ -40,13 +42,13 @@ impl GoodSched {
         }
     }
 
-    pub fn tick_ns() -> u64 {
-        1_000_000_000 / HZ
+    pub fn tick_ns(&self) -> u64 {
+        1_000_000_000 / self.hz
     }
 
     /// The next tick after `now`.
-    pub fn next_tick_ns(now: u64) -> u64 {
-        (now / Self::tick_ns() + 1) * Self::tick_ns()
+    pub fn next_tick_ns(&self, now: u64) -> u64 {
+        (now / self.tick_ns() + 1) * self.tick_ns()
     }
 
     /// The goodness `schedule()` would give `task` now.
@@ -69,13 +71,14 @@ impl Sim<'_> {
         }
         let nice = self.program.tasks[index].nice as i32;
         let sched = self.good();
+        let hz = sched.hz;
         if why == Why::Arrive {
-            sched.tasks[index] = GoodTask::forked(nice, HZ);
+            sched.tasks[index] = GoodTask::forked(nice, hz);
         }
         sched.queue.push(task);
         let counter = Arg::Count(sched.tasks[index].counter as u64);
         if why == Why::Arrive {
-            let full = Arg::Count(goodness::nice_to_ticks(nice, HZ) as u64);
+            let full = Arg::Count(goodness::nice_to_ticks(nice, hz) as u64);
             let args = [Arg::Task(task), counter, full, Arg::Signed(i64::from(nice))];
             self.op(now, Some(task), OpKind::Note, at(text::GOOD_WAKE_FN, 1), T::GOOD_FORK, &args, &[]);
         } else {
@@ -126,7 +129,8 @@ impl Sim<'_> {
         let sched = self.good();
         let (prev, yielded) = (sched.last_ran, sched.yielded);
         let queue = sched.queue.clone();
-        let picked = goodness::schedule_pick(prev, &queue, &mut sched.tasks, HZ, yielded);
+        let hz = sched.hz;
+        let picked = goodness::schedule_pick(prev, &queue, &mut sched.tasks, hz, yielded);
         let next = picked.next?;
         let weight = sched.weight(next);
         let task = sched.tasks[next.0 as usize].clone();
@@ -134,7 +138,7 @@ impl Sim<'_> {
         sched.yielded = None;
         sched.need_resched = false;
         if picked.recalculated {
-            let args = [Arg::Count(goodness::nice_to_ticks(0, HZ) as u64)];
+            let args = [Arg::Count(goodness::nice_to_ticks(0, hz) as u64)];
             self.op(now, None, OpKind::Schedule, at(text::GOOD_SCHEDULE_FN, 3), T::GOOD_RECALC, &args, &[]);
         }
         let args = vec![
@@ -151,12 +155,12 @@ impl Sim<'_> {
     /// The timer tick on the CPU running `task`: its counter goes down; at 0, need_resched.
     pub(super) fn good_tick(&mut self, cpu: u16, task: TaskId, now: u64) {
         let atomic = self.holds_or_spins_on_a_spinlock(task);
-        if now % GoodSched::tick_ns() == 0 && self.good().tasks[task.0 as usize].tick() {
+        if now % self.good().tick_ns() == 0 && self.good().tasks[task.0 as usize].tick() {
             self.good().need_resched = true;
             let code = at(text::GOOD_TICK_FN, 1);
             self.op(now, Some(task), OpKind::Preempt, code, T::GOOD_TICK_OUT, &[Arg::Task(task)], &[]);
         }
-        let next_tick = GoodSched::next_tick_ns(now);
+        let next_tick = self.good().next_tick_ns(now);
         if !self.good().need_resched {
             self.cpus[usize::from(cpu)].slice_end_ns = next_tick;
             return;

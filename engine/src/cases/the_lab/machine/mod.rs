@@ -183,10 +183,11 @@ pub(super) fn run(program: &Program) -> Finished {
         rwsem_extra: vec![RwsemExtra::default(); program.locks.len()],
         sleep_channel,
         counters,
-        o1: (program.kernel == KernelChoice::O1).then(|| o1::O1Sched::new(program.tasks.len())),
+        o1: (program.kernel == KernelChoice::O1)
+            .then(|| o1::O1Sched::new(program.tasks.len(), program.hz.unwrap_or(o1::HZ))),
         fair: (program.kernel == KernelChoice::Eevdf).then(|| fair::FairSched::new(program)),
         good: (program.kernel == KernelChoice::Goodness)
-            .then(|| goodness::GoodSched::new(program.tasks.len())),
+            .then(|| goodness::GoodSched::new(program.tasks.len(), program.hz.unwrap_or(goodness::HZ))),
         pipes,
     };
     let outcome = sim.simulate();

@@ -15,7 +15,7 @@ use crate::run::narration::Arg;
 use crate::run::trace::OpKind;
 use crate::run::world::{Effect, TaskId, TaskState};
 
-/// The tick rate the Lab runs the O(1) scheduler at.
+/// The tick rate the Lab runs the O(1) scheduler at unless `hz=` says otherwise.
 pub(super) const HZ: u64 = 1000;
 
 pub(super) struct O1Sched {
@@ -28,8 +28,8 @@ pub(super) struct O1Sched {
 }
 
 impl O1Sched {
-    pub fn new(tasks: usize) -> O1Sched {
-        let o1 = O1::v2_6_14(HZ);
+    pub fn new(tasks: usize, hz: u64) -> O1Sched {
+        let o1 = O1::v2_6_14(hz);
         O1Sched { o1, rq: RunQueue::new(), tasks: vec![O1Task::new(&o1, 0, 0); tasks], need_resched: false }
     }
 
