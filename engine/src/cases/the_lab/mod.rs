@@ -77,7 +77,7 @@ const VARIANTS: &[VariantSpec] = &[
     VariantSpec {
         id: "o1",
         label: "Linux 2.6.14 O(1)",
-        description: "The 2.6.14 O(1) scheduler at HZ 1000 on one CPU: priorities from nice and sleep_avg, active and expired arrays.",
+        description: "The 2.6.14 O(1) scheduler at HZ 1000, a run queue per CPU: priorities from nice and sleep_avg, active and expired arrays.",
         group: VariantGroup::WhatIf,
     },
     VariantSpec {

@@ -68,6 +68,7 @@ crate::templates! {
     O1_TICK_STARVING = "{0}'s timeslice is used up; it is interactive, but the expired array has waited past STARVATION_LIMIT: it moves to the expired array at priority {1} with a new slice of {2}.",
     O1_YIELD = "{0} yields: sched_yield moves it to the expired array, behind every task in the active one.",
     YIELD_CPU = "{0} leaves the CPU for schedule() to pick again; it stays queued in its array.",
+    O1_MIGRATE = "CPU {0} is about to idle: idle_balance pulls {1} from CPU {2}, the busiest run queue ({3} tasks), out of its {4} array.",
     O1_ATOMIC = "{0} must reschedule, but holds or waits for a spinlock: preemption waits until it unspins.",
     PIPE_WRITE = "{0} writes {1} bytes into pipe {2}: it now holds {3} of {4}.",
     PIPE_WRITE_WAIT = "{0} writes {1} bytes into pipe {2}, all the room there is ({3} of {4}): {5} bytes are left to write, so it sleeps until a reader makes room.",
@@ -281,6 +282,7 @@ pub(crate) static CODE: &[Function] = &[
             "    next = the first task of the best priority in rq->active",
             "    if (next->activated) credit its run-queue wait as sleep; requeue it",
             "    context_switch(prev, next)",
+            "idle_balance(cpu):   // no task here: pull half the difference from the busiest CPU",
         ],
     },
     Function {

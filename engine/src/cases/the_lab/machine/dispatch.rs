@@ -58,7 +58,7 @@ impl Sim<'_> {
     pub(super) fn waiting_count(&self) -> u64 {
         let running = self.cpus.iter().filter(|cpu| cpu.task.is_some()).count();
         let queued = if let Some(sched) = &self.o1 {
-            sched.rq.nr_running()
+            sched.nr_running()
         } else if let Some(sched) = &self.fair {
             sched.rq.nr_queued()
         } else if let Some(sched) = &self.good {

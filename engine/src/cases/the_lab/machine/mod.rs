@@ -183,8 +183,9 @@ pub(super) fn run(program: &Program) -> Finished {
         rwsem_extra: vec![RwsemExtra::default(); program.locks.len()],
         sleep_channel,
         counters,
-        o1: (program.kernel == KernelChoice::O1)
-            .then(|| o1::O1Sched::new(program.tasks.len(), program.hz.unwrap_or(o1::HZ))),
+        o1: (program.kernel == KernelChoice::O1).then(|| {
+            o1::O1Sched::new(program.tasks.len(), program.hz.unwrap_or(o1::HZ), program.cpus.into())
+        }),
         fair: (program.kernel == KernelChoice::Eevdf).then(|| fair::FairSched::new(program)),
         good: (program.kernel == KernelChoice::Goodness)
             .then(|| goodness::GoodSched::new(program.tasks.len(), program.hz.unwrap_or(goodness::HZ))),
