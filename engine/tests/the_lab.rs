@@ -436,6 +436,8 @@ proptest! {
                 "task", "job", "mutex", "rwsem", "spinlock", "kernel", "rr", "cpus", "2", "x", "3", "run", "5ms",
                 "lock", "unlock", "M", "{", "}", "repeat", "forever", "sleep", "at=1ms", "length=2ms", "until",
                 "read", "write", "release", "spin", "unspin", "yield", "exit", "quantum=1ms", "#", "T",
+                "pipe", "send", "recv", "P", "4KiB", "eevdf", "goodness", "o1", "hz=1000", "io_every=1ms",
+                "io_for=2ms",
             ]), 0..6),
             0..20,
         )
