@@ -24,7 +24,7 @@ usage: slowpath-cli list [--json]
 `list --json` also gives the tests' own case (`example-case`), marked \"listed\": false.
 Durations take a unit (ns, us or µs, ms, s), sizes may (B, KiB, MiB, GiB, TiB).
 --trace prints the first 100,000 micro-ops and says where it stopped; --trace-all prints every one.
-`lab` runs a workload (docs/lab.md); --kernel replaces its `kernel` line: fifo, sjf, stcf or rr.";
+`lab` runs a workload (docs/lab.md); --kernel replaces its `kernel` line: fifo, sjf, stcf, rr, o1, eevdf or goodness.";
 
 /// The usage on one line, for errors (every error is one prefixed line).
 const USAGE_LINE: &str =
@@ -167,7 +167,11 @@ fn parse_lab(args: &[String]) -> Result<RunArgs, String> {
                 if kernel.is_some() {
                     return Err("--kernel is given twice; give it once".to_string());
                 }
-                kernel = Some(iter.next().ok_or("--kernel needs a value: fifo, sjf, stcf or rr")?.clone());
+                kernel = Some(
+                    iter.next()
+                        .ok_or("--kernel needs a value: fifo, sjf, stcf, rr, o1, eevdf or goodness")?
+                        .clone(),
+                );
             }
             "--variant" | "--set" => {
                 return Err(format!("`lab` takes --kernel, not {arg}; the workload is the file"));
@@ -450,6 +454,10 @@ fn outcome_sentence(run: &Run) -> String {
                 .collect();
             format!("a deadlock: {}", waits.join(", "))
         }
+        Outcome::Stalled { at_ns, tasks } => format!(
+            "a stall at {}: {tasks} task(s) wait for what no task will ever do",
+            format_duration(*at_ns)
+        ),
         Outcome::WorkLimit { .. } | Outcome::StepLimit { .. } => String::new(),
     }
 }

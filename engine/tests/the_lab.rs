@@ -270,10 +270,6 @@ fn what_is_wrong_before_running_is_said_before_running() {
     assert!(spins.contains("line 2, column 3: this `forever` takes no time"), "{spins}");
     let held = errors("mutex M\ntask t\n  lock M\n  run 1ms\n");
     assert!(held.contains("`t` ends holding `M`"), "{held}");
-    let eevdf = errors("kernel eevdf\njob A length=1ms\n");
-    assert!(eevdf.contains("kernel `eevdf` is not built in the Lab yet"), "{eevdf}");
-    let o1 = errors("kernel o1\ncpus 2\njob A length=1ms\n");
-    assert!(o1.contains("kernel `o1` runs on one CPU in the Lab"), "{o1}");
 }
 
 #[test]
@@ -307,19 +303,38 @@ fn narration(run: &Run) -> String {
 /// A random workload from the grammar: balanced lock use most of the time, so that
 /// most of them run, and every operation the language has.
 fn workload() -> impl Strategy<Value = String> {
-    let kernel = prop::sample::select(vec!["fifo", "sjf", "stcf", "rr", "rr quantum=1ms", "rr quantum=3ms"]);
-    let kinds = prop::collection::vec(prop::sample::select(vec!["mutex", "spinlock", "rwsem"]), 0..4);
+    let kernel = prop::sample::select(vec![
+        "fifo",
+        "sjf",
+        "stcf",
+        "rr",
+        "rr quantum=1ms",
+        "rr quantum=3ms",
+        "o1",
+        "o1 hz=100",
+        "eevdf",
+        "eevdf hz=1000",
+        "goodness",
+        "goodness hz=1000",
+    ]);
+    let kinds = prop::collection::vec(prop::sample::select(vec!["mutex", "spinlock", "rwsem", "pipe"]), 0..4);
     let op = (0u8..12, 0usize..4, 1u64..20);
     let body = prop::collection::vec(op, 1..8);
     let tasks = prop::collection::vec((body, 1u64..4, 0u64..20, any::<bool>()), 1..5);
     (kernel, 1u64..5, kinds, tasks, 5u64..200).prop_map(|(kernel, cpus, kinds, tasks, until)| {
         let mut text = format!("kernel {kernel}\ncpus {cpus}\nuntil {until}ms\n");
         for (index, kind) in kinds.iter().enumerate() {
-            text += &format!("{kind} L{index}\n");
+            let capacity = if *kind == "pipe" { format!(" {}KiB", index * 3 + 1) } else { String::new() };
+            text += &format!("{kind} L{index}{capacity}\n");
         }
         for (number, (body, copies, at, job)) in tasks.iter().enumerate() {
             if *job {
-                text += &format!("job J{number} at={at}ms length={}ms\n", copies * 7);
+                let io = if at % 3 == 0 {
+                    format!(" io_every={}ms io_for={}ms", copies + 1, at % 5 + 1)
+                } else {
+                    String::new()
+                };
+                text += &format!("job J{number} at={at}ms length={}ms{io}\n", copies * 7);
                 continue;
             }
             text += &format!("task T{number} x {copies} at={at}ms\n");
@@ -363,6 +378,8 @@ fn lock_ops(kind: Option<&str>, ms: u64) -> (&'static str, &'static str) {
     match kind {
         Some("mutex") => ("lock", "unlock"),
         Some("spinlock") => ("spin", "unspin"),
+        Some("pipe") if ms % 2 == 0 => ("send", "recv"),
+        Some("pipe") => ("recv", "send"),
         Some(_) if ms % 2 == 0 => ("read", "release"),
         Some(_) => ("write", "release"),
         None => ("lock", "unlock"),
@@ -385,7 +402,7 @@ proptest! {
 
     #[test]
     fn random_workloads_run_or_say_why_within_the_budget(text in workload()) {
-        for variant in ["as-written", "fifo", "stcf", "o1"] {
+        for variant in ["as-written", "fifo", "stcf", "o1", "eevdf", "goodness"] {
             match try_run(&text, variant) {
                 Ok(run) => {
                     let (ops, blocks, _) = run.stored();
@@ -419,6 +436,8 @@ proptest! {
                 "task", "job", "mutex", "rwsem", "spinlock", "kernel", "rr", "cpus", "2", "x", "3", "run", "5ms",
                 "lock", "unlock", "M", "{", "}", "repeat", "forever", "sleep", "at=1ms", "length=2ms", "until",
                 "read", "write", "release", "spin", "unspin", "yield", "exit", "quantum=1ms", "#", "T",
+                "pipe", "send", "recv", "P", "4KiB", "eevdf", "goodness", "o1", "hz=1000", "io_every=1ms",
+                "io_for=2ms",
             ]), 0..6),
             0..20,
         )
@@ -488,4 +507,282 @@ fn o1_a_task_that_yields_waits_in_the_expired_array_for_every_hog_slice() {
         ["hog1", "hog2", "hog3", "y"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
     assert_eq!(user, vec![396, 300, 300, 4]);
     assert_eq!(task_ms(&run, "y", "response_ns"), 300);
+}
+
+#[test]
+fn eevdf_two_equal_jobs_take_turns_a_tick_each() {
+    // 6.18's EEVDF at HZ 250 on one CPU: a slice is 0.7 ms, a tick 4 ms. Both arrive at
+    // V = 0 with deadline 0.35 ms; A (first declared) wins the tie. Each tick charges 4 ms,
+    // past the deadline, so the other (now eligible, earlier deadline) runs:
+    // A 0–4, B 4–8, A 8–12, B 12–16, A 16–18 (done), B 18–20.
+    let run = run("kernel eevdf\njob A length=10ms\njob B length=10ms\n", "as-written");
+    assert_eq!(figures(&run, &["A", "B"]), vec![(0, 18, 8), (4, 20, 10)]);
+    let text = narration(&run);
+    assert!(
+        text.contains("The tick charges A: its vruntime 4 ms has reached its virtual deadline 350 µs"),
+        "{text}"
+    );
+    assert!(text.contains("B runs on CPU 0: it is eligible (vruntime 0 ns ≤ V = 2 ms)"), "{text}");
+}
+
+#[test]
+fn eevdf_a_sleeper_keeps_its_lag_and_preempts_at_each_wakeup() {
+    // io runs 4–5 (after hog's first tick) and sleeps: V = (4 + 1) / 2 = 2.5 ms, so it
+    // keeps a lag of 1.5 ms. Woken at 15 with hog at vruntime 14 ms, place_entity puts it
+    // 1.5 × 2 = 3 ms behind V (11 ms), so that the new V, 12.5 ms, still owes it 1.5 ms:
+    // eligible with an earlier deadline, it preempts hog at once, as again at 26 and at
+    // 37 (its exit). io waits only at the start (0–4); hog 1 ms at each of io's runs.
+    let workload =
+        "kernel eevdf\ntask hog\n  run 40ms\ntask io\n  repeat 3 {\n    run 1ms\n    sleep 10ms\n  }\n";
+    let run = run(workload, "as-written");
+    assert_eq!(figures(&run, &["hog", "io"]), vec![(0, 43, 3), (4, 37, 4)]);
+    let text = narration(&run);
+    assert!(
+        text.contains("io leaves the run queue eligible and keeps its lag for its wakeup: 1.5 ms"),
+        "{text}"
+    );
+    assert!(
+        text.contains("io wakes with the lag it kept, 1.5 ms: place_entity puts its vruntime at 11 ms, so that V, now 12.5 ms"),
+        "{text}"
+    );
+    assert!(text.contains("wakeup_preempt reschedules hog"), "{text}");
+}
+
+#[test]
+fn goodness_counters_run_out_and_a_new_epoch_favours_the_task_that_ran_last() {
+    // 2.4.24 at HZ 100: a full slice at nice 0 is NICE_TO_TICKS = 6 ticks of 10 ms; a forked
+    // task starts with half, 3. A runs 0–30 (its counter 3 → 0), B 30–60; both spent: a new
+    // epoch gives each 0 / 2 + 6 = 6, and B, which ran last, has goodness 6 + 20 + 1 = 27
+    // against A's 26: B runs on to its end at 80, then A 80–100.
+    let run = run("kernel goodness\njob A length=50ms\njob B length=50ms\n", "as-written");
+    assert_eq!(figures(&run, &["A", "B"]), vec![(0, 100, 50), (30, 80, 30)]);
+    let text = narration(&run);
+    assert!(text.contains("Every runnable task's counter is 0: schedule() starts a new epoch"), "{text}");
+    assert!(
+        text.contains("B runs on CPU 0: goodness 27 (counter 6 + 20 − nice 0, + 1 if it ran last)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn goodness_a_sleeper_keeps_its_counter_and_preempts_the_hog() {
+    // hog runs 0–30 and spends its counter; ed runs 30–31 and sleeps 25 ms. Alone and spent,
+    // hog gets a new epoch (6), ed too while asleep (3 / 2 + 6 = 7). At 56 ed wakes with
+    // goodness 27 against hog's 4 + 20 + 1 = 25 (two ticks, at 40 and 50): it preempts.
+    let workload =
+        "kernel goodness\nuntil 100ms\ntask hog\n  forever {\n    run 50ms\n  }\ntask ed\n  forever {\n    run 1ms\n    sleep 25ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(text.contains("ed's goodness 27 beats hog's 25"), "{text}");
+    assert_eq!(task_ms(&run, "ed", "response_ns"), 30);
+}
+
+#[test]
+fn kernels_with_one_cpu_say_so() {
+    let message = errors("kernel eevdf\ncpus 2\njob A length=1ms\n");
+    assert!(message.contains("line 1, column 8: kernel `eevdf` runs on one CPU in the Lab"), "{message}");
+    let message = errors("kernel goodness\ncpus 3\njob A length=1ms\n");
+    assert!(message.contains("kernel `goodness` runs on one CPU"), "{message}");
+}
+
+const PRODUCER_CONSUMER: &str = "\
+kernel fifo
+pipe P 8KiB
+task producer
+  repeat 4 {
+    run 1ms
+    send P 4KiB
+  }
+task consumer
+  repeat 4 {
+    recv P 4KiB
+    run 2ms
+  }
+";
+
+#[test]
+fn a_full_pipe_puts_the_writer_to_sleep_and_an_empty_one_the_reader() {
+    // FIFO on one CPU. producer runs 0–3: sends at 1 and 2 fill the 8 KiB pipe; the third
+    // 4 KiB send is atomic (≤ PIPE_BUF) and finds no room: it sleeps at 3. consumer runs:
+    // its read at 3 makes room and wakes producer (runnable, FIFO keeps consumer on), reads
+    // again at 5, finds the pipe empty at 7 and sleeps; producer's retried send at 7 wakes
+    // it, its last send at 8 fills 4 KiB again, and it exits at 8; consumer reads at 8 and
+    // 10 and exits at 12. producer waits 3–7 for the CPU; consumer 0–3 and 7–8.
+    let run = run(PRODUCER_CONSUMER, "as-written");
+    assert_eq!(figures(&run, &["producer", "consumer"]), vec![(0, 8, 4), (3, 12, 4)]);
+    let Some(Metric::Object(pipes)) = run.metrics.get("pipes") else { panic!("no pipes") };
+    let Some(Metric::Object(p)) = pipes.get("P") else { panic!("no pipe P") };
+    let figure = |key: &str| ns(p.get(key));
+    assert_eq!((figure("sent_bytes"), figure("received_bytes"), figure("left_bytes")), (16_384, 16_384, 0));
+    assert_eq!((figure("read_waits"), figure("write_waits")), (1, 1));
+    let text = narration(&run);
+    assert!(text.contains("producer must write its 4,096 bytes at once (at most PIPE_BUF, 4 KiB, is atomic) but pipe P holds 8,192 of 8,192"), "{text}");
+    assert!(text.contains("consumer wakes producer, the first writer asleep on the full pipe P"), "{text}");
+    assert!(text.contains("consumer finds pipe P empty and sleeps"), "{text}");
+}
+
+#[test]
+fn a_reader_of_a_pipe_nobody_writes_is_a_named_stall() {
+    let run = run("pipe P\ntask r\n  recv P\ntask w\n  run 1ms\n", "as-written");
+    assert_eq!(run.outcome, Outcome::Stalled { at_ns: MS, tasks: 1 });
+    let text = narration(&run);
+    assert!(
+        text.contains("r waits to read pipe P, which is empty, and no live task will ever write to it."),
+        "{text}"
+    );
+    // Two tasks each waiting to read what only the other would write: both named.
+    let cycle = "pipe P\npipe Q\ntask a\n  recv P\n  send Q\ntask b\n  recv Q\n  send P\n";
+    let both = self::run(cycle, "as-written");
+    assert_eq!(both.outcome, Outcome::Stalled { at_ns: 0, tasks: 2 });
+    let text = narration(&both);
+    assert!(
+        text.contains("a waits to read pipe P, which is empty; the tasks that could write to it wait too."),
+        "{text}"
+    );
+    assert!(text.contains("b waits to read pipe Q"), "{text}");
+}
+
+#[test]
+fn pipe_mistakes_are_found_before_running() {
+    let kind = errors("pipe P\ntask t\n  lock P\n  unlock P\n");
+    assert!(kind.contains("line 3, column 8: `P` is a pipe: use send and recv"), "{kind}");
+    let mutex = errors("mutex M\ntask t\n  send M 1KiB\n");
+    assert!(mutex.contains("line 3, column 8: `M` is a mutex: use lock and unlock"), "{mutex}");
+    let unknown = errors("pipe P\ntask t\n  recv Q\n");
+    assert!(unknown.contains("line 3, column 8: unknown resource `Q`; declared: P"), "{unknown}");
+    let size = errors("pipe P 2MiB\ntask t\n  send P 2MiB\n");
+    assert!(size.contains("line 1, column 8: size:"), "{size}");
+    assert!(size.contains("line 3, column 10: size:"), "{size}");
+    let spin = errors("spinlock S\npipe P\ntask t\n  spin S\n  send P\n  unspin S\n");
+    assert!(spin.contains("line 5, column 8: `send` while holding spinlock `S`"), "{spin}");
+}
+
+/// The rwsem playground's default scenario as a workload: four readers (think 400 µs,
+/// hold 200 µs) and a writer (think 2 ms, hold 300 µs) under round robin with a 4 ms
+/// slice, for 20 ms. What the Lab cannot say is set on the playground's side: no
+/// jitter, writers that do not spin (`no-spin`), 4 CPUs (the Lab's most).
+const RWSEM_DEFAULT: &str = "\
+kernel rr quantum=4ms
+cpus 4
+until 20ms
+rwsem mmap_lock
+task R x 4
+  forever {
+    run 400us
+    read mmap_lock
+    sys 200us
+    release mmap_lock
+  }
+task W
+  forever {
+    run 2ms
+    write mmap_lock
+    sys 300us
+    release mmap_lock
+  }
+";
+
+fn lock_figures(run: &Run, lock: &str) -> [u64; 4] {
+    let Some(Metric::Object(locks)) = run.metrics.get("locks") else { panic!("no locks") };
+    let Some(Metric::Object(fields)) = locks.get(lock) else { panic!("no lock {lock}") };
+    ["acquisitions", "contended", "wait_total_ns", "wait_max_ns"].map(|key| ns(fields.get(key)))
+}
+
+/// (actor, kind) of every lock decision before `until_ns`, the playground's names as the Lab's.
+fn lock_decisions(run: &Run, until_ns: u64) -> Vec<(String, String)> {
+    run.trace_lines(100_000)
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let at: u64 = words.next()?.parse().ok()?;
+            let (actor, kind) = (words.next()?, words.next()?);
+            let actor = match actor.strip_prefix('R').and_then(|n| n.parse::<u64>().ok()) {
+                Some(n) if run.case == "rwsem-playground" => format!("R{}", n + 1),
+                _ if actor == "W0" => "W".to_string(),
+                _ => actor.to_string(),
+            };
+            (at < until_ns && kind.starts_with("lock")).then(|| (actor, kind.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn the_rwsem_playground_default_agrees_but_for_the_cost_of_a_lock_operation() {
+    let lab = run(RWSEM_DEFAULT, "as-written");
+    let case = simulation("rwsem-playground").expect("the playground is built");
+    let params = ParamValues::from_pairs_exact(case.meta().params, [("jitter", "0"), ("cpus", "4")])
+        .expect("valid parameters");
+    let playground = run_checked(case, &params, "no-spin", 1).expect("runs");
+    // The same rules give the same decisions until the playground's lock costs (17 ns a
+    // fast acquisition, 150 ns a slow one, added to the hold) have moved its readers' 7th
+    // acquisitions past the 4 ms slice end, where the Lab's readers meet it exactly.
+    let before_slice = lock_decisions(&lab, 4 * MS);
+    assert_eq!(before_slice.len(), 48, "six rounds of four reads and releases");
+    assert_eq!(before_slice, lock_decisions(&playground, 4 * MS));
+    // From there the drift decides the ties: in the Lab each reader takes the lock at the
+    // slice end and R4 is preempted holding it; in the playground they are preempted
+    // 102 ns before. Figures: acquisitions, contended, wait total and max.
+    assert_eq!(lock_figures(&lab, "mmap_lock"), [109, 20, 8_300_000, 600_000]);
+    assert_eq!(lock_figures(&playground, "mmap_lock"), [109, 19, 6_907_983, 600_201]);
+}
+
+#[test]
+fn jobs_with_io_overlap_under_stcf_and_leave_the_cpu_idle_under_fifo() {
+    // OSTEP 7.8, "Incorporating I/O": A computes 50 ms in 10 ms bursts, each followed by
+    // 10 ms of I/O; B computes 60 ms. STCF: A (50 left) runs 0–10; during its I/O B runs;
+    // each time A wakes it has less left than B (40 < 50, 30 < 40, 20 < 30, 10 < 20) and
+    // preempts it: A ends at 90, B at 110, the CPU never idle.
+    let workload = "job A length=50ms io_every=10ms io_for=10ms\njob B length=60ms\n";
+    let stcf = run(workload, "stcf");
+    assert_eq!(figures(&stcf, &["A", "B"]), vec![(0, 90, 0), (10, 110, 50)]);
+    assert_eq!(task_ms(&stcf, "A", "sleep_ns"), 40);
+    // FIFO: B runs 10–70 to its end while A's I/O is long done; then A alone: its four
+    // remaining bursts at 70, 90, 110 and 130 with the CPU idle during each I/O.
+    let fifo = run(workload, "fifo");
+    assert_eq!(figures(&fifo, &["A", "B"]), vec![(0, 140, 50), (10, 70, 10)]);
+}
+
+#[test]
+fn io_options_are_checked() {
+    let alone = errors("job A length=10ms io_every=2ms\n");
+    assert!(alone.contains("line 1, column 19: `io_every=` and `io_for=` go together"), "{alone}");
+    let many = errors("job A length=10s io_every=1ns io_for=1ms\n");
+    assert!(many.contains("line 1, column 31: 10,000,000,000 I/O bursts; at most 1,000,000"), "{many}");
+    let task = errors("task t io_every=1ms\n  run 1ms\n");
+    assert!(task.contains("unknown option `io_every`; expected at=, nice= or cpu="), "{task}");
+}
+
+#[test]
+fn hz_sets_the_tick_of_the_kernels_that_have_one() {
+    // EEVDF at HZ 1000: each 1 ms tick passes the 0.7 ms slice, so the jobs alternate by
+    // the millisecond: A 0–1, B 1–2, …, A ends at 19, B at 20.
+    let fair = run("kernel eevdf hz=1000\njob A length=10ms\njob B length=10ms\n", "as-written");
+    assert_eq!(figures(&fair, &["A", "B"]), vec![(0, 19, 9), (1, 20, 10)]);
+    // 2.4 at HZ 1000: NICE_TO_TICKS(0) = (20 << 1) + 1 = 41 ticks, a forked task 21. A runs
+    // 0–21, B 21–42; the new epoch gives both 41, and B (ran last, 62 against 61) runs on
+    // to its end at 71; A 71–100.
+    let good = run("kernel goodness hz=1000\njob A length=50ms\njob B length=50ms\n", "as-written");
+    assert_eq!(figures(&good, &["A", "B"]), vec![(0, 100, 50), (21, 71, 21)]);
+    let wrong = errors("kernel eevdf hz=200\njob A length=1ms\n");
+    assert!(wrong.contains("line 1, column 17: hz: 200 is not a CONFIG_HZ"), "{wrong}");
+    let textbook = errors("kernel sjf hz=100\njob A length=1ms\n");
+    assert!(textbook.contains("unexpected `hz=100`; expected nothing after `kernel sjf`"), "{textbook}");
+}
+
+#[test]
+fn o1_on_two_cpus_an_idle_cpu_pulls_from_the_busiest_queue() {
+    // Three hogs arrive on CPU 0 (forked there). CPU 0 runs hog1; CPU 1, idle, balances:
+    // CPU 0 has 3 tasks, it has 0, so it pulls half the difference, one task, from the
+    // tail of the best priority's list that is not running: hog3. CPU 1 never idles again
+    // (a busy CPU's own balancing is not modelled): hog3 has it alone for 1 s, hog1 and
+    // hog2 share CPU 0 in 100 ms slices.
+    let workload = "kernel o1\ncpus 2\nuntil 1s\ntask hog x 3\n  forever {\n    run 50ms\n  }\n";
+    let run = run(workload, "as-written");
+    let user: Vec<u64> = ["hog1", "hog2", "hog3"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
+    assert_eq!(user, vec![500, 500, 1000]);
+    let text = narration(&run);
+    assert!(text.contains("CPU 1 is about to idle: idle_balance pulls hog3 from CPU 0, the busiest run queue (3 tasks), out of its active array."), "{text}");
+    // Pinned elsewhere, a task is never pulled: hog2 and hog3 stay on CPU 0 with hog1.
+    let pinned = "kernel o1\ncpus 2\nuntil 1s\ntask hog x 3 cpu=0\n  forever {\n    run 50ms\n  }\n";
+    let run = self::run(pinned, "as-written");
+    assert!(!narration(&run).contains("idle_balance pulls"));
 }

@@ -83,6 +83,7 @@ pub fn metrics_table(meta: &CaseMeta, run: &Run) -> Table {
         crate::run::trace::Outcome::StepLimit { .. } => "storage limit",
         crate::run::trace::Outcome::Killed { .. } => "killed",
         crate::run::trace::Outcome::Deadlock(_) => "deadlock",
+        crate::run::trace::Outcome::Stalled { .. } => "stalled",
         crate::run::trace::Outcome::WorkLimit { .. } => "work limit",
     };
     put("outcome".into(), outcome.into(), "");

@@ -29,10 +29,12 @@ pub enum Arg {
         base: u64,
         stride: u64,
     },
+    /// A wait channel, shown by its name (a pipe of the Lab).
+    Channel(crate::run::world::ChannelId),
 }
 wire_enum!(Arg {
     0 => Task(task), 1 => Lock(lock), 2 => Count(value), 3 => Signed(value), 4 => Ns(value), 5 => Addr(value),
-    6 => Word(word), 7 => AffineAddr { base, stride }, 8 => AffineCount { base, stride },
+    6 => Word(word), 7 => AffineAddr { base, stride }, 8 => AffineCount { base, stride }, 9 => Channel(channel),
 });
 
 impl Arg {
@@ -132,6 +134,7 @@ fn render_arg(arg: Arg, layout: &Layout) -> Segment {
         Arg::Ns(ns) => Segment::Value(crate::run::format::duration(ns)),
         Arg::Addr(addr) | Arg::AffineAddr { base: addr, .. } => Segment::Value(format!("{addr:#x}")),
         Arg::Word(word) => Segment::Value(word.to_string()),
+        Arg::Channel(channel) => Segment::Value(layout.channels[usize::from(channel.0)].clone()),
     }
 }
 

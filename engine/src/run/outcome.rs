@@ -21,6 +21,9 @@ pub enum Outcome {
     Killed { signal: crate::run::wire::StaticStr, sent_at_ns: u64, at_ns: u64 },
     /// A cycle in the wait-for graph: reported as a result, not a hang.
     Deadlock(Deadlock),
+    /// At `at_ns`, nothing could happen any more: `tasks` live tasks each waited for
+    /// what no task would ever do (a read of a pipe nobody writes, ...).
+    Stalled { at_ns: u64, tasks: u64 },
     /// The run reached the engine's work budget (`run::budget`) at `at_ns`, before
     /// the end its parameters asked for: its figures cover `[0, at_ns]` only.
     WorkLimit {
@@ -38,6 +41,7 @@ wire_enum!(Outcome {
     3 => Killed { signal, sent_at_ns, at_ns },
     4 => Deadlock(deadlock),
     5 => WorkLimit { at_ns, steps, budget },
+    6 => Stalled { at_ns, tasks },
 });
 
 impl Outcome {
@@ -58,7 +62,11 @@ impl Outcome {
                  the whole run.",
                 crate::run::narration::group_digits(*micro_ops)
             )),
-            Outcome::Completed | Outcome::TimeLimit | Outcome::Killed { .. } | Outcome::Deadlock(_) => None,
+            Outcome::Completed
+            | Outcome::TimeLimit
+            | Outcome::Killed { .. }
+            | Outcome::Deadlock(_)
+            | Outcome::Stalled { .. } => None,
         }
     }
 }

@@ -77,7 +77,19 @@ const VARIANTS: &[VariantSpec] = &[
     VariantSpec {
         id: "o1",
         label: "Linux 2.6.14 O(1)",
-        description: "The 2.6.14 O(1) scheduler at HZ 1000 on one CPU: priorities from nice and sleep_avg, active and expired arrays.",
+        description: "The 2.6.14 O(1) scheduler at HZ 1000, a run queue per CPU: priorities from nice and sleep_avg, active and expired arrays.",
+        group: VariantGroup::WhatIf,
+    },
+    VariantSpec {
+        id: "eevdf",
+        label: "Linux 6.18 EEVDF",
+        description: "Today's fair scheduler at HZ 250 on one CPU: the eligible task with the earliest virtual deadline runs.",
+        group: VariantGroup::WhatIf,
+    },
+    VariantSpec {
+        id: "goodness",
+        label: "Linux 2.4 goodness",
+        description: "The 2.4.24 scheduler at HZ 100 on one CPU: the best goodness (counter + 20 − nice) runs; spent counters are recalculated each epoch.",
         group: VariantGroup::WhatIf,
     },
     VariantSpec {
@@ -92,12 +104,16 @@ pub static META: CaseMeta = CaseMeta {
     id: "the-lab",
     title: "The Lab: write your own slow path",
     year: 2026,
-    system: "the kernel library: textbook policies, v6.13 locks",
+    system: "the kernel library: textbook policies, 2.4 goodness, 2.6 O(1), 6.18 EEVDF, v6.13 locks",
     summary: "Write a few lines (tasks, locks, a kernel) and step through what that kernel's own rules do.",
     sources: &[
         Source {
             label: "OSTEP, Scheduling: Introduction (FIFO, SJF, STCF, RR)",
             url: "https://pages.cs.wisc.edu/~remzi/OSTEP/cpu-sched.pdf",
+        },
+        Source {
+            label: "kernel/sched/fair.c at v6.18 (EEVDF)",
+            url: "https://elixir.bootlin.com/linux/v6.18/source/kernel/sched/fair.c",
         },
         Source {
             label: "kernel/locking/mutex.c at v6.13",

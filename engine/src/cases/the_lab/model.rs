@@ -26,6 +26,8 @@ pub fn program(text: &str, variant: &str) -> Result<Program, Vec<Diagnostic>> {
         "stcf" => KernelChoice::Stcf,
         "rr" => KernelChoice::Rr { quantum_ns: written_quantum },
         "o1" => KernelChoice::O1,
+        "eevdf" => KernelChoice::Eevdf,
+        "goodness" => KernelChoice::Goodness,
         _ => workload.kernel,
     };
     lang::compile(&workload)
@@ -82,12 +84,13 @@ impl Case for Lab {
             T::READ_QUEUE_HANDOFF,
             T::WRITE_QUEUE,
         ];
-        let picks = [T::PICK_FIFO, T::PICK_SJF, T::PICK_STCF, T::PICK_RR];
+        let picks =
+            [T::PICK_FIFO, T::PICK_SJF, T::PICK_STCF, T::PICK_RR, T::O1_PICK, T::FAIR_PICK, T::GOOD_PICK];
         let moments = [
             (first(&run, &picks), "the first scheduling decision"),
             (first(&run, &waits), "a task waits for a lock"),
             (first(&run, &[T::DEADLOCK]), "a deadlock"),
-            (first(&run, &[T::END_TIME, T::END_DONE, T::DEADLOCK]), "the run ends"),
+            (first(&run, &[T::END_TIME, T::END_DONE, T::DEADLOCK, T::END_STALL]), "the run ends"),
         ];
         run.set_chapters(&moments);
         run

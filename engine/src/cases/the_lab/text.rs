@@ -68,7 +68,42 @@ crate::templates! {
     O1_TICK_STARVING = "{0}'s timeslice is used up; it is interactive, but the expired array has waited past STARVATION_LIMIT: it moves to the expired array at priority {1} with a new slice of {2}.",
     O1_YIELD = "{0} yields: sched_yield moves it to the expired array, behind every task in the active one.",
     YIELD_CPU = "{0} leaves the CPU for schedule() to pick again; it stays queued in its array.",
+    O1_MIGRATE = "CPU {0} is about to idle: idle_balance pulls {1} from CPU {2}, the busiest run queue ({3} tasks), out of its {4} array.",
     O1_ATOMIC = "{0} must reschedule, but holds or waits for a spinlock: preemption waits until it unspins.",
+    PIPE_WRITE = "{0} writes {1} bytes into pipe {2}: it now holds {3} of {4}.",
+    PIPE_WRITE_WAIT = "{0} writes {1} bytes into pipe {2}, all the room there is ({3} of {4}): {5} bytes are left to write, so it sleeps until a reader makes room.",
+    PIPE_WRITE_ATOMIC_WAIT = "{0} must write its {5} bytes at once (at most PIPE_BUF, 4 KiB, is atomic) but pipe {2} holds {3} of {4}: it writes {1} and sleeps until a reader makes room for all of them.",
+    PIPE_READ = "{0} reads {1} bytes from pipe {2} (it asked for {3}); {4} are left in it.",
+    PIPE_READ_WAIT = "{0} finds pipe {1} empty and sleeps until a writer puts something in it.",
+    PIPE_WAKE_READER = "{0} wakes {1}, the first reader asleep on pipe {2}: it reads when it runs.",
+    PIPE_WAKE_WRITER = "{0} wakes {1}, the first writer asleep on the full pipe {2}: it writes when it runs.",
+    STALL_NO_WRITER = "{0} waits to read pipe {1}, which is empty, and no live task will ever write to it.",
+    STALL_NO_READER = "{0} waits to write into pipe {1}, which is full, and no live task will ever read from it.",
+    STALL_READ = "{0} waits to read pipe {1}, which is empty; the tasks that could write to it wait too.",
+    STALL_WRITE = "{0} waits to write into pipe {1}, which is full; the tasks that could read from it wait too.",
+    STALL_LOCK = "{0} waits for {1}, held by a task that waits too.",
+    END_STALL = "A stall: {0} task(s) wait, and nothing left can wake them. The run ends.",
+    RESCHED = "{0} leaves the CPU for schedule() to pick again; it stays on the run queue.",
+    RESCHED_ATOMIC = "{0} must reschedule, but holds or waits for a spinlock: preemption waits until it unspins.",
+    YIELD_CALL = "{0} calls sched_yield() and leaves the CPU for schedule().",
+    FAIR_NEW = "{0} arrives (nice {1}, weight {2}): place_entity puts it at V, vruntime {3}{4}, with its virtual deadline half a slice on, {5}{6} (a slice is {7}).",
+    FAIR_WAKE = "{0} wakes with the lag it kept, {1}{2}: place_entity puts its vruntime at {3}{4}, so that V, now {5}{6}, still owes it that lag; its virtual deadline is one slice on, {7}{8}.",
+    FAIR_PREEMPT = "{0} is eligible and its virtual deadline, {1}{2}, is earlier than {3}'s (vruntime {4}{5}, deadline {6}{7}): pick_eevdf would choose {0}, so wakeup_preempt reschedules {3}.",
+    FAIR_WAKE_SLICE = "As {0} (virtual deadline {1}{2}) wakes, update_curr charges {3}: its vruntime {4}{5} has used up its slice (deadline now {6}{7}), so {3} is rescheduled.",
+    FAIR_YIELD = "yield_task_fair: {0} is eligible, so it gives up the rest of its request: its vruntime jumps to its deadline, {1}{2}, and its virtual deadline moves a slice on, to {3}{4}.",
+    FAIR_YIELD_NOTHING = "yield_task_fair: {0} is alone on the run queue or not eligible (vruntime {1}{2}): the yield only charges it; its virtual deadline stays {3}{4}.",
+    FAIR_DEQUEUE = "{0} leaves the run queue eligible and keeps its lag for its wakeup: {1}{2} (V {3}{4} less its vruntime {5}{6}).",
+    FAIR_DEQUEUE_AHEAD = "{0} leaves the run queue not eligible (vruntime {5}{6} is past V {3}{4}): its lag is dropped to {1}{2}. (Lab model choice: v6.18 keeps it queued as a delayed dequeue until it is eligible.)",
+    FAIR_PICK = "{0} runs on CPU {1}: it is eligible (vruntime {2}{3} ≤ V = {4}{5}) and its virtual deadline, {6}{7}, is the earliest of the {8} eligible, of {9} queued.",
+    FAIR_TICK_DEADLINE = "The tick charges {0}: its vruntime {1}{2} has reached its virtual deadline {3}{4}; update_deadline gives it a new one, {5}{6}, and with {7} other task(s) queued it is rescheduled.",
+    FAIR_TICK_PROTECT = "The tick charges {0}: its vruntime {1}{2} has passed its protected slice (RUN_TO_PARITY, up to {3}{4}), and with {5} other task(s) queued it is rescheduled.",
+    GOOD_FORK = "{0} arrives with a counter of {1} tick(s): do_fork gives a child half of its parent's, here a full slice of {2} ticks at nice {3}. It joins the tail of the run queue.",
+    GOOD_WAKE = "{0} wakes with its counter of {1} tick(s) (goodness {2}) and joins the tail of the run queue.",
+    GOOD_PREEMPT = "{0}'s goodness {1} beats {2}'s {3} (with its +1 for running last): reschedule_idle preempts {2}.",
+    GOOD_YIELD = "sys_sched_yield: {0} moves to the tail of the run queue, marked SCHED_YIELD: its goodness is −1 at the next pick, so anyone else runnable goes first.",
+    GOOD_RECALC = "Every runnable task's counter is 0: schedule() starts a new epoch. Every task, sleeping ones too, gets counter / 2 + NICE_TO_TICKS(nice): {0} ticks at nice 0 for a task that used all of its counter.",
+    GOOD_PICK = "{0} runs on CPU {1}: goodness {2} (counter {3} + 20 − nice {4}, + 1 if it ran last) is the best of {5} runnable; the first in list order wins a tie.",
+    GOOD_TICK_OUT = "The tick takes {0}'s counter to 0: its share of this epoch is used up; need_resched.",
 }
 
 pub(crate) const BODY: u16 = 0;
@@ -88,6 +123,16 @@ pub(crate) const O1_SCHEDULE_FN: u16 = 13;
 pub(crate) const O1_TICK_FN: u16 = 14;
 pub(crate) const O1_WAKE_FN: u16 = 15;
 pub(crate) const O1_YIELD_FN: u16 = 16;
+pub(crate) const FAIR_WAKE_FN: u16 = 17;
+pub(crate) const FAIR_SCHEDULE_FN: u16 = 18;
+pub(crate) const FAIR_TICK_FN: u16 = 19;
+pub(crate) const FAIR_YIELD_FN: u16 = 20;
+pub(crate) const GOOD_WAKE_FN: u16 = 21;
+pub(crate) const GOOD_SCHEDULE_FN: u16 = 22;
+pub(crate) const GOOD_TICK_FN: u16 = 23;
+pub(crate) const GOOD_YIELD_FN: u16 = 24;
+pub(crate) const PIPE_WRITE_FN: u16 = 25;
+pub(crate) const PIPE_READ_FN: u16 = 26;
 
 /// Lines of the task body's function: what each op of the workload does.
 pub(crate) const BODY_RUN: u16 = 1;
@@ -102,6 +147,8 @@ pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
 
 const OSTEP: &str = "https://pages.cs.wisc.edu/~remzi/OSTEP/cpu-sched.pdf";
 const MUTEX_C: &str = "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/mutex.c";
+const FAIR_618: &str = "https://elixir.bootlin.com/linux/v6.18/source/kernel/sched/fair.c";
+const TARBALL_2424: &str = "https://cdn.kernel.org/pub/linux/kernel/v2.4/linux-2.4.24.tar.gz";
 const QSPINLOCK_C: &str = "https://elixir.bootlin.com/linux/v6.13.7/source/kernel/locking/qspinlock.c";
 
 pub(crate) static CODE: &[Function] = &[
@@ -235,6 +282,7 @@ pub(crate) static CODE: &[Function] = &[
             "    next = the first task of the best priority in rq->active",
             "    if (next->activated) credit its run-queue wait as sleep; requeue it",
             "    context_switch(prev, next)",
+            "idle_balance(cpu):   // no task here: pull half the difference from the busiest CPU",
         ],
     },
     Function {
@@ -263,5 +311,104 @@ pub(crate) static CODE: &[Function] = &[
         name: "sys_sched_yield (2.6.14)",
         source_url: "https://elixir.bootlin.com/linux/v2.6.14/source/kernel/sched.c",
         lines: &["sys_sched_yield():", "    move current into rq->expired at its priority", "    schedule()"],
+    },
+    Function {
+        name: "enqueue_task_fair / wakeup_preempt (6.18)",
+        source_url: FAIR_618,
+        lines: &[
+            "try_to_wake_up(p) / wake_up_new_task(p):",
+            "    place_entity: vruntime = V; deadline = vruntime + vslice / 2   // a new task",
+            "    place_entity: vruntime = V - lag * (load + w) / load; deadline = vruntime + vslice",
+            "    update_curr(curr); if (pick_eevdf() == p || curr's slice used up) resched_curr()",
+        ],
+    },
+    Function {
+        name: "pick_next_task_fair (6.18)",
+        source_url: FAIR_618,
+        lines: &[
+            "schedule():",
+            "    if prev sleeps: update_curr; dequeue_entity: vlag = clamp(V - vruntime)",
+            "    pick_eevdf(): of the tasks with vruntime <= V, the earliest virtual deadline",
+            "        (RUN_TO_PARITY: curr stays while vruntime < its protected vruntime)",
+            "    set_next_entity(next): protect it up to its deadline",
+        ],
+    },
+    Function {
+        name: "task_tick_fair / update_curr (6.18)",
+        source_url: FAIR_618,
+        lines: &[
+            "task_tick_fair(curr):   // spinlock held: the reschedule waits",
+            "    update_curr: vruntime += delta * NICE_0_LOAD / weight",
+            "    if (vruntime >= deadline) { deadline = vruntime + vslice; resched if others queued }",
+            "    else if (vruntime >= protected vruntime && others queued) resched",
+        ],
+    },
+    Function {
+        name: "yield_task_fair (6.18)",
+        source_url: FAIR_618,
+        lines: &[
+            "yield_task_fair():",
+            "    if (nr_running == 1) return; update_curr(curr)",
+            "    if (eligible(curr)) { vruntime = deadline; deadline += vslice }",
+        ],
+    },
+    Function {
+        name: "do_fork / reschedule_idle (2.4.24)",
+        source_url: TARBALL_2424,
+        lines: &[
+            "wake_up_process(p): add_to_runqueue(p)   // at the tail of the list",
+            "do_fork: p->counter = (current->counter + 1) >> 1   // half of the parent's",
+            "reschedule_idle(p):   // one CPU",
+            "    if (goodness(p) > goodness(curr) + 1 for its own mm) curr->need_resched = 1",
+        ],
+    },
+    Function {
+        name: "schedule (2.4.24)",
+        source_url: TARBALL_2424,
+        lines: &[
+            "schedule():",
+            "    if (prev is not runnable) del_from_runqueue(prev)",
+            "    c = -1000; for each p on the run queue: weight = goodness(p) (-1 if SCHED_YIELD); keep the first best",
+            "    if (c == 0) { for every task: counter = counter / 2 + NICE_TO_TICKS(nice); repeat }",
+            "goodness(p) = p->counter ? p->counter + 20 - p->nice (+ 1 same mm) : 0",
+        ],
+    },
+    Function {
+        name: "update_process_times (2.4.24)",
+        source_url: TARBALL_2424,
+        lines: &[
+            "update_process_times():   // spinlock held: the reschedule waits",
+            "    if (--p->counter <= 0) { p->counter = 0; p->need_resched = 1 }",
+        ],
+    },
+    Function {
+        name: "sys_sched_yield (2.4.24)",
+        source_url: TARBALL_2424,
+        lines: &[
+            "sys_sched_yield():",
+            "    current->policy |= SCHED_YIELD; current->need_resched = 1",
+            "    move_last_runqueue(current)",
+        ],
+    },
+    Function {
+        name: "pipe_write (v6.13)",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/fs/pipe.c",
+        lines: &[
+            "pipe_write(pipe, n):   // Lab: the pipe counts bytes, not page slots",
+            "    copy what fits; if all of it is written, return",
+            "    if (n <= PIPE_BUF) write nothing until all of it fits   // atomic",
+            "    else write what fits; wait_event_exclusive(wr_wait, pipe_writable)",
+            "    wake_up(rd_wait)   // one exclusive reader",
+        ],
+    },
+    Function {
+        name: "pipe_read (v6.13)",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/fs/pipe.c",
+        lines: &[
+            "pipe_read(pipe, n):",
+            "    if (!pipe_empty) copy min(n, bytes in it); return   // a short read",
+            "    wait_event_exclusive(rd_wait, pipe_readable)   // no writer ever: a stall",
+            "    if (was full) wake_up(wr_wait); if (data left) wake the next reader",
+        ],
     },
 ];

@@ -95,6 +95,58 @@ pub fn pick(prev: Option<TaskId>, queue: &[(TaskId, &GoodTask)]) -> Option<TaskI
     best.filter(|&(_, c)| c > 0).map(|(id, _)| id)
 }
 
+/// What `schedule()`'s pick did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GoodPick {
+    pub next: Option<TaskId>,
+    /// Every runnable counter was spent: a new epoch for every task before the pick.
+    pub recalculated: bool,
+}
+
+/// The goodness `schedule()` weighs `id` with: −1 for a task that has just called
+/// `sched_yield` (SCHED_YIELD), else `goodness` seen from the previous task's mm.
+pub fn weight(prev: Option<TaskId>, yielded: Option<TaskId>, id: TaskId, task: &GoodTask) -> i64 {
+    if yielded == Some(id) {
+        -1
+    } else {
+        task.goodness(prev == Some(id))
+    }
+}
+
+/// 2.4's `schedule()` pick with its recalculation: the run queue `queue` in list
+/// order, a later task only if strictly better; when the best weight is 0 (every
+/// runnable counter spent), `recalculate` for every task in `tasks` (indexed by
+/// task number, sleepers included) and pick again. A yielding task weighs −1, so
+/// it runs again only when nobody else can.
+pub fn schedule_pick(
+    prev: Option<TaskId>,
+    queue: &[TaskId],
+    tasks: &mut [GoodTask],
+    hz: u64,
+    yielded: Option<TaskId>,
+) -> GoodPick {
+    let best = |tasks: &[GoodTask]| {
+        let mut best: Option<(TaskId, i64)> = None;
+        for &id in queue {
+            let w = weight(prev, yielded, id, &tasks[id.0 as usize]);
+            if best.is_none_or(|(_, c)| w > c) {
+                best = Some((id, w));
+            }
+        }
+        best
+    };
+    match best(tasks) {
+        None => GoodPick { next: None, recalculated: false },
+        Some((id, c)) if c != 0 => GoodPick { next: Some(id), recalculated: false },
+        Some(_) => {
+            for task in tasks.iter_mut() {
+                task.recalculate(hz);
+            }
+            GoodPick { next: best(tasks).map(|(id, _)| id), recalculated: true }
+        }
+    }
+}
+
 /// `PROC_CHANGE_PENALTY` (i386): SMP `goodness()` favours a task on the CPU it last ran on.
 pub const PROC_CHANGE_PENALTY: i64 = 15;
 
@@ -211,6 +263,28 @@ mod tests {
         let strong = GoodTask { nice: 0, counter: 6 };
         let running = CpuSeen { current: Some(&strong), last_schedule_ns: 0 };
         assert_eq!(reschedule_idle_smp(&listener, 0, &[running]), SmpWake::Wait);
+    }
+
+    #[test]
+    fn schedule_pick_recalculates_a_spent_epoch_and_weighs_a_yielder_minus_one() {
+        let (a, b) = (TaskId(0), TaskId(1));
+        let mut tasks = vec![GoodTask { nice: 0, counter: 0 }, GoodTask { nice: 0, counter: 0 }];
+        // Both spent: a new epoch, 0 / 2 + 6 = 6 each; 26 against 26, the first in the list.
+        let picked = schedule_pick(None, &[b, a], &mut tasks, 100, None);
+        assert_eq!(picked, GoodPick { next: Some(b), recalculated: true });
+        assert_eq!((tasks[0].counter, tasks[1].counter), (6, 6));
+        // a yields: −1 against b's 26; alone, the yielder runs again without an epoch.
+        assert_eq!(schedule_pick(Some(a), &[b, a], &mut tasks, 100, Some(a)).next, Some(b));
+        assert_eq!(
+            schedule_pick(Some(a), &[a], &mut tasks, 100, Some(a)),
+            GoodPick { next: Some(a), recalculated: false }
+        );
+        // b spent and a yielding: the best weight is 0, so every counter is recalculated.
+        tasks[1].counter = 0;
+        let picked = schedule_pick(Some(a), &[a, b], &mut tasks, 100, Some(a));
+        assert_eq!(picked, GoodPick { next: Some(b), recalculated: true });
+        assert_eq!((tasks[0].counter, tasks[1].counter), (9, 6));
+        assert_eq!(schedule_pick(None, &[], &mut tasks, 100, None).next, None);
     }
 
     #[test]

@@ -340,30 +340,14 @@ impl Machine<'_> {
         if n == 1 {
             return;
         }
-        let load = |m: &Self, c: usize| m.cpus[c].rq.nr_running();
-        let Some(busiest) = (0..n).filter(|&c| c != this).max_by_key(|&c| (load(self, c), n - c)) else {
+        let loads: Vec<usize> = self.cpus.iter().map(|cpu| cpu.rq.nr_running()).collect();
+        let Some((busiest, count)) = crate::kernel::sched::o1::balance_plan(&loads, this) else {
             return;
         };
-        let (mine, theirs) = (load(self, this), load(self, busiest));
-        if theirs < mine + 2 {
-            return;
-        }
-        for _ in 0..(theirs - mine) / 2 {
-            let running = self.cpus[busiest].current;
-            let (active, expired) = self.cpus[busiest].rq.arrays();
-            let (from, list) =
-                if expired.is_empty() { (Array::Active, active) } else { (Array::Expired, expired) };
-            // move_tasks walks the best priority first, each list from its tail.
-            let Some(best) = list
-                .iter()
-                .map(|&(p, _)| p)
-                .find(|&p| list.iter().any(|&(q, t)| q == p && Some(t.0 as usize) != running))
-            else {
-                return;
-            };
-            let Some(&(_, task)) =
-                list.iter().rev().find(|&&(q, t)| q == best && Some(t.0 as usize) != running)
-            else {
+        let theirs = loads[busiest];
+        for _ in 0..count {
+            let running = self.cpus[busiest].current.map(id);
+            let Some((from, task)) = self.cpus[busiest].rq.pull_candidate(running, |_| true) else {
                 return;
             };
             let task = task.0 as usize;

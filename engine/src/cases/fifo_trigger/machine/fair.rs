@@ -15,10 +15,6 @@ impl Machine<'_> {
         rq
     }
 
-    fn fair(&mut self, cpu: u16) -> &mut RunQueue {
-        self.cpus[usize::from(cpu)].fair.as_mut().expect("an EEVDF run queue")
-    }
-
     /// update_curr: the running task is charged for the time since it was last
     /// charged. Whether its slice ran out with another task waiting.
     pub(super) fn fair_update_curr(&mut self, cpu: u16) -> bool {
@@ -32,12 +28,13 @@ impl Machine<'_> {
 
     /// A task joins the queue (`Initial`: a new task; `Wakeup`: woken from select()).
     /// Whether the running task must be rescheduled: the wakeup preemption test, or
-    /// its slice running out as it is charged.
+    /// its slice running out as it is charged (`RunQueue::wake`).
     pub(super) fn fair_enqueue(&mut self, cpu: u16, task: usize, how: Enqueue) -> bool {
-        let slice_over = self.fair_update_curr(cpu);
-        let rq = self.fair(cpu);
-        rq.enqueue(task, how);
-        slice_over || rq.wakeup_preempts(task)
+        let now = self.now;
+        let c = &mut self.cpus[usize::from(cpu)];
+        let ran = now - c.exec_start_ns;
+        c.exec_start_ns = now;
+        c.fair.as_mut().expect("an EEVDF run queue").wake(task, how, ran)
     }
 
     /// The tick's update_curr: whether the running task's slice is over.
@@ -45,27 +42,14 @@ impl Machine<'_> {
         self.fair_update_curr(cpu)
     }
 
-    /// `schedule()`'s part in the fair class: charge `prev`, take it off the queue if
-    /// it sleeps, pick the eligible task with the earliest deadline (the current one
-    /// kept while RUN_TO_PARITY protects it), and make it current.
+    /// `schedule()`'s part in the fair class (`RunQueue::schedule`): charge `prev`, take
+    /// it off the queue if it sleeps, pick the next task and make it current.
     pub(super) fn fair_pick(&mut self, cpu: u16, prev: Option<usize>, sleeping: bool) -> Option<usize> {
-        if prev.is_some() {
-            self.fair_update_curr(cpu);
-        }
         let now = self.now;
-        let rq = self.fair(cpu);
-        if let (Some(p), true) = (prev, sleeping) {
-            rq.dequeue_sleep(p);
-        }
-        let next = rq.pick(true);
-        // The same task again: put_prev_set_next_task does nothing, its protection stays.
-        if let Some(n) = next {
-            if rq.curr != Some(n) {
-                rq.set_next(n);
-            }
-        }
-        self.cpus[usize::from(cpu)].exec_start_ns = now;
-        next
+        let c = &mut self.cpus[usize::from(cpu)];
+        let ran = if prev.is_some() { now - c.exec_start_ns } else { 0 };
+        c.exec_start_ns = now;
+        c.fair.as_mut().expect("an EEVDF run queue").schedule(prev, ran, sleeping)
     }
 
     /// The first tick from now at which the running `task`'s slice is found used

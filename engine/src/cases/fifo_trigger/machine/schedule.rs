@@ -116,25 +116,22 @@ impl Machine<'_> {
         picked
     }
 
-    /// The 2.4 pick: the best goodness on the queue; when every runnable counter
-    /// is spent, a new epoch for every task and a second pick.
+    /// The 2.4 pick (`goodness::schedule_pick`): the best goodness on the queue; when
+    /// every runnable counter is spent, a new epoch for every task and a second pick.
     fn goodness_pick(&mut self, cpu_index: usize, prev: Option<usize>) -> Picked {
-        let pick = |tasks: &[Task; 2], queue: &[usize], prev: Option<usize>| {
-            let runnable: Vec<(crate::run::world::TaskId, &GoodTask)> =
-                queue.iter().map(|&queued| (Self::id(queued), &tasks[queued].good)).collect();
-            goodness::pick(prev.map(Self::id), &runnable).map(|id| id.0 as usize)
-        };
-        let last = prev.or(self.cpus[cpu_index].last_ran);
-        let mut picked =
-            Picked { next: pick(&self.tasks, &self.cpus[cpu_index].queue, last), ..Picked::default() };
-        if picked.next.is_none() && !self.cpus[cpu_index].queue.is_empty() {
-            for task in &mut self.tasks {
-                task.good.recalculate(self.config.hz);
-            }
-            picked.recalculated = true;
-            picked.next = pick(&self.tasks, &self.cpus[cpu_index].queue, last);
+        let last = prev.or(self.cpus[cpu_index].last_ran).map(Self::id);
+        let queue: Vec<crate::run::world::TaskId> =
+            self.cpus[cpu_index].queue.iter().map(|&q| Self::id(q)).collect();
+        let mut goods: Vec<GoodTask> = self.tasks.iter().map(|task| task.good.clone()).collect();
+        let picked = goodness::schedule_pick(last, &queue, &mut goods, self.config.hz, None);
+        for (task, good) in self.tasks.iter_mut().zip(goods) {
+            task.good = good;
         }
-        picked
+        Picked {
+            next: picked.next.map(|id| id.0 as usize),
+            recalculated: picked.recalculated,
+            ..Picked::default()
+        }
     }
 
     /// The picked task runs; the listener's spin budget starts afresh with each

@@ -42,6 +42,7 @@ pub enum ResourceKind {
     Mutex,
     Spinlock,
     Rwsem,
+    Pipe,
 }
 
 impl ResourceKind {
@@ -50,6 +51,7 @@ impl ResourceKind {
             ResourceKind::Mutex => "mutex",
             ResourceKind::Spinlock => "spinlock",
             ResourceKind::Rwsem => "rwsem",
+            ResourceKind::Pipe => "pipe",
         }
     }
 
@@ -59,6 +61,7 @@ impl ResourceKind {
             ResourceKind::Mutex => "lock and unlock",
             ResourceKind::Spinlock => "spin and unspin",
             ResourceKind::Rwsem => "read, write and release (or down_read, down_write, up_read, up_write)",
+            ResourceKind::Pipe => "send and recv",
         }
     }
 }
@@ -68,6 +71,8 @@ pub struct Resource {
     pub name: String,
     pub kind: ResourceKind,
     pub at: Pos,
+    /// A pipe's capacity in bytes (0 for a lock).
+    pub capacity: u64,
 }
 
 /// What an operation on a resource does.
@@ -80,6 +85,8 @@ pub enum ResOp {
     Release,
     Spin,
     Unspin,
+    Send,
+    Recv,
 }
 
 impl ResOp {
@@ -89,6 +96,7 @@ impl ResOp {
             ResOp::Lock | ResOp::Unlock => ResourceKind::Mutex,
             ResOp::Spin | ResOp::Unspin => ResourceKind::Spinlock,
             ResOp::Read | ResOp::Write | ResOp::Release => ResourceKind::Rwsem,
+            ResOp::Send | ResOp::Recv => ResourceKind::Pipe,
         }
     }
 
@@ -99,14 +107,43 @@ impl ResOp {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stmt {
-    Run { ns: u64 },
-    Sys { ns: u64 },
-    Sleep { ns: u64, at: Pos },
-    Res { op: ResOp, name: String, at: Pos },
-    Yield { at: Pos },
-    Exit { at: Pos },
-    Repeat { count: u64, body: Vec<Stmt>, at: Pos },
-    Forever { body: Vec<Stmt>, at: Pos },
+    Run {
+        ns: u64,
+    },
+    Sys {
+        ns: u64,
+    },
+    Sleep {
+        ns: u64,
+        at: Pos,
+    },
+    Res {
+        op: ResOp,
+        name: String,
+        at: Pos,
+    },
+    /// `send` or `recv` on a pipe: `op` is `Send` or `Recv`.
+    Pipe {
+        op: ResOp,
+        name: String,
+        bytes: u64,
+        at: Pos,
+    },
+    Yield {
+        at: Pos,
+    },
+    Exit {
+        at: Pos,
+    },
+    Repeat {
+        count: u64,
+        body: Vec<Stmt>,
+        at: Pos,
+    },
+    Forever {
+        body: Vec<Stmt>,
+        at: Pos,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,6 +162,8 @@ pub struct TaskDecl {
 pub struct Workload {
     pub kernel: KernelChoice,
     pub kernel_at: Pos,
+    /// `hz=` on the kernel line (o1, eevdf, goodness), if given.
+    pub hz: Option<u64>,
     pub cpus: u64,
     pub until_ns: u64,
     pub resources: Vec<Resource>,

@@ -22,6 +22,16 @@ pub enum Instr {
     Give {
         lock: usize,
     },
+    /// Writes `bytes` into pipe number `pipe` (sleeping while it is full).
+    Send {
+        pipe: usize,
+        bytes: u64,
+    },
+    /// Reads up to `bytes` from pipe number `pipe` (sleeping while it is empty).
+    Recv {
+        pipe: usize,
+        bytes: u64,
+    },
     Yield,
     Exit,
     /// Runs the body up to `end` (its `LoopEnd`) `count` times; `u64::MAX` is forever.
@@ -52,9 +62,14 @@ pub struct TaskProgram {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     pub kernel: KernelChoice,
+    /// The kernel's tick rate when the workload gives one (else each kernel's own).
+    pub hz: Option<u64>,
     pub cpus: u16,
     pub until_ns: u64,
+    /// The locks, in declaration order (a lock's number in `Take` and `Give`).
     pub locks: Vec<(String, ResourceKind)>,
+    /// The pipes and their capacities, in declaration order.
+    pub pipes: Vec<(String, u64)>,
     pub tasks: Vec<TaskProgram>,
 }
 
@@ -76,16 +91,11 @@ struct Checker<'w> {
 /// Resolves and checks a workload: the program, or every error found.
 pub fn compile(workload: &Workload) -> Result<Program, Vec<Diagnostic>> {
     let mut checker = Checker { workload, errors: Vec::new() };
-    if matches!(workload.kernel, KernelChoice::Eevdf | KernelChoice::Goodness) {
+    let one_cpu = matches!(workload.kernel, KernelChoice::Eevdf | KernelChoice::Goodness);
+    if one_cpu && workload.cpus > 1 {
         let message = format!(
-            "kernel {} is not built in the Lab yet; built: fifo, sjf, stcf, rr, o1",
-            quoted(workload.kernel.word())
-        );
-        checker.error(workload.kernel_at, message);
-    }
-    if workload.kernel == KernelChoice::O1 && workload.cpus > 1 {
-        let message = format!(
-            "kernel `o1` runs on one CPU in the Lab (no load balancing yet), not {}; write `cpus 1`",
+            "kernel {} runs on one CPU in the Lab (no load balancing yet), not {}; write `cpus 1`",
+            quoted(workload.kernel.word()),
             workload.cpus
         );
         checker.error(workload.kernel_at, message);
@@ -138,9 +148,21 @@ pub fn compile(workload: &Workload) -> Result<Program, Vec<Diagnostic>> {
     assert!(!tasks.is_empty() && tasks.len() as u64 <= TASKS_MAX);
     Ok(Program {
         kernel: workload.kernel,
+        hz: workload.hz,
         cpus: workload.cpus as u16,
         until_ns: workload.until_ns,
-        locks: workload.resources.iter().map(|r| (r.name.clone(), r.kind)).collect(),
+        locks: workload
+            .resources
+            .iter()
+            .filter(|r| r.kind != ResourceKind::Pipe)
+            .map(|r| (r.name.clone(), r.kind))
+            .collect(),
+        pipes: workload
+            .resources
+            .iter()
+            .filter(|r| r.kind == ResourceKind::Pipe)
+            .map(|r| (r.name.clone(), r.capacity))
+            .collect(),
         tasks,
     })
 }
@@ -201,6 +223,7 @@ impl Checker<'_> {
                     code.push(Instr::Exit);
                 }
                 Stmt::Res { op, name, at } => self.resource(*op, name, *at, code, held),
+                Stmt::Pipe { op, name, bytes, at } => self.pipe(*op, name, *bytes, *at, code, held),
                 Stmt::Repeat { count, body, at } => self.repeat(*count, body, *at, code, held),
                 Stmt::Forever { body, at } => {
                     if !takes_time(body) {
@@ -251,6 +274,57 @@ impl Checker<'_> {
         }
     }
 
+    /// A resource's number among those of its family (locks, or pipes): the
+    /// machine's index for it.
+    fn number(&self, resource: usize) -> usize {
+        let pipe = self.workload.resources[resource].kind == ResourceKind::Pipe;
+        let earlier = &self.workload.resources[..resource];
+        earlier.iter().filter(|r| (r.kind == ResourceKind::Pipe) == pipe).count()
+    }
+
+    /// The declared resource named `name` of the kind `op` works on, or an error.
+    fn find(&mut self, op: ResOp, name: &str, at: Pos) -> Option<usize> {
+        let resources = &self.workload.resources;
+        let Some(index) = resources.iter().position(|r| r.name == name) else {
+            let declared: Vec<&str> = resources.iter().map(|r| r.name.as_str()).collect();
+            let message = if declared.is_empty() {
+                format!(
+                    "unknown resource {}; none is declared (declare it first, as in `{} {}`)",
+                    quoted(name),
+                    op.kind().word(),
+                    quote_name(name)
+                )
+            } else {
+                format!("unknown resource {}; declared: {}", quoted(name), declared.join(", "))
+            };
+            self.error(at, message);
+            return None;
+        };
+        let kind = resources[index].kind;
+        if op.kind() != kind {
+            let message = format!("{} is a {}: use {}", quoted(name), kind.word(), kind.ops_text());
+            self.error(at, message);
+            return None;
+        }
+        Some(index)
+    }
+
+    fn pipe(
+        &mut self,
+        op: ResOp,
+        name: &str,
+        bytes: u64,
+        at: Pos,
+        code: &mut Vec<Instr>,
+        held: &[(usize, LockMode)],
+    ) {
+        let what = if op == ResOp::Send { "send" } else { "recv" };
+        self.no_spinlock_held(held, at, what);
+        let Some(index) = self.find(op, name, at) else { return };
+        let pipe = self.number(index);
+        code.push(if op == ResOp::Send { Instr::Send { pipe, bytes } } else { Instr::Recv { pipe, bytes } });
+    }
+
     fn resource(
         &mut self,
         op: ResOp,
@@ -259,27 +333,8 @@ impl Checker<'_> {
         code: &mut Vec<Instr>,
         held: &mut Vec<(usize, LockMode)>,
     ) {
-        let resources = &self.workload.resources;
-        let Some(lock) = resources.iter().position(|r| r.name == name) else {
-            let declared: Vec<&str> = resources.iter().map(|r| r.name.as_str()).collect();
-            let message = if declared.is_empty() {
-                format!(
-                    "unknown resource {}; none is declared (declare it first, as in `mutex {}`)",
-                    quoted(name),
-                    quote_name(name)
-                )
-            } else {
-                format!("unknown resource {}; declared: {}", quoted(name), declared.join(", "))
-            };
-            self.error(at, message);
-            return;
-        };
-        let kind = resources[lock].kind;
-        if op.kind() != kind {
-            let message = format!("{} is a {}: use {}", quoted(name), kind.word(), kind.ops_text());
-            self.error(at, message);
-            return;
-        }
+        let Some(lock) = self.find(op, name, at) else { return };
+        let kind = self.workload.resources[lock].kind;
         if op.takes() {
             if kind != ResourceKind::Spinlock {
                 self.no_spinlock_held(held, at, "taking a sleeping lock");
@@ -294,14 +349,14 @@ impl Checker<'_> {
             }
             let mode = if op == ResOp::Read { LockMode::Read } else { LockMode::Write };
             held.push((lock, mode));
-            code.push(Instr::Take { lock, mode });
+            code.push(Instr::Take { lock: self.number(lock), mode });
         } else {
             let Some(index) = held.iter().position(|(taken, _)| *taken == lock) else {
                 self.error(at, format!("{} is not held here: nothing to give back", quoted(name)));
                 return;
             };
             held.remove(index);
-            code.push(Instr::Give { lock });
+            code.push(Instr::Give { lock: self.number(lock) });
         }
     }
 }

@@ -16,6 +16,12 @@ pub use super::TEXT_BYTES_MAX;
 /// Tasks after every `x N` is expanded.
 pub const TASKS_MAX: u64 = 64;
 pub const CPUS_MAX: u64 = 4;
+/// A pipe's capacity when `pipe P` gives none: 16 pages (PIPE_DEF_BUFFERS).
+pub const PIPE_CAPACITY_DEFAULT: u64 = 65_536;
+/// The largest pipe, and the most one `send` or `recv` moves (pipe-max-size).
+pub const PIPE_BYTES_MAX: u64 = 1 << 20;
+/// What `send P` or `recv P` moves when it gives no size: one page.
+pub const PIPE_BYTES_DEFAULT: u64 = 4096;
 /// Errors listed at once; the rest are counted.
 pub const ERRORS_MAX: usize = 8;
 /// `repeat N`: the largest N.

@@ -2,8 +2,9 @@
 //! `}` open and close a loop's body. The grammar is in `docs/lab.md`.
 
 use super::ast::{KernelChoice, Pos, ResOp, Resource, ResourceKind, Stmt, TaskDecl, Workload};
+use super::UNTIL_DEFAULT_NS;
 use super::{quoted, Diagnostic, CPUS_MAX, DURATION_MAX_NS, NAME_CHARS_MAX, NESTING_MAX, REPEAT_MAX};
-use super::{QUANTUM_DEFAULT_NS, TEXT_BYTES_MAX, UNTIL_DEFAULT_NS};
+use super::{PIPE_BYTES_DEFAULT, PIPE_BYTES_MAX, PIPE_CAPACITY_DEFAULT, QUANTUM_DEFAULT_NS, TEXT_BYTES_MAX};
 use crate::run::params::{ParamKind, ParamSpec, ParamValue};
 
 /// One word of a line and where it starts.
@@ -51,6 +52,7 @@ struct OpenLoop {
 struct Parser {
     errors: Vec<Diagnostic>,
     kernel: Option<(KernelChoice, Pos)>,
+    hz: Option<u64>,
     cpus: Option<u64>,
     until_ns: Option<u64>,
     resources: Vec<Resource>,
@@ -70,6 +72,7 @@ pub fn parse(text: &str) -> Result<Workload, Vec<Diagnostic>> {
     let mut parser = Parser {
         errors: Vec::new(),
         kernel: None,
+        hz: None,
         cpus: None,
         until_ns: None,
         resources: Vec::new(),
@@ -96,6 +99,7 @@ pub fn parse(text: &str) -> Result<Workload, Vec<Diagnostic>> {
     Ok(Workload {
         kernel,
         kernel_at,
+        hz: parser.hz,
         cpus: parser.cpus.unwrap_or(1),
         until_ns: parser.until_ns.unwrap_or(UNTIL_DEFAULT_NS),
         resources: parser.resources,
@@ -104,7 +108,7 @@ pub fn parse(text: &str) -> Result<Workload, Vec<Diagnostic>> {
 }
 
 const STATEMENTS: &str =
-    "kernel, cpus, until, mutex, spinlock, rwsem, task, job, or an operation (run, sys, sleep, lock, …)";
+    "kernel, cpus, until, mutex, spinlock, rwsem, pipe, task, job, or an operation (run, sys, sleep, lock, …)";
 
 impl Parser {
     fn error(&mut self, pos: Pos, message: String) {
@@ -113,7 +117,7 @@ impl Parser {
 
     fn statement(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
         match first.text {
-            "kernel" | "cpus" | "until" | "mutex" | "spinlock" | "rwsem" | "task" | "job" => {
+            "kernel" | "cpus" | "until" | "mutex" | "spinlock" | "rwsem" | "pipe" | "task" | "job" => {
                 // A declaration ends the task before it: its loops must be closed.
                 self.close_loops();
                 self.declaration(first, rest);
@@ -150,22 +154,44 @@ impl Parser {
                 };
                 if let Some(name) = self.single(first, rest, "a name, as in `mutex M`") {
                     if self.name(name) {
-                        self.declare_resource(name, kind);
+                        self.declare_resource(name, kind, 0);
                     }
                 }
             }
+            "pipe" => self.pipe(first, rest),
             _ => self.task(first, rest),
         }
     }
 
-    fn declare_resource(&mut self, name: Token<'_>, kind: ResourceKind) {
+    /// `pipe P [capacity]`.
+    fn pipe(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
+        let Some((name, sizes)) = rest.split_first() else {
+            self.error(first.pos, "`pipe` needs a name, as in `pipe P` or `pipe P 4KiB`".to_string());
+            return;
+        };
+        let capacity = match sizes {
+            [] => Some(PIPE_CAPACITY_DEFAULT),
+            [size] => self.size(*size),
+            [_, extra, ..] => {
+                let message =
+                    format!("unexpected {}; `pipe` takes a name and a capacity", quoted(extra.text));
+                self.error(extra.pos, message);
+                None
+            }
+        };
+        if let (true, Some(capacity)) = (self.name(*name), capacity) {
+            self.declare_resource(*name, ResourceKind::Pipe, capacity);
+        }
+    }
+
+    fn declare_resource(&mut self, name: Token<'_>, kind: ResourceKind, capacity: u64) {
         if let Some(earlier) = self.resources.iter().find(|r| r.name == name.text) {
             let message =
                 format!("{} is declared again (first at line {})", quoted(name.text), earlier.at.line);
             self.error(name.pos, message);
             return;
         }
-        self.resources.push(Resource { name: name.text.to_string(), kind, at: name.pos });
+        self.resources.push(Resource { name: name.text.to_string(), kind, at: name.pos, capacity });
     }
 
     fn kernel(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
@@ -203,11 +229,20 @@ impl Parser {
                     let value = Token { text: value, pos: shifted(option.pos, "quantum=") };
                     choice = KernelChoice::Rr { quantum_ns: self.duration(value, 1) };
                 }
+                (KernelChoice::O1 | KernelChoice::Eevdf | KernelChoice::Goodness, Some(("hz", value))) => {
+                    let value = Token { text: value, pos: shifted(option.pos, "hz=") };
+                    self.hz = self.hz_value(value);
+                }
                 _ => {
-                    let expected = if matches!(choice, KernelChoice::Rr { .. }) {
-                        format!("`quantum=` (default {})", crate::run::format::duration(QUANTUM_DEFAULT_NS))
-                    } else {
-                        format!("nothing after `kernel {}`", choice.word())
+                    let expected = match choice {
+                        KernelChoice::Rr { .. } => format!(
+                            "`quantum=` (default {})",
+                            crate::run::format::duration(QUANTUM_DEFAULT_NS)
+                        ),
+                        KernelChoice::O1 | KernelChoice::Eevdf | KernelChoice::Goodness => {
+                            "`hz=` (100, 250, 300 or 1000)".to_string()
+                        }
+                        _ => format!("nothing after `kernel {}`", choice.word()),
                     };
                     self.error(
                         option.pos,
@@ -248,6 +283,7 @@ impl Parser {
             }
         }
         let mut length = None;
+        let (mut io_every, mut io_for) = (None, None);
         for option in options {
             let Some((key, value)) = option.text.split_once('=') else {
                 self.error(
@@ -262,15 +298,21 @@ impl Parser {
                 "nice" => decl.nice = self.nice(value_token).unwrap_or(0),
                 "cpu" => decl.cpu = self.count(value_token, 0, CPUS_MAX - 1, "a CPU number"),
                 "length" if is_job => length = self.duration(value_token, 1),
+                "io_every" if is_job => io_every = Some((self.duration(value_token, 1), option.pos)),
+                "io_for" if is_job => io_for = Some((self.duration(value_token, 1), option.pos)),
                 _ => {
-                    let keys = if is_job { "at=, length=, nice= or cpu=" } else { "at=, nice= or cpu=" };
+                    let keys = if is_job {
+                        "at=, length=, nice=, cpu=, io_every= or io_for="
+                    } else {
+                        "at=, nice= or cpu="
+                    };
                     self.error(option.pos, format!("unknown option {}; expected {keys}", quoted(key)));
                 }
             }
         }
         if is_job {
             match length {
-                Some(ns) => decl.body = vec![Stmt::Run { ns }],
+                Some(ns) => decl.body = self.job_body(ns, io_every, io_for, name.pos),
                 None if options.iter().any(|o| o.text.starts_with("length=")) => {}
                 None => {
                     self.error(name.pos, "a job needs its `length=`, as in `job A length=100ms`".to_string())
@@ -278,6 +320,43 @@ impl Parser {
             }
         }
         self.tasks.push(decl);
+    }
+
+    /// A job's body: `run LENGTH`, or with I/O (`io_every=E io_for=F`) a burst of E,
+    /// then F asleep in I/O, again until LENGTH of CPU is done (no I/O after the last).
+    fn job_body(
+        &mut self,
+        length_ns: u64,
+        io_every: Option<(Option<u64>, Pos)>,
+        io_for: Option<(Option<u64>, Pos)>,
+        at: Pos,
+    ) -> Vec<Stmt> {
+        let (every, io_ns, io_at) = match (io_every, io_for) {
+            (None, None) => return vec![Stmt::Run { ns: length_ns }],
+            (Some((Some(every), _)), Some((Some(io_ns), io_at))) => (every, io_ns, io_at),
+            (Some((None, _)), _) | (_, Some((None, _))) => return Vec::new(),
+            (Some((_, pos)), None) | (None, Some((_, pos))) => {
+                let message = "`io_every=` and `io_for=` go together, as in `io_every=10ms io_for=5ms`";
+                self.error(pos, message.to_string());
+                return Vec::new();
+            }
+        };
+        let bursts = length_ns.div_ceil(every);
+        if bursts - 1 > REPEAT_MAX {
+            let message = format!(
+                "{} I/O bursts; at most {}: make `io_every=` longer",
+                crate::run::narration::group_digits(bursts),
+                crate::run::narration::group_digits(REPEAT_MAX)
+            );
+            self.error(io_at, message);
+            return Vec::new();
+        }
+        let last = Stmt::Run { ns: length_ns - (bursts - 1) * every };
+        if bursts == 1 {
+            return vec![last];
+        }
+        let body = vec![Stmt::Run { ns: every }, Stmt::Sleep { ns: io_ns, at: io_at }];
+        vec![Stmt::Repeat { count: bursts - 1, body, at }, last]
     }
 
     fn operation(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
@@ -320,11 +399,38 @@ impl Parser {
                 self.open_loop(first, rest);
                 return;
             }
+            "send" | "recv" => {
+                let op = if first.text == "send" { ResOp::Send } else { ResOp::Recv };
+                let Some((name, sizes)) = rest.split_first() else {
+                    self.error(
+                        first.pos,
+                        format!("`{}` needs a pipe, as in `{} P 4KiB`", first.text, first.text),
+                    );
+                    return;
+                };
+                let bytes = match sizes {
+                    [] => PIPE_BYTES_DEFAULT,
+                    [size] => {
+                        let Some(bytes) = self.size(*size) else { return };
+                        bytes
+                    }
+                    [_, extra, ..] => {
+                        let message = format!(
+                            "unexpected {}; `{}` takes a pipe and a size",
+                            quoted(extra.text),
+                            first.text
+                        );
+                        self.error(extra.pos, message);
+                        return;
+                    }
+                };
+                Stmt::Pipe { op, name: name.text.to_string(), bytes, at: name.pos }
+            }
             word => {
                 let Some(op) = res_op(word) else {
                     let message = format!(
                         "unknown operation {}; expected run, sys, sleep, lock, unlock, read, write, release, spin, \
-                         unspin, yield, repeat, forever or exit",
+                         unspin, send, recv, yield, repeat, forever or exit",
                         quoted(word)
                     );
                     self.error(first.pos, message);
@@ -442,6 +548,25 @@ impl Parser {
         let kind = ParamKind::Duration { min_ns, max_ns: DURATION_MAX_NS, default_ns: min_ns };
         self.read(token, kind, "duration").and_then(|value| match value {
             ParamValue::Unsigned(ns) => Some(ns),
+            _ => None,
+        })
+    }
+
+    /// CONFIG_HZ: one of the kernel's choices.
+    fn hz_value(&mut self, token: Token<'_>) -> Option<u64> {
+        let hz = self.count(token, 1, 1000, "hz")?;
+        if [100, 250, 300, 1000].contains(&hz) {
+            return Some(hz);
+        }
+        self.error(token.pos, format!("hz: {hz} is not a CONFIG_HZ; expected 100, 250, 300 or 1000"));
+        None
+    }
+
+    /// A size with its unit (`B`, `KiB`, `MiB`), by the same rules as every case's parameters.
+    fn size(&mut self, token: Token<'_>) -> Option<u64> {
+        let kind = ParamKind::Size { min_bytes: 1, max_bytes: PIPE_BYTES_MAX, default_bytes: 1 };
+        self.read(token, kind, "size").and_then(|value| match value {
+            ParamValue::Unsigned(bytes) => Some(bytes),
             _ => None,
         })
     }

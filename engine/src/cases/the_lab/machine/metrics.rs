@@ -51,6 +51,12 @@ impl Sim<'_> {
                 fields.push(("prio", Metric::Count(u64::try_from(o1.prio).unwrap_or(0))));
                 fields.push(("sleep_avg_ns", Metric::Ns(o1.sleep_avg_ns)));
             }
+            if let Some(sched) = &self.fair {
+                fields.push(("weight", Metric::Count(sched.rq.entities[index].weight)));
+            }
+            if let Some(sched) = &self.good {
+                fields.push(("counter", Metric::Count(sched.tasks[index].counter.max(0) as u64)));
+            }
             let entry = object(fields);
             tasks.insert(layout.task_name(id).to_string(), entry);
         }
@@ -72,6 +78,21 @@ impl Sim<'_> {
             locks.insert(layout.lock_name(lock).to_string(), entry);
         }
         metrics.insert("locks".to_string(), Metric::Object(locks));
+        if !self.pipes.is_empty() {
+            let mut pipes = BTreeMap::new();
+            for (pipe, (name, _)) in self.pipes.iter().zip(&self.program.pipes) {
+                let entry = object(vec![
+                    ("capacity_bytes", Metric::Count(pipe.capacity)),
+                    ("sent_bytes", Metric::Count(pipe.sent)),
+                    ("received_bytes", Metric::Count(pipe.received)),
+                    ("left_bytes", Metric::Count(pipe.bytes)),
+                    ("read_waits", Metric::Count(pipe.read_waits)),
+                    ("write_waits", Metric::Count(pipe.write_waits)),
+                ]);
+                pipes.insert(name.clone(), entry);
+            }
+            metrics.insert("pipes".to_string(), Metric::Object(pipes));
+        }
         let mut cpus = BTreeMap::new();
         for cpu in 0..self.cpus.len() {
             let busy = world.now_ns - world.cpu_idle(cpu);

@@ -1,21 +1,28 @@
 //! The Lab's machine: runs a checked [`Program`] on CPUs, event by event. Every
-//! decision is taken by the kernel library (`kernel::sched::textbook` for who
-//! runs, `kernel::locks` for who gets a lock) and recorded as a step naming the
-//! rule and its numbers.
+//! decision is taken by the kernel library (`kernel::sched::*` for who runs,
+//! `kernel::locks` for who gets a lock) and recorded as a step naming the rule and
+//! its numbers. This file is the event loop: timers, bursts and quanta ending, the
+//! end of the run; the run queue is in `dispatch.rs`, a task's program in
+//! `program.rs`, each kernel's scheduler in its own file.
 //!
 //! One iteration is one instant at which something happens (an arrival, a burst
 //! ending, a quantum ending); its micro-ops are the decisions that follow. A phase
 //! begins each time a task exits.
 
+mod dispatch;
+mod fair;
+mod goodness;
 mod locks;
 mod metrics;
 mod o1;
+mod pipes;
+mod program;
 
 use super::lang::ast::{KernelChoice, ResourceKind};
 use super::lang::{Instr, Program};
 use super::text::{self, at, T, TEMPLATES};
 use crate::kernel::locks::rwsem::RwsemExtra;
-use crate::kernel::sched::textbook::{Policy, Waiting};
+use crate::kernel::sched::textbook::Policy;
 use crate::run::builder::{text as say, OpSpec, TraceBuilder};
 use crate::run::lock::LockKind;
 use crate::run::narration::{Arg, CodeLoc};
@@ -41,6 +48,8 @@ struct TaskRt {
     retry: bool,
     switches: u64,
     lock_wait_ns: u64,
+    /// Bytes a `send` still has to write after sleeping on a full pipe.
+    pipe_left: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +77,7 @@ pub(super) enum Why {
     Arrive,
     /// A sleep's timer: a wakeup from interrupt context.
     Timer,
-    /// A lock's release woke it or granted it the lock.
+    /// A lock's release woke it or granted it the lock, or a pipe's reader or writer woke it.
     Lock,
     Yield,
     /// It lost its CPU (a quantum, a preemption).
@@ -101,6 +110,11 @@ pub(super) struct Sim<'p> {
     counters: Counters,
     /// The O(1) scheduler's state, when the workload runs on it.
     o1: Option<o1::O1Sched>,
+    /// EEVDF's run queue, when the workload runs on it.
+    fair: Option<fair::FairSched>,
+    /// 2.4's run queue and counters, when the workload runs on it.
+    good: Option<goodness::GoodSched>,
+    pipes: Vec<pipes::PipeRt>,
 }
 
 /// The policy a kernel choice runs (`check.rs` refuses the kernels not built yet).
@@ -134,6 +148,7 @@ pub(super) fn run(program: &Program) -> Finished {
                 ResourceKind::Mutex => LockKind::Mutex,
                 ResourceKind::Spinlock => LockKind::Spinlock,
                 ResourceKind::Rwsem => LockKind::RwSem,
+                ResourceKind::Pipe => unreachable!("check.rs keeps pipes out of the locks"),
             };
             layout.add_lock(name.clone(), kind)
         })
@@ -143,6 +158,11 @@ pub(super) fn run(program: &Program) -> Finished {
         preemptions: layout.add_counter("preemptions"),
     };
     let sleep_channel = layout.add_channel("sleep");
+    let pipes = program
+        .pipes
+        .iter()
+        .map(|(name, capacity)| pipes::PipeRt::new(&mut layout, name, *capacity))
+        .collect();
     let mut sim = Sim {
         program,
         policy: policy_of(program),
@@ -163,7 +183,13 @@ pub(super) fn run(program: &Program) -> Finished {
         rwsem_extra: vec![RwsemExtra::default(); program.locks.len()],
         sleep_channel,
         counters,
-        o1: (program.kernel == KernelChoice::O1).then(|| o1::O1Sched::new(program.tasks.len())),
+        o1: (program.kernel == KernelChoice::O1).then(|| {
+            o1::O1Sched::new(program.tasks.len(), program.hz.unwrap_or(o1::HZ), program.cpus.into())
+        }),
+        fair: (program.kernel == KernelChoice::Eevdf).then(|| fair::FairSched::new(program)),
+        good: (program.kernel == KernelChoice::Goodness)
+            .then(|| goodness::GoodSched::new(program.tasks.len(), program.hz.unwrap_or(goodness::HZ))),
+        pipes,
     };
     let outcome = sim.simulate();
     let metrics = sim.metrics();
@@ -181,6 +207,7 @@ impl Sim<'_> {
             if now > self.program.until_ns {
                 let end = self.program.until_ns;
                 self.iteration_due = Some(end);
+                self.name_stalls(end, false);
                 self.op(end, None, OpKind::Note, at(text::BODY, 0), T::END_TIME, &[Arg::Ns(end)], &[]);
                 return Outcome::TimeLimit;
             }
@@ -192,18 +219,28 @@ impl Sim<'_> {
         }
     }
 
-    /// No event is left: every task has exited (or, were the model wrong, is stuck).
+    /// No event is left: every task has exited, or those left wait for what no
+    /// task will do (a pipe nobody serves, a lock held by such a waiter): a stall.
     fn nothing_left(&mut self) -> Outcome {
         let now = self.builder.now_ns();
-        let all_dead = self.tasks.iter().all(|task| task.exit_ns.is_some());
-        debug_assert!(all_dead, "the Lab stalled with live tasks and no deadlock");
+        let live = self.tasks.iter().filter(|task| task.exit_ns.is_none()).count() as u64;
         self.iteration_due = Some(now);
-        self.op(now, None, OpKind::Note, at(text::BODY, 5), T::END_DONE, &[Arg::Ns(now)], &[]);
-        if all_dead {
-            Outcome::Completed
-        } else {
-            Outcome::TimeLimit
+        if live == 0 {
+            self.op(now, None, OpKind::Note, at(text::BODY, 5), T::END_DONE, &[Arg::Ns(now)], &[]);
+            return Outcome::Completed;
         }
+        let named = self.name_stalls(now, true);
+        debug_assert_eq!(named, live, "every task left waits on a pipe or a lock");
+        self.op(
+            now,
+            None,
+            OpKind::Deadlock,
+            at(text::DEADLOCK_FN, 1),
+            T::END_STALL,
+            &[Arg::Count(live)],
+            &[],
+        );
+        Outcome::Stalled { at_ns: now, tasks: live }
     }
 
     /// Whether the run must stop storing and simulating (`run::budget`).
@@ -361,6 +398,14 @@ impl Sim<'_> {
             self.o1_tick(cpu, task, now);
             return;
         }
+        if self.fair.is_some() {
+            self.fair_tick(cpu, task, now);
+            return;
+        }
+        if self.good.is_some() {
+            self.good_tick(cpu, task, now);
+            return;
+        }
         let quantum_ns = self.policy.quantum_ns().unwrap_or(u64::MAX);
         let loc = at(text::TICK_RR_FN, 2);
         let args = [Arg::Task(task), Arg::Ns(quantum_ns), Arg::Count(self.waiting_for(cpu))];
@@ -387,347 +432,5 @@ impl Sim<'_> {
                 &[],
             );
         }
-    }
-
-    // ---- the run queue -------------------------------------------------------------
-
-    /// A task joins the run queue: the O(1) scheduler's arrays, or the textbook's queue.
-    fn make_runnable(&mut self, task: TaskId, why: Why, now: u64) {
-        if self.o1.is_some() {
-            self.o1_enqueue(task, why, now);
-        } else {
-            self.enqueue(task);
-        }
-    }
-
-    fn enqueue(&mut self, task: TaskId) {
-        assert!(!self.queue.iter().any(|(queued, _)| *queued == task), "task {} queued twice", task.0);
-        self.queue.push((task, self.next_seq));
-        self.next_seq += 1;
-    }
-
-    /// Tasks ready and off every CPU (the O(1) scheduler keeps the running one queued too).
-    fn waiting_count(&self) -> u64 {
-        match &self.o1 {
-            Some(sched) => {
-                let running = self.cpus.iter().filter(|cpu| cpu.task.is_some()).count();
-                sched.rq.nr_running().saturating_sub(running) as u64
-            }
-            None => self.queue.len() as u64,
-        }
-    }
-
-    fn allowed(&self, task: TaskId, cpu: u16) -> bool {
-        self.program.tasks[task.0 as usize].cpu.is_none_or(|pinned| pinned == cpu)
-    }
-
-    fn remaining_ns(&self, task: TaskId) -> u64 {
-        let demand = self.program.tasks[task.0 as usize].demand_ns;
-        if demand == u64::MAX {
-            return u64::MAX;
-        }
-        demand.saturating_sub(self.tasks[task.0 as usize].cpu_used_ns)
-    }
-
-    fn waiting(&self, task: TaskId, queued_seq: u64) -> Waiting {
-        Waiting {
-            task,
-            queued_seq,
-            remaining_ns: self.remaining_ns(task),
-            length_ns: self.program.tasks[task.0 as usize].demand_ns,
-        }
-    }
-
-    /// The queued tasks that may run on `cpu`, as the policy sees them.
-    fn candidates(&self, cpu: u16) -> Vec<Waiting> {
-        self.queue
-            .iter()
-            .filter(|(task, _)| self.allowed(*task, cpu))
-            .map(|&(task, seq)| self.waiting(task, seq))
-            .collect()
-    }
-
-    fn waiting_for(&self, cpu: u16) -> u64 {
-        self.queue.iter().filter(|(task, _)| self.allowed(*task, cpu)).count() as u64
-    }
-
-    /// Gives every idle CPU a task while any waits, until nothing changes: a task
-    /// dispatched may leave at once (it sleeps or blocks), and a spinner granted its
-    /// lock continues.
-    fn fill_idle_cpus(&mut self, now: u64) {
-        loop {
-            self.run_resumed(now);
-            let dispatched = self.dispatch_to_idle_cpus(now);
-            if (!dispatched && self.resume.is_empty()) || self.stopped.is_some() {
-                return;
-            }
-        }
-    }
-
-    /// One pass over the CPUs; whether any got a task.
-    fn dispatch_to_idle_cpus(&mut self, now: u64) -> bool {
-        let mut dispatched = false;
-        for cpu in 0..self.cpus.len() as u16 {
-            if self.cpus[usize::from(cpu)].task.is_some() || self.stopped.is_some() {
-                continue;
-            }
-            if self.o1.is_some() {
-                if self.over_budget() {
-                    return false;
-                }
-                let Some((task, args)) = self.o1_pick(cpu, now) else { continue };
-                dispatched = true;
-                self.dispatch(cpu, task, now, T::O1_PICK, at(text::O1_SCHEDULE_FN, 3), &args, &[]);
-                continue;
-            }
-            let candidates = self.candidates(cpu);
-            let Some(index) = self.policy.pick(&candidates) else { continue };
-            if self.over_budget() {
-                return false;
-            }
-            dispatched = true;
-            let chosen = candidates[index];
-            self.queue.retain(|(task, _)| *task != chosen.task);
-            let (template, code, key) = match self.policy {
-                Policy::Fifo => (T::PICK_FIFO, at(text::PICK_FIFO_FN, 1), None),
-                Policy::Sjf => (T::PICK_SJF, at(text::PICK_SJF_FN, 1), Some(chosen.length_ns)),
-                Policy::Stcf => (T::PICK_STCF, at(text::PICK_STCF_FN, 1), Some(chosen.remaining_ns)),
-                Policy::RoundRobin { quantum_ns } => (T::PICK_RR, at(text::TICK_RR_FN, 0), Some(quantum_ns)),
-            };
-            let count = Arg::Count(candidates.len() as u64);
-            let args: Vec<Arg> = match key {
-                None => vec![Arg::Task(chosen.task), Arg::Count(u64::from(cpu)), count],
-                Some(ns) => vec![Arg::Task(chosen.task), Arg::Count(u64::from(cpu)), shown_ns(ns), count],
-            };
-            self.dispatch(cpu, chosen.task, now, template, code, &args, &[]);
-        }
-        dispatched
-    }
-
-    /// Puts `task` on `cpu` and carries on with its program.
-    #[allow(clippy::too_many_arguments)]
-    fn dispatch(
-        &mut self,
-        cpu: u16,
-        task: TaskId,
-        now: u64,
-        template: T,
-        code: CodeLoc,
-        args: &[Arg],
-        before: &[Effect],
-    ) {
-        let slice_end_ns = match &self.o1 {
-            Some(sched) => sched.next_tick_ns(now),
-            None => now.saturating_add(self.policy.quantum_ns().unwrap_or(u64::MAX)),
-        };
-        let slot = usize::from(cpu);
-        self.cpus[slot] = CpuRt { task: Some(task), charged_ns: now, slice_end_ns };
-        let rt = self.rt(task);
-        rt.switches += 1;
-        rt.first_run_ns.get_or_insert(now);
-        let state = match self.instr(task) {
-            Instr::Run(_) if self.tasks[task.0 as usize].burst_left_ns > 0 => TaskState::RunningUser { cpu },
-            _ => TaskState::RunningKernel { cpu },
-        };
-        let mut effects = before.to_vec();
-        effects.push(Effect::SetState { task, state });
-        effects.push(Effect::Count { counter: self.counters.switches, delta: 1 });
-        self.op(now, Some(task), OpKind::Schedule, code, template, args, &effects);
-        if self.tasks[task.0 as usize].burst_left_ns == 0 {
-            self.advance(task, cpu, now);
-        }
-    }
-
-    /// STCF: a queued task with less time left than a running one takes its CPU.
-    fn preempt_for_arrivals(&mut self, now: u64) {
-        if self.policy != Policy::Stcf {
-            return;
-        }
-        for cpu in 0..self.cpus.len() {
-            self.charge(cpu, now);
-        }
-        // The running task with the most time left is the first to lose its CPU.
-        let mut order: Vec<u16> = (0..self.cpus.len() as u16).collect();
-        crate::run::sort::sort_by_key(&mut order, |&cpu| {
-            let left = self.cpus[usize::from(cpu)].task.map_or(0, |task| self.remaining_ns(task));
-            (std::cmp::Reverse(left), cpu)
-        });
-        for cpu in order {
-            let Some(running) = self.cpus[usize::from(cpu)].task else { continue };
-            if self.holds_or_spins_on_a_spinlock(running) || self.stopped.is_some() {
-                continue;
-            }
-            let candidates = self.candidates(cpu);
-            let Some(index) = self.policy.pick(&candidates) else { continue };
-            let chosen = candidates[index];
-            self.charge(usize::from(cpu), now);
-            let left = self.remaining_ns(running);
-            if !self.policy.preempts(&chosen, left) || self.over_budget() {
-                continue;
-            }
-            self.queue.retain(|(task, _)| *task != chosen.task);
-            let args = [
-                Arg::Task(chosen.task),
-                Arg::Count(u64::from(cpu)),
-                Arg::Task(running),
-                shown_ns(chosen.remaining_ns),
-                shown_ns(left),
-            ];
-            let before = [
-                Effect::SetState { task: running, state: TaskState::Runnable },
-                Effect::Count { counter: self.counters.preemptions, delta: 1 },
-            ];
-            self.cpus[usize::from(cpu)].task = None;
-            self.enqueue(running);
-            self.dispatch(cpu, chosen.task, now, T::STCF_PREEMPT, at(text::PICK_STCF_FN, 3), &args, &before);
-        }
-    }
-
-    fn leave_cpu(&mut self, cpu: u16) {
-        self.cpus[usize::from(cpu)] = CpuRt { task: None, charged_ns: 0, slice_end_ns: u64::MAX };
-    }
-
-    // ---- programs ------------------------------------------------------------------
-
-    /// Runs `task`'s program from its current instruction until it takes time or leaves.
-    fn advance(&mut self, task: TaskId, cpu: u16, now: u64) {
-        loop {
-            if self.over_budget() {
-                return;
-            }
-            match self.step(task, cpu, now) {
-                Next::Continue => self.rt(task).pc += 1,
-                Next::OnCpu => return,
-                Next::OffCpu => {
-                    if self.cpus[usize::from(cpu)].task == Some(task) {
-                        self.leave_cpu(cpu);
-                    }
-                    if self.o1.is_some() && self.state(task) != TaskState::Runnable {
-                        self.o1_dequeue(task, now);
-                    }
-                    return;
-                }
-            }
-        }
-    }
-
-    /// Continues the spinners granted a spinlock during the last step.
-    fn run_resumed(&mut self, now: u64) {
-        while let Some(task) = self.resume.pop() {
-            let Some(cpu) = self.state(task).cpu() else { continue };
-            self.rt(task).pc += 1;
-            self.advance(task, cpu, now);
-        }
-    }
-
-    fn step(&mut self, task: TaskId, cpu: u16, now: u64) -> Next {
-        let instr = self.instr(task);
-        let body = |line| at(text::BODY, line);
-        match instr {
-            Instr::Run(ns) | Instr::Sys(ns) => {
-                let user = matches!(instr, Instr::Run(_));
-                self.rt(task).burst_left_ns = ns;
-                self.cpus[usize::from(cpu)].charged_ns = now;
-                let state =
-                    if user { TaskState::RunningUser { cpu } } else { TaskState::RunningKernel { cpu } };
-                let (template, line, kind) = if user {
-                    (T::RUN, text::BODY_RUN, OpKind::Compute)
-                } else {
-                    (T::SYS, text::BODY_SYS, OpKind::Syscall)
-                };
-                self.op(
-                    now,
-                    Some(task),
-                    kind,
-                    body(line),
-                    template,
-                    &[Arg::Task(task), Arg::Ns(ns)],
-                    &[Effect::SetState { task, state }],
-                );
-                Next::OnCpu
-            }
-            Instr::Sleep(ns) => {
-                let rt = self.rt(task);
-                rt.wake_at_ns = Some(now.saturating_add(ns));
-                rt.slept_ns = ns;
-                rt.pc += 1;
-                let state = TaskState::Sleeping { channel: self.sleep_channel };
-                let args = [Arg::Task(task), Arg::Ns(ns), Arg::Count(u64::from(cpu))];
-                self.op(
-                    now,
-                    Some(task),
-                    OpKind::Sleep,
-                    body(text::BODY_SLEEP),
-                    T::SLEEP,
-                    &args,
-                    &[Effect::SetState { task, state }],
-                );
-                Next::OffCpu
-            }
-            Instr::Yield => {
-                self.rt(task).pc += 1;
-                let effects = [Effect::SetState { task, state: TaskState::Runnable }];
-                let (template, code) = if self.o1.is_some() {
-                    (T::O1_YIELD, at(text::O1_YIELD_FN, 1))
-                } else {
-                    (T::YIELD, body(text::BODY_YIELD))
-                };
-                self.op(now, Some(task), OpKind::Schedule, code, template, &[Arg::Task(task)], &effects);
-                self.leave_cpu(cpu);
-                self.make_runnable(task, Why::Yield, now);
-                Next::OffCpu
-            }
-            Instr::Exit => {
-                self.exit(task, now);
-                Next::OffCpu
-            }
-            Instr::LoopStart { count, end } => {
-                if count == 0 {
-                    self.rt(task).pc = end;
-                } else {
-                    self.rt(task).loops.push(count);
-                }
-                Next::Continue
-            }
-            Instr::LoopEnd { start } => {
-                let rt = self.rt(task);
-                let left = rt.loops.last_mut().expect("a loop's end closes an open loop");
-                *left -= 1;
-                if *left > 0 {
-                    rt.pc = start;
-                } else {
-                    rt.loops.pop();
-                }
-                Next::Continue
-            }
-            Instr::Take { lock, mode } => self.take(task, cpu, now, lock, mode),
-            Instr::Give { lock } => {
-                self.give(task, now, lock);
-                Next::Continue
-            }
-        }
-    }
-
-    fn exit(&mut self, task: TaskId, now: u64) {
-        let arrive = self.program.tasks[task.0 as usize].arrive_ns;
-        let rt = self.rt(task);
-        rt.exit_ns = Some(now);
-        let response = rt.first_run_ns.unwrap_or(now) - arrive;
-        let args = [Arg::Task(task), Arg::Ns(now), Arg::Ns(now - arrive), Arg::Ns(response)];
-        let effects = [Effect::SetState { task, state: TaskState::Dead }];
-        self.op(now, Some(task), OpKind::Exit, at(text::BODY, text::BODY_EXIT), T::EXIT, &args, &effects);
-        if self.tasks.iter().any(|task| task.exit_ns.is_none()) {
-            self.builder.phase(say(T::PHASE_AFTER_EXIT.id(), &[Arg::Task(task)]));
-            self.iteration_due.get_or_insert(now);
-        }
-    }
-}
-
-/// A duration to narrate; an unbounded one (a `forever` task's demand) in words.
-fn shown_ns(ns: u64) -> Arg {
-    if ns == u64::MAX {
-        Arg::Word("no end (it loops forever)")
-    } else {
-        Arg::Ns(ns)
     }
 }

@@ -1,12 +1,16 @@
-//! `kernel o1`: the 2.6.14 O(1) scheduler of `kernel::sched::o1` on one CPU at
-//! HZ 1000. Every rule is the library's (`O1Task::wake`, `charge`,
+//! `kernel o1`: the 2.6.14 O(1) scheduler of `kernel::sched::o1` at HZ 1000, one
+//! run queue per CPU. Every rule is the library's (`O1Task::wake`, `charge`,
 //! `credit_runqueue_wait`, `RunQueue::tick`, `pick`, `sched_yield`,
-//! `wakeup_preempts`); this file only calls them where `schedule()`,
-//! `scheduler_tick()` and `try_to_wake_up()` do, and narrates their numbers.
+//! `wakeup_preempts`, `balance_plan`, `pull_candidate`); this file only calls them
+//! where `schedule()`, `scheduler_tick()`, `try_to_wake_up()` and `idle_balance()`
+//! do, and narrates their numbers.
 //!
 //! As in the kernel, the running task stays queued in its array: leaving the CPU
 //! by a tick or a preemption keeps it there; sleeping, blocking or exiting takes
-//! it out.
+//! it out. A task arrives on CPU 0 (forked by a shell there) or its `cpu=`, and
+//! wakes where it last ran; an idle CPU pulls from the busiest queue each time it
+//! looks for work (coredump-threads' balancing: the busy CPUs' own periodic
+//! balancing is not modelled).
 
 use super::{Sim, Why};
 use crate::cases::the_lab::text::{self, at, T};
@@ -15,22 +19,36 @@ use crate::run::narration::Arg;
 use crate::run::trace::OpKind;
 use crate::run::world::{Effect, TaskId, TaskState};
 
-/// The tick rate the Lab runs the O(1) scheduler at.
+/// The tick rate the Lab runs the O(1) scheduler at unless `hz=` says otherwise.
 pub(super) const HZ: u64 = 1000;
 
 pub(super) struct O1Sched {
     pub o1: O1,
-    pub rq: RunQueue,
+    /// Each CPU's run queue.
+    pub rqs: Vec<RunQueue>,
     /// Each task's scheduling state, created when it arrives.
     pub tasks: Vec<O1Task>,
-    /// `TIF_NEED_RESCHED` of the CPU's current task.
-    pub need_resched: bool,
+    /// The CPU whose run queue holds each task (`task_cpu`).
+    pub cpu_of: Vec<usize>,
+    /// `TIF_NEED_RESCHED` of each CPU's current task.
+    pub need_resched: Vec<bool>,
 }
 
 impl O1Sched {
-    pub fn new(tasks: usize) -> O1Sched {
-        let o1 = O1::v2_6_14(HZ);
-        O1Sched { o1, rq: RunQueue::new(), tasks: vec![O1Task::new(&o1, 0, 0); tasks], need_resched: false }
+    pub fn new(tasks: usize, hz: u64, cpus: usize) -> O1Sched {
+        let o1 = O1::v2_6_14(hz);
+        O1Sched {
+            o1,
+            rqs: vec![RunQueue::new(); cpus],
+            tasks: vec![O1Task::new(&o1, 0, 0); tasks],
+            cpu_of: vec![0; tasks],
+            need_resched: vec![false; cpus],
+        }
+    }
+
+    /// Tasks on every run queue (the running ones included).
+    pub fn nr_running(&self) -> usize {
+        self.rqs.iter().map(RunQueue::nr_running).sum()
     }
 
     /// The next tick after `now`.
@@ -53,13 +71,18 @@ impl Sim<'_> {
             return;
         }
         let nice = self.program.tasks[index].nice as i32;
+        let home = usize::from(self.program.tasks[index].cpu.unwrap_or(0));
         let sched = self.sched();
         let o1 = sched.o1;
         let t = Arg::Task(task);
         if why == Why::Arrive {
+            sched.cpu_of[index] = home;
+        }
+        let rq = sched.cpu_of[index];
+        if why == Why::Arrive {
             sched.tasks[index] = O1Task::new(&o1, nice, now);
             let fresh = sched.tasks[index].clone();
-            sched.rq.enqueue(Array::Active, task, fresh.prio);
+            sched.rqs[rq].enqueue(Array::Active, task, fresh.prio);
             let args = [
                 t,
                 Arg::Signed(i64::from(fresh.static_prio)),
@@ -75,7 +98,7 @@ impl Sim<'_> {
                 sched.tasks[index].wake(&o1, now);
             }
             let woken = sched.tasks[index].clone();
-            sched.rq.enqueue(Array::Active, task, woken.prio);
+            sched.rqs[rq].enqueue(Array::Active, task, woken.prio);
             let bonus = o1.current_bonus(woken.sleep_avg_ns);
             let args =
                 [t, Arg::Ns(woken.sleep_avg_ns), Arg::Signed(bonus), Arg::Signed(i64::from(woken.prio))];
@@ -85,16 +108,17 @@ impl Sim<'_> {
     }
 
     fn o1_preempt_check(&mut self, woken: TaskId, now: u64) {
-        let Some(current) = self.cpus[0].task else { return };
+        let cpu = self.sched().cpu_of[woken.0 as usize];
+        let Some(current) = self.cpus[cpu].task else { return };
         let sched = self.sched();
         let (woken_prio, current_prio) =
             (sched.tasks[woken.0 as usize].prio, sched.tasks[current.0 as usize].prio);
         if !o1::wakeup_preempts(woken_prio, current_prio) {
             return;
         }
-        sched.need_resched = true;
+        sched.need_resched[cpu] = true;
         // The CPU looks at the flag at once (the next instant), as on a return to user space.
-        self.cpus[0].slice_end_ns = now;
+        self.cpus[cpu].slice_end_ns = now;
         let args = [
             Arg::Task(woken),
             Arg::Signed(i64::from(woken_prio)),
@@ -109,7 +133,8 @@ impl Sim<'_> {
         let o1 = sched.o1;
         sched.tasks[task.0 as usize].charge(&o1, now);
         // The step that yielded said so; the move to the expired array is the library's.
-        sched.rq.sched_yield(task);
+        let rq = sched.cpu_of[task.0 as usize];
+        sched.rqs[rq].sched_yield(task);
     }
 
     /// A task that left its CPU asleep, blocked or dead leaves the run queue, charged.
@@ -120,28 +145,33 @@ impl Sim<'_> {
         if !dead {
             sched.tasks[task.0 as usize].charge(&o1, now);
         }
-        if sched.rq.find(task).is_some() {
-            sched.rq.remove(task);
+        let rq = sched.cpu_of[task.0 as usize];
+        if sched.rqs[rq].find(task).is_some() {
+            sched.rqs[rq].remove(task);
         }
     }
 
     /// `schedule()`'s pick on the idle CPU: the arrays swapped if the active one is
     /// empty, the first of the best priority, credited for its wait if it was woken.
     pub(super) fn o1_pick(&mut self, cpu: u16, now: u64) -> Option<(TaskId, Vec<Arg>)> {
+        if self.sched().rqs[usize::from(cpu)].nr_running() == 0 {
+            self.o1_idle_balance(usize::from(cpu), now);
+        }
         let sched = self.sched();
-        let swaps = sched.rq.swaps;
-        let next = sched.rq.pick()?;
-        let swapped = sched.rq.swaps != swaps;
+        let rq = &mut sched.rqs[usize::from(cpu)];
+        let swaps = rq.swaps;
+        let next = rq.pick()?;
+        let swapped = rq.swaps != swaps;
         let o1 = sched.o1;
         let waited = now.saturating_sub(sched.tasks[next.0 as usize].timestamp_ns);
         let credited = sched.tasks[next.0 as usize].credit_runqueue_wait(&o1, now).is_some();
         if credited {
-            sched.rq.requeue(next, sched.tasks[next.0 as usize].prio);
+            sched.rqs[usize::from(cpu)].requeue(next, sched.tasks[next.0 as usize].prio);
         }
         sched.tasks[next.0 as usize].timestamp_ns = now;
-        sched.need_resched = false;
+        sched.need_resched[usize::from(cpu)] = false;
         let picked = sched.tasks[next.0 as usize].clone();
-        let runnable = sched.rq.nr_running() as u64;
+        let runnable = sched.rqs[usize::from(cpu)].nr_running() as u64;
         if swapped {
             self.op(now, None, OpKind::Schedule, at(text::O1_SCHEDULE_FN, 2), T::O1_SWAP, &[], &[]);
         }
@@ -169,8 +199,10 @@ impl Sim<'_> {
         let sched = self.sched();
         let o1 = sched.o1;
         let on_tick = now % o1.tick_ns() == 0;
+        let cpus = sched.rqs.len() as u64;
         if on_tick {
-            let outcome = sched.rq.tick(&o1, task, &mut sched.tasks[task.0 as usize], now, 1);
+            let rq = &mut sched.rqs[usize::from(cpu)];
+            let outcome = rq.tick(&o1, task, &mut sched.tasks[task.0 as usize], now, cpus);
             let after = sched.tasks[task.0 as usize].clone();
             let args = [
                 Arg::Task(task),
@@ -185,12 +217,12 @@ impl Sim<'_> {
                 TickOutcome::ExpiredToExpired { starving: false } => Some((T::O1_TICK_EXPIRED, 4)),
             };
             if let Some((template, line)) = said {
-                sched.need_resched = true;
+                sched.need_resched[usize::from(cpu)] = true;
                 self.op(now, Some(task), OpKind::Preempt, at(text::O1_TICK_FN, line), template, &args, &[]);
             }
         }
         let next_tick = self.sched().next_tick_ns(now);
-        if !self.sched().need_resched {
+        if !self.sched().need_resched[usize::from(cpu)] {
             self.cpus[usize::from(cpu)].slice_end_ns = next_tick;
             return;
         }
@@ -223,5 +255,37 @@ impl Sim<'_> {
             &effects,
         );
         self.leave_cpu(cpu);
+    }
+
+    /// `idle_balance`: the CPU about to idle pulls from the busiest run queue (half the
+    /// difference, never a running task nor one pinned elsewhere).
+    fn o1_idle_balance(&mut self, this: usize, now: u64) {
+        let loads: Vec<usize> = self.sched().rqs.iter().map(RunQueue::nr_running).collect();
+        let Some((busiest, count)) = o1::balance_plan(&loads, this) else { return };
+        for _ in 0..count {
+            let running = self.cpus[busiest].task;
+            let allowed = |t: TaskId| self.allowed(t, this as u16);
+            let Some((from, task)) = self.sched_ref().rqs[busiest].pull_candidate(running, allowed) else {
+                return;
+            };
+            let sched = self.sched();
+            sched.rqs[busiest].remove(task);
+            let prio = sched.tasks[task.0 as usize].prio;
+            sched.rqs[this].enqueue(from, task, prio);
+            sched.cpu_of[task.0 as usize] = this;
+            let array = Arg::Word(if from == Array::Active { "active" } else { "expired" });
+            let args = [
+                Arg::Count(this as u64),
+                Arg::Task(task),
+                Arg::Count(busiest as u64),
+                Arg::Count(loads[busiest] as u64),
+                array,
+            ];
+            self.op(now, Some(task), OpKind::Note, at(text::O1_SCHEDULE_FN, 6), T::O1_MIGRATE, &args, &[]);
+        }
+    }
+
+    fn sched_ref(&self) -> &O1Sched {
+        self.o1.as_ref().expect("the O(1) scheduler runs this workload")
     }
 }

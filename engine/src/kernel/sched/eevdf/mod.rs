@@ -270,6 +270,60 @@ impl RunQueue {
         }
     }
 
+    /// enqueue_task_fair and wakeup_preempt for a task that wakes (or a new one): the
+    /// current task is charged for `ran_ns` first (update_curr). Whether the current
+    /// task must reschedule: its slice ran out as it was charged, or the woken task
+    /// would be picked before it.
+    pub fn wake(&mut self, task: usize, how: Enqueue, ran_ns: u64) -> bool {
+        let slice_over = self.curr.is_some() && self.update_curr(ran_ns);
+        self.enqueue(task, how);
+        slice_over || self.wakeup_preempts(task)
+    }
+
+    /// schedule()'s part in the fair class: `prev` charged for `ran_ns` and taken off
+    /// the queue if it sleeps, then pick_eevdf (the current task kept while
+    /// RUN_TO_PARITY protects it) and set_next_entity; the same task picked again
+    /// keeps its protection (put_prev_set_next_task does nothing).
+    pub fn schedule(&mut self, prev: Option<usize>, ran_ns: u64, prev_sleeps: bool) -> Option<usize> {
+        if prev.is_some() && self.curr.is_some() {
+            self.update_curr(ran_ns);
+        }
+        if let (Some(p), true) = (prev, prev_sleeps) {
+            self.dequeue_sleep(p);
+        }
+        let next = self.pick(true);
+        if let Some(n) = next {
+            if self.curr != Some(n) {
+                self.set_next(n);
+            }
+        }
+        next
+    }
+
+    /// yield_task_fair: alone on the queue, nothing; else the current task is charged
+    /// for `ran_ns` and, if eligible, gives up the rest of its request: its vruntime
+    /// jumps to its deadline and the deadline moves a slice on. Whether it did.
+    pub fn yield_curr(&mut self, ran_ns: u64) -> bool {
+        let Some(task) = self.curr else { return false };
+        if self.nr_queued() <= 1 {
+            return false;
+        }
+        self.update_curr(ran_ns);
+        if !self.eligible(task) {
+            return false;
+        }
+        let vslice = self.vslice(task);
+        let e = &mut self.entities[task];
+        e.vruntime = e.deadline;
+        e.deadline += vslice;
+        true
+    }
+
+    /// V − vruntime: what the queue owes `task` (positive: it is behind).
+    pub fn lag(&self, task: usize) -> i64 {
+        self.avg_vruntime() - self.entities[task].vruntime
+    }
+
     /// How long the current task runs before a tick finds its slice used up
     /// (update_curr at each tick: the slice ends at the first tick at or after its
     /// deadline or its protected vruntime), counted from a tick boundary.

@@ -250,3 +250,45 @@ fn two_equal_tasks_take_turns_a_tick_each() {
     }
     assert_eq!(order, [0, 1, 0, 1, 0, 1]);
 }
+
+#[test]
+fn a_wakeup_charges_the_current_task_first_and_schedule_keeps_a_task_picked_again() {
+    let mut rq = queue(2);
+    assert!(rq.wake(0, Enqueue::Initial, 0), "an idle queue: the new task runs");
+    assert_eq!(rq.schedule(None, 0, false), Some(0));
+    // 0 ran 0.5 ms, short of its 0.7 ms deadline: 1 joins at V = 0.5 ms (V of 0 alone).
+    assert!(!rq.wake(1, Enqueue::Initial, 500_000), "0 is eligible and protected");
+    assert_eq!(rq.entities[0].vruntime, 500_000);
+    assert_eq!((rq.entities[1].vruntime, rq.entities[1].deadline), (500_000, 1_200_000));
+    // 0 runs on to 0.7 ms: its deadline, renewed to 2.1 ms; 1's 1.2 ms is earlier.
+    assert_eq!(rq.schedule(Some(0), 200_000, false), Some(1));
+    // 1 sleeps at once: it leaves with its lag, V − vruntime = 0.6 − 0.5 ms.
+    assert_eq!(rq.lag(1), 100_000);
+    assert_eq!(rq.schedule(Some(1), 0, true), Some(0));
+    assert_eq!(rq.entities[1].vlag, 100_000);
+}
+
+#[test]
+fn an_eligible_task_that_yields_gives_up_the_rest_of_its_request() {
+    let mut rq = queue(2);
+    rq.enqueue(0, Enqueue::Wakeup);
+    rq.enqueue(1, Enqueue::Wakeup);
+    rq.set_next(0);
+    // Deadline 1.4 ms; it yields at once, eligible: vruntime 1.4 ms, deadline 2.8 ms.
+    assert!(rq.yield_curr(0));
+    assert_eq!((rq.entities[0].vruntime, rq.entities[0].deadline), (1_400_000, 2_800_000));
+    assert_eq!(rq.pick(true), Some(1));
+    // Not eligible (vruntime 0.2 ms past V = 0.1 ms), a yield only charges it.
+    let mut ahead = queue(2);
+    ahead.enqueue(0, Enqueue::Wakeup);
+    ahead.enqueue(1, Enqueue::Wakeup);
+    ahead.set_next(0);
+    assert!(!ahead.yield_curr(200_000));
+    assert_eq!((ahead.entities[0].vruntime, ahead.entities[0].deadline), (200_000, 1_400_000));
+    // Alone on the queue, a yield does nothing.
+    let mut alone = queue(1);
+    alone.enqueue(0, Enqueue::Wakeup);
+    alone.set_next(0);
+    assert!(!alone.yield_curr(200_000));
+    assert_eq!(alone.entities[0].vruntime, 0);
+}

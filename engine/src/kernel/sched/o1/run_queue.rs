@@ -263,3 +263,33 @@ impl RunQueue {
         (active, expired)
     }
 }
+
+impl RunQueue {
+    /// move_tasks' next task to pull from this queue: the expired array first if it
+    /// has any task, the best priority with a task that may move, from its list's tail;
+    /// never the running task, nor one `movable` refuses (cpus_allowed).
+    pub fn pull_candidate(
+        &self,
+        running: Option<TaskId>,
+        movable: impl Fn(TaskId) -> bool,
+    ) -> Option<(Array, TaskId)> {
+        let (active, expired) = self.arrays();
+        let (from, list) =
+            if expired.is_empty() { (Array::Active, active) } else { (Array::Expired, expired) };
+        let may = |t: TaskId| Some(t) != running && movable(t);
+        let best = list.iter().map(|&(p, _)| p).find(|&p| list.iter().any(|&(q, t)| q == p && may(t)))?;
+        let &(_, task) = list.iter().rev().find(|&&(q, t)| q == best && may(t))?;
+        Some((from, task))
+    }
+}
+
+/// load_balance as the models run it, for `this` CPU given every CPU's `loads`
+/// (tasks on its run queue now, not 2.6.14's decayed cpu_load): the busiest other
+/// CPU (ties: the lowest number) and how many tasks to pull, half the difference,
+/// when it has at least two more.
+pub fn balance_plan(loads: &[usize], this: usize) -> Option<(usize, usize)> {
+    let n = loads.len();
+    let busiest = (0..n).filter(|&c| c != this).max_by_key(|&c| (loads[c], n - c))?;
+    let (mine, theirs) = (loads[this], loads[busiest]);
+    (theirs >= mine + 2).then(|| (busiest, (theirs - mine) / 2))
+}

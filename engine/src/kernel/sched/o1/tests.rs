@@ -290,3 +290,22 @@ fn a_requeue_keeps_the_array_and_goes_to_the_tail_of_the_new_priority() {
     assert!(active.is_empty());
     assert_eq!(expired, vec![(122, TaskId(2)), (122, TaskId(1))]);
 }
+
+#[test]
+fn balancing_pulls_half_the_difference_from_the_busiest_never_the_running_task() {
+    assert_eq!(balance_plan(&[3, 0], 1), Some((0, 1)));
+    assert_eq!(balance_plan(&[4, 0, 4], 1), Some((0, 2)), "a tie goes to the lowest CPU");
+    assert_eq!(balance_plan(&[1, 0], 1), None, "one more is not enough");
+    assert_eq!(balance_plan(&[0, 5], 1), None, "nobody has more");
+    let mut rq = RunQueue::new();
+    rq.enqueue(Array::Active, TaskId(0), 120);
+    rq.enqueue(Array::Active, TaskId(1), 120);
+    rq.enqueue(Array::Active, TaskId(2), 125);
+    // The best priority, from its list's tail, not the running task.
+    assert_eq!(rq.pull_candidate(Some(TaskId(0)), |_| true), Some((Array::Active, TaskId(1))));
+    // Nothing at 120 may move: the next priority.
+    assert_eq!(rq.pull_candidate(Some(TaskId(1)), |t| t != TaskId(0)), Some((Array::Active, TaskId(2))));
+    // The expired array goes first.
+    rq.enqueue(Array::Expired, TaskId(3), 130);
+    assert_eq!(rq.pull_candidate(None, |_| true), Some((Array::Expired, TaskId(3))));
+}
