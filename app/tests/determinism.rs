@@ -1,5 +1,6 @@
 //! The engine compiled to wasm32 produces the same trace hash as natively: every
-//! registered case's recorded hash (`CaseMeta::golden`, beside the case).
+//! registered case's recorded hash (`CaseMeta::golden`, beside the case), the
+//! Lab's among them.
 //! Run by `cargo xtask test` through wasm-bindgen-test-runner under node.
 #![cfg(target_arch = "wasm32")]
 
@@ -7,6 +8,8 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 #[wasm_bindgen_test]
 fn every_case_reproduces_its_recorded_hash_in_wasm() {
+    // The Lab has no module of the app's yet: its dev-dependency brings it in here.
+    assert!(slowpath_engine::simulations().any(|case| case.meta().id == "the-lab"), "the Lab is covered");
     for case in slowpath_engine::simulations() {
         let meta = case.meta();
         let golden = meta.golden.expect("every registered case records a hash");

@@ -578,6 +578,20 @@ fn goodness_a_sleeper_keeps_its_counter_and_preempts_the_hog() {
 }
 
 #[test]
+fn goodness_never_preempts_a_task_in_a_system_call() {
+    // The sleeper test's hog, in a 50 ms system call instead of user code: its counter runs
+    // out at 30 ms (3 ticks), but 2.4 does not preempt the kernel, so it keeps the CPU
+    // until the call returns at 50 ms, and ed, runnable since 0, first runs then.
+    let workload =
+        "kernel goodness\nuntil 100ms\ntask hog\n  forever {\n    sys 50ms\n  }\ntask ed\n  forever {\n    run 1ms\n    sleep 25ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(text.contains("hog must reschedule, but it is in a system call"), "{text}");
+    assert!(text.contains("hog's system call returns with need_resched set"), "{text}");
+    assert_eq!(task_ms(&run, "ed", "response_ns"), 50);
+}
+
+#[test]
 fn kernels_with_one_cpu_say_so() {
     let message = errors("kernel eevdf\ncpus 2\njob A length=1ms\n");
     assert!(message.contains("line 1, column 8: kernel `eevdf` runs on one CPU in the Lab"), "{message}");

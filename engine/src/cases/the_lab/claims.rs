@@ -210,6 +210,8 @@ pub(super) static CLAIMS: &[StageClaim] = &[
             T::O1_YIELD as u16,
             T::O1_ATOMIC as u16,
             T::RESCHED_ATOMIC as u16,
+            T::GOOD_IN_KERNEL as u16,
+            T::GOOD_SYSCALL_RETURN as u16,
             T::O1_MIGRATE as u16,
             T::FAIR_NEW as u16,
             T::FAIR_WAKE as u16,

@@ -99,11 +99,13 @@ crate::templates! {
     FAIR_TICK_PROTECT = "The tick charges {0}: its vruntime {1}{2} has passed its protected slice (RUN_TO_PARITY, up to {3}{4}), and with {5} other task(s) queued it is rescheduled.",
     GOOD_FORK = "{0} arrives with a counter of {1} tick(s): do_fork gives a child half of its parent's, here a full slice of {2} ticks at nice {3}. It joins the tail of the run queue.",
     GOOD_WAKE = "{0} wakes with its counter of {1} tick(s) (goodness {2}) and joins the tail of the run queue.",
-    GOOD_PREEMPT = "{0}'s goodness {1} beats {2}'s {3} (with its +1 for running last): reschedule_idle preempts {2}.",
+    GOOD_PREEMPT = "{0}'s goodness {1} beats {2}'s {3} (with its +1 for running last): reschedule_idle sets {2}'s need_resched, to switch as soon as {2} is in user space.",
     GOOD_YIELD = "sys_sched_yield: {0} moves to the tail of the run queue, marked SCHED_YIELD: its goodness is −1 at the next pick, so anyone else runnable goes first.",
     GOOD_RECALC = "Every runnable task's counter is 0: schedule() starts a new epoch. Every task, sleeping ones too, gets counter / 2 + NICE_TO_TICKS(nice): {0} ticks at nice 0 for a task that used all of its counter.",
     GOOD_PICK = "{0} runs on CPU {1}: goodness {2} (counter {3} + 20 − nice {4}, + 1 if it ran last) is the best of {5} runnable; the first in list order wins a tie.",
     GOOD_TICK_OUT = "The tick takes {0}'s counter to 0: its share of this epoch is used up; need_resched.",
+    GOOD_IN_KERNEL = "{0} must reschedule, but it is in a system call: 2.4 never preempts the kernel, so the switch waits until the call returns to user space.",
+    GOOD_SYSCALL_RETURN = "{0}'s system call returns with need_resched set: on the way back to user space (ret_from_sys_call) it calls schedule().",
 }
 
 pub(crate) const BODY: u16 = 0;

@@ -12,7 +12,7 @@ use crate::cases::the_lab::text::{self, at, T};
 use crate::kernel::sched::goodness::{self, GoodTask};
 use crate::run::narration::Arg;
 use crate::run::trace::OpKind;
-use crate::run::world::TaskId;
+use crate::run::world::{TaskId, TaskState};
 
 /// The tick rate the Lab runs 2.4 at unless `hz=` says otherwise (i386's HZ).
 pub(super) const HZ: u64 = 100;
@@ -153,8 +153,11 @@ impl Sim<'_> {
     }
 
     /// The timer tick on the CPU running `task`: its counter goes down; at 0, need_resched.
+    /// A task in a system call or on a spinlock keeps its CPU: 2.4 has no kernel
+    /// preemption (the flag is honoured when the call returns, `good_syscall_return`).
     pub(super) fn good_tick(&mut self, cpu: u16, task: TaskId, now: u64) {
-        let atomic = self.holds_or_spins_on_a_spinlock(task);
+        let spinlock = self.holds_or_spins_on_a_spinlock(task);
+        let in_kernel = matches!(self.state(task), TaskState::RunningKernel { .. });
         if now % self.good().tick_ns() == 0 && self.good().tasks[task.0 as usize].tick() {
             self.good().need_resched = true;
             let code = at(text::GOOD_TICK_FN, 1);
@@ -165,12 +168,27 @@ impl Sim<'_> {
             self.cpus[usize::from(cpu)].slice_end_ns = next_tick;
             return;
         }
-        if atomic {
+        if spinlock || in_kernel {
             self.cpus[usize::from(cpu)].slice_end_ns = next_tick;
             let code = at(text::GOOD_TICK_FN, 0);
-            self.op(now, Some(task), OpKind::Note, code, T::RESCHED_ATOMIC, &[Arg::Task(task)], &[]);
+            let template = if spinlock { T::RESCHED_ATOMIC } else { T::GOOD_IN_KERNEL };
+            self.op(now, Some(task), OpKind::Note, code, template, &[Arg::Task(task)], &[]);
             return;
         }
+        self.resched_leave(cpu, task, now);
+    }
+
+    /// The end of `task`'s system call (a `sys` burst) on `cpu`: with need_resched set
+    /// and no spinlock held, 2.4 schedules on the way back to user space.
+    pub(super) fn good_syscall_return(&mut self, cpu: u16, task: TaskId, now: u64) {
+        if self.cpus[usize::from(cpu)].task != Some(task)
+            || !self.good().need_resched
+            || self.holds_or_spins_on_a_spinlock(task)
+        {
+            return;
+        }
+        let code = at(text::GOOD_TICK_FN, 0);
+        self.op(now, Some(task), OpKind::Note, code, T::GOOD_SYSCALL_RETURN, &[Arg::Task(task)], &[]);
         self.resched_leave(cpu, task, now);
     }
 }

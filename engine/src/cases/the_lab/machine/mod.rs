@@ -359,8 +359,12 @@ impl Sim<'_> {
             if self.tasks[task.0 as usize].burst_left_ns == 0
                 && !matches!(self.state(task), TaskState::Spinning { .. })
             {
+                let syscall_ends = matches!(self.state(task), TaskState::RunningKernel { .. });
                 self.rt(task).pc += 1;
                 self.advance(task, cpu as u16, now);
+                if syscall_ends && self.good.is_some() {
+                    self.good_syscall_return(cpu as u16, task, now);
+                }
             }
             if self.cpus[cpu].task == Some(task) && self.cpus[cpu].slice_end_ns <= now {
                 self.quantum_end(cpu as u16, task, now);

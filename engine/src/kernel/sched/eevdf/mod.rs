@@ -219,8 +219,9 @@ impl RunQueue {
 
     /// pick_eevdf: among the eligible tasks, the earliest virtual deadline; the current
     /// task stays if it is eligible and `protect` and RUN_TO_PARITY hold while its
-    /// vruntime is below its protected vruntime. Ties go to the current task, then to
-    /// the lower task number (model choice for the tree's order among equals).
+    /// vruntime is below its protected vruntime. A queued task with the same deadline
+    /// as the current one wins, as in `__pick_eevdf`; among queued tasks, the lower
+    /// task number (model choice for the tree's order among equals).
     pub fn pick(&self, protect: bool) -> Option<usize> {
         let queued: Vec<usize> = (0..self.entities.len()).filter(|&t| self.entities[t].on_rq).collect();
         if queued.len() <= 1 {
