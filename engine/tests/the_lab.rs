@@ -636,6 +636,17 @@ fn a_full_pipe_puts_the_writer_to_sleep_and_an_empty_one_the_reader() {
 }
 
 #[test]
+fn a_pipe_is_as_big_as_the_kernel_makes_it() {
+    // round_pipe_size: a 1-byte pipe is a page, so an atomic 4 KiB write fits it at once
+    // (in bytes as asked, it would never fit and the run would stall).
+    let run = run("pipe P 1\ntask w\n  send P 4KiB\ntask r\n  recv P 4KiB\n", "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    let text = narration(&run);
+    assert!(text.contains("4,096 of 4,096"), "{text}");
+    assert!(!text.contains("holds 0 of 1"), "{text}");
+}
+
+#[test]
 fn a_reader_of_a_pipe_nobody_writes_is_a_named_stall() {
     let run = run("pipe P\ntask r\n  recv P\ntask w\n  run 1ms\n", "as-written");
     assert_eq!(run.outcome, Outcome::Stalled { at_ns: MS, tasks: 1 });

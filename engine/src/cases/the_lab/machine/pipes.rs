@@ -4,7 +4,9 @@
 //! up to what it asks, and sleeps only on an empty pipe. Waits are exclusive: a
 //! write wakes the first sleeping reader, a read the first sleeping writer, and a
 //! task that leaves data (or room) behind wakes the next one. Bytes in the pipe are
-//! a counter of the world; a sleeper waits on the pipe's channel.
+//! a counter of the world; a sleeper waits on the pipe's channel. The capacity is
+//! rounded as the kernel rounds it (`round_pipe_size`), but counted in bytes, not
+//! page slots (a model choice, `docs/cases/the-lab.md`).
 
 use super::{Next, Sim, Why};
 use crate::cases::the_lab::lang::Instr;
@@ -35,8 +37,18 @@ pub(super) struct PipeRt {
     pub write_waits: u64,
 }
 
+/// The capacity the kernel gives a pipe asked for `asked` bytes (`round_pipe_size`,
+/// as `F_SETPIPE_SZ` does): at least a page, else a power of two. A pipe smaller
+/// than one atomic write cannot exist, so a send of PIPE_BUF always fits an empty one.
+pub(super) fn round_pipe_size(asked: u64) -> u64 {
+    const PAGE_SIZE: u64 = 4096;
+    asked.max(PAGE_SIZE).next_power_of_two()
+}
+
 impl PipeRt {
-    pub fn new(layout: &mut Layout, name: &str, capacity: u64) -> PipeRt {
+    pub fn new(layout: &mut Layout, name: &str, asked: u64) -> PipeRt {
+        let capacity = round_pipe_size(asked);
+        assert!(capacity >= PIPE_BUF && capacity.is_power_of_two(), "a pipe the kernel could make");
         PipeRt {
             capacity,
             bytes: 0,
@@ -208,5 +220,18 @@ impl Sim<'_> {
             self.op(now, Some(task), OpKind::Note, at(text::DEADLOCK_FN, 0), template, &args, &[]);
         }
         named
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_pipe_size;
+
+    #[test]
+    fn pipes_are_rounded_as_round_pipe_size_does() {
+        let kib = 1024;
+        let rounded: Vec<u64> =
+            [1, 4 * kib, 5 * kib, 64 * kib, 65 * kib, 1024 * kib].map(round_pipe_size).to_vec();
+        assert_eq!(rounded, vec![4 * kib, 4 * kib, 8 * kib, 64 * kib, 128 * kib, 1024 * kib]);
     }
 }
