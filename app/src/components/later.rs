@@ -53,7 +53,8 @@ pub const GOING_BELOW: [&str; 2] = ["scroll", BELOW_EVENT];
 /// parts below were most of a case page's main-thread work, for nobody yet.
 #[hook]
 pub fn use_parts_shown_on_approach(parts: u8, events: &'static [&'static str], node: Option<NodeRef>) -> u8 {
-    let wanted = use_state(|| false);
+    // `_eq`: a later scroll or jump sets it again, which must not re-render the player.
+    let wanted = use_state_eq(|| false);
     {
         let wanted = wanted.clone();
         use_effect_with((), move |_| {
