@@ -8,7 +8,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 #[wasm_bindgen_test]
 fn every_case_reproduces_its_recorded_hash_in_wasm() {
-    // The Lab has no module of the app's yet: its dev-dependency brings it in here.
+    // The app's default features carry the Lab: a run of a workload is a run like a case's.
     assert!(slowpath_engine::simulations().any(|case| case.meta().id == "the-lab"), "the Lab is covered");
     for case in slowpath_engine::simulations() {
         let meta = case.meta();

@@ -29,7 +29,8 @@ pub struct Module {
 /// The tests' own case: no module (the all-cases module carries it, as it always did).
 const UNLISTED: &[&str] = &["example-case"];
 
-/// The app's per-case features: `<id> = ["slowpath-engine/<id>"]` in `[features]`.
+/// The app's per-case features: `<id> = ["slowpath-engine/<id>", …]` in `[features]`
+/// (a case's own engine feature first, then any the app needs for it).
 pub fn module_cases(cargo_toml: &str) -> Vec<String> {
     let features = cargo_toml.split("[features]").nth(1).unwrap_or("");
     let features = features.split("\n[").next().unwrap_or("");
@@ -38,7 +39,10 @@ pub fn module_cases(cargo_toml: &str) -> Vec<String> {
         .filter_map(|line| {
             let (name, value) = line.split_once('=')?;
             let name = name.trim();
-            let enables_its_engine_case = value.trim() == format!("[\"slowpath-engine/{name}\"]");
+            let value = value.trim();
+            let enables_its_engine_case = value
+                .strip_prefix(&format!("[\"slowpath-engine/{name}\""))
+                .is_some_and(|rest| rest.starts_with(']') || rest.starts_with(','));
             (enables_its_engine_case && !UNLISTED.contains(&name)).then(|| name.to_string())
         })
         .collect()
@@ -306,12 +310,15 @@ mod tests {
     fn each_per_case_feature_of_the_app_is_a_module_but_the_tests_case() {
         let manifest = "[package]\nname = \"x\"\n\n[features]\ndefault = [\"a-case\", \"example-case\"]\n\
                         a-case = [\"slowpath-engine/a-case\"]\nb = [\"slowpath-engine/a-case\"]\n\
+                        d-case = [\"slowpath-engine/d-case\", \"text-params\"]\n\
+                        e-case = [\"slowpath-engine/e-case-too\"]\n\
                         example-case = [\"slowpath-engine/example-case\"]\n\n[dependencies]\n\
                         c-case = [\"slowpath-engine/c-case\"]\n";
-        assert_eq!(module_cases(manifest), ["a-case"]);
+        assert_eq!(module_cases(manifest), ["a-case", "d-case"]);
         let real = std::fs::read_to_string(root().join("app/Cargo.toml")).expect("app/Cargo.toml");
         let cases = module_cases(&real);
-        assert!(cases.len() >= 5 && !cases.iter().any(|case| case == "example-case"), "{cases:?}");
+        assert!(cases.len() >= 6 && !cases.iter().any(|case| case == "example-case"), "{cases:?}");
+        assert!(cases.iter().any(|case| case == "the-lab"), "{cases:?}");
     }
 
     #[test]

@@ -17,6 +17,7 @@
 pub mod chapter;
 pub mod codec;
 pub mod place;
+pub mod text;
 pub mod versions;
 
 use slowpath_engine::run::params::{quote_input, Notice, ParamValues};
@@ -112,9 +113,10 @@ impl PlayerQuery {
 
     /// Reads a query string (without `?`). Never fails; says what it changed.
     pub fn parse(meta: &'static CaseMeta, query: &str) -> (PlayerQuery, Vec<Notice>) {
-        let pairs = codec::pairs(query);
+        let (pairs, unreadable) = text::unpacked_pairs(meta, &codec::pairs(query));
         let (made, version_notice) = versions::made(&pairs);
         let (parsed, mut notices) = PlayerQuery::parse_at(meta, &pairs, made.version);
+        notices.extend(unreadable.into_iter().map(|(param, message)| Notice { param, message }));
         notices.extend(version_notice);
         if !made.tagged {
             notices.extend(untagged_notice(meta, &pairs));
@@ -219,7 +221,12 @@ impl PlayerQuery {
     pub fn to_query(&self, meta: &'static CaseMeta) -> String {
         let mut out = String::new();
         for (name, value) in self.params.non_default_pairs(meta.params) {
-            codec::push_pair(&mut out, name, &value);
+            // Every pair is of the schema; a text parameter goes packed.
+            let (key, value) = match meta.params.iter().find(|spec| spec.name == name) {
+                Some(spec) => text::written_pair(spec, name, value),
+                None => (name.to_string(), value),
+            };
+            codec::push_pair(&mut out, &key, &value);
         }
         if self.variant != meta.default_variant().id {
             codec::push_pair(&mut out, "v", self.variant);
@@ -242,7 +249,9 @@ impl PlayerQuery {
             for spec in meta.params {
                 let theirs = side.params.0.get(spec.name);
                 if let Some(value) = theirs.filter(|&value| self.params.0.get(spec.name) != Some(value)) {
-                    codec::push_pair(&mut out, &format!("cmp.{}", spec.name), &spec.format_value(value));
+                    let (key, value) =
+                        text::written_pair(spec, &format!("cmp.{}", spec.name), spec.format_value(value));
+                    codec::push_pair(&mut out, &key, &value);
                 }
             }
             if side.seed != self.seed {
