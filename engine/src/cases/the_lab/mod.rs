@@ -4,6 +4,7 @@
 
 #[cfg(all(feature = "the-lab", feature = "stage-claims"))]
 mod claims;
+pub mod presets;
 mod tour;
 // The simulation: built only with the `lab` feature (see `registry`).
 #[cfg(feature = "the-lab")]
