@@ -30,8 +30,10 @@
     return element ? element.content : '';
   }
 
-  // The case a hash names, if any ("#/case/<id>…"), decoded like the app does.
+  // The case a hash names, if any ("#/case/<id>…", or "#/lab", the Lab's short
+  // address), decoded like the app does.
   function caseOf(hash) {
+    if (/^#?\/*lab\/?(\?|$)/.test(String(hash || '').trim())) return 'the-lab';
     const match = /^#?\/*case\/([^/?]+)/.exec(String(hash || '').trim());
     if (!match) return null;
     try {

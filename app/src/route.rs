@@ -35,6 +35,9 @@ pub enum Route {
 pub const CRASH_SEGMENT: &str = "__crash";
 /// The route segment of the load-test page.
 pub const PERF_SEGMENT: &str = "__perf";
+/// `#/lab`: the short address a lecture gives for the Lab, the case of this id.
+pub const LAB_SEGMENT: &str = "lab";
+pub const LAB_CASE: &str = "the-lab";
 
 impl Route {
     /// A case framed in another page (`embed` in its query): no site header or footer.
@@ -91,6 +94,7 @@ impl Route {
             ["about"] => Route::About,
             [CRASH_SEGMENT] => Route::Crash,
             [PERF_SEGMENT] => Route::Perf { query: query.to_string() },
+            [LAB_SEGMENT] => Route::Case { id: LAB_CASE.to_string(), query: query.to_string() },
             ["case", id] => Route::Case { id: decode(id), query: query.to_string() },
             ["case", id, "tour"] => {
                 Route::Tour { id: decode(id), stop: String::new(), query: query.to_string() }
@@ -194,6 +198,15 @@ mod tests {
 
     fn case(id: &str, query: &str) -> Route {
         Route::Case { id: id.to_string(), query: query.to_string() }
+    }
+
+    #[test]
+    fn the_lab_has_a_short_address() {
+        for hash in ["#/lab", "#lab", "#/lab/", "#/lab?v=sjf"] {
+            assert!(matches!(Route::parse(hash), Route::Case { ref id, .. } if id == LAB_CASE), "{hash}");
+        }
+        assert_eq!(Route::parse("#/lab?v=sjf"), Route::Case { id: LAB_CASE.into(), query: "v=sjf".into() });
+        assert!(matches!(Route::parse("#/labs"), Route::NotFound { .. }));
     }
 
     #[test]

@@ -238,7 +238,7 @@ fn the_version_table_names_every_case_and_parameter_it_changes() {
 #[test]
 fn the_models_are_the_ones_this_link_version_was_made_on() {
     // Every registered case's recorded hash (`CaseMeta::golden`), but the tests' own
-    // example case and a case the app does not have yet (the Lab), which no link opens.
+    // example case and any case the app does not have yet, which no link opens.
     let mut golden: Vec<(&str, &str)> = registry()
         .iter()
         .filter(|entry| entry.in_app && entry.meta.id != "example-case")

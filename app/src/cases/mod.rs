@@ -9,6 +9,7 @@ mod gvisor_threadgroups;
 pub mod module;
 mod rwsem_playground;
 mod sparse_dump;
+mod the_lab;
 
 pub use crate::player::stage::{CaseUi, StageContext};
 use slowpath_engine::{Run, View};
@@ -25,7 +26,8 @@ use yew::Html;
         feature = "sparse-dump",
         feature = "fifo-trigger",
         feature = "coredump-threads",
-        feature = "gvisor-threadgroups"
+        feature = "gvisor-threadgroups",
+        feature = "the-lab"
     )),
     allow(dead_code)
 )]
@@ -51,6 +53,8 @@ pub const CASE_UIS: &[CaseUi] = &[
     coredump_threads::UI,
     #[cfg(feature = "gvisor-threadgroups")]
     gvisor_threadgroups::UI,
+    #[cfg(feature = "the-lab")]
+    the_lab::UI,
 ];
 
 /// The stage of case `id`, if it has one.
@@ -81,6 +85,7 @@ pub const CASE_CARDS: &[CaseCard] = &[
     coredump_threads::CARD,
     gvisor_threadgroups::CARD,
     rwsem_playground::CARD,
+    the_lab::CARD,
 ];
 
 /// The card of case `id`, if it has one.

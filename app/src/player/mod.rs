@@ -21,7 +21,7 @@ pub mod timeline;
 pub mod today;
 pub mod url;
 pub mod viewport;
-mod world_stage;
+pub mod world_stage;
 
 use crate::route::Route;
 use controls::{help_overlay, notices, ParamPanel, ShareLink, Transport};
@@ -29,7 +29,7 @@ use model::{Action, Player, SPEEDS};
 use panels::{CodePanel, LockPanel, MetricsPanel, NarrationPanel};
 use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::CaseMeta;
-use stage::{CaseUi, StageContext};
+use stage::{CaseUi, InputContext, StageContext};
 use std::cell::RefCell;
 use std::rc::Rc;
 use timeline::Timeline;
@@ -267,12 +267,28 @@ impl Screen {
         compare_view::wide(case_ui, &self.context, self.second.as_ref(), self.labels.as_ref())
     }
 
-    /// The stage's column of the first screen, as every layout draws it.
+    /// The stage's column of the first screen, as every layout draws it: the case's
+    /// input, if it has one (not in an embed, which shows a moment and edits nothing),
+    /// then the stage.
     fn stage_column(&self, fallback: fn(&StageContext) -> Html) -> Html {
+        let input = self.case_ui.and_then(|ui| ui.input).filter(|_| !self.player.query.embed);
         html! {
-            <div class="player-stage" data-testid="case-stage">
+            <div class={classes!("player-stage", input.is_some().then_some("with-input"))} data-testid="case-stage">
+                if let Some(input) = input {
+                    { input(&self.input_context()) }
+                }
                 { self.stages(fallback) }
             </div>
+        }
+    }
+
+    fn input_context(&self) -> InputContext {
+        InputContext {
+            meta: self.meta,
+            query: Rc::new(self.player.query.clone()),
+            run: self.player.run.clone(),
+            making: self.player.wanted().is_some(),
+            on_action: self.on_action.clone(),
         }
     }
 

@@ -2,6 +2,8 @@
 //! contract between the generic player and `crate::cases`, which the page joins
 //! (`crate::cases::ui_for`), so that the player names no case.
 
+use super::model::Action;
+use super::url::PlayerQuery;
 use slowpath_engine::{CaseMeta, Run, View};
 use std::rc::Rc;
 use yew::{Callback, Html};
@@ -29,4 +31,21 @@ pub struct CaseUi {
     /// The speed Play starts at: one that reaches the case's headline moment
     /// within about ten seconds.
     pub pace: super::model::Pace,
+    /// What the reader writes for the run, drawn once above the stage (the Lab's
+    /// workload editor); None for a case whose parameters are all below.
+    pub input: Option<fn(&InputContext) -> Html>,
+}
+
+/// What a case's input is drawn from: the run's settings as the link asks for them,
+/// and a way to change them (a parameter, the variant), as the parameter panel does.
+pub struct InputContext {
+    pub meta: &'static CaseMeta,
+    /// The settings of the run asked for (on screen, or being made).
+    pub query: Rc<PlayerQuery>,
+    /// The run on screen (its figures and outcome).
+    pub run: Rc<Run>,
+    /// Whether a run is being made for a changed setting.
+    pub making: bool,
+    /// Tells the player's reducer (`Action::SetParam`, `Action::SetVariant`).
+    pub on_action: Callback<Action>,
 }

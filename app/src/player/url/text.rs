@@ -63,14 +63,15 @@ pub fn unpack(packed: &str, max_bytes: usize) -> Result<String, String> {
         let deflated = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(packed.trim_end_matches('='))
             .map_err(|_| "it is not base64url (letters, digits, `-` and `_`)".to_string())?;
-        let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, max_bytes).map_err(|error| {
-            match error.status {
-                miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                    format!("it holds more than {max_bytes} bytes of text")
+        let bytes =
+            miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, max_bytes).map_err(|error| {
+                match error.status {
+                    miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                        format!("it holds more than {max_bytes} bytes of text")
+                    }
+                    _ => "it is damaged (cut short or altered)".to_string(),
                 }
-                _ => "it is damaged (cut short or altered)".to_string(),
-            }
-        })?;
+            })?;
         String::from_utf8(bytes).map_err(|_| "its text is not UTF-8".to_string())
     }
     #[cfg(not(feature = "text-params"))]
@@ -79,13 +80,13 @@ pub fn unpack(packed: &str, max_bytes: usize) -> Result<String, String> {
     }
 }
 
+/// A link's `key=value` pairs, decoded.
+type Pairs = Vec<(String, String)>;
+
 /// A link's pairs with every packed text parameter (`<p>.z`, `cmp.<p>.z`) replaced by
 /// its plain pair (`<p>`, `cmp.<p>`), in place, so that the rest of the reader sees one
 /// form; a value that cannot be unpacked is dropped with a notice (key, message).
-pub fn unpacked_pairs(
-    meta: &'static CaseMeta,
-    pairs: &[(String, String)],
-) -> (Vec<(String, String)>, Vec<(String, String)>) {
+pub fn unpacked_pairs(meta: &'static CaseMeta, pairs: &[(String, String)]) -> (Pairs, Pairs) {
     let mut problems = Vec::new();
     let mut out = Vec::with_capacity(pairs.len());
     for (key, value) in pairs {
@@ -100,7 +101,10 @@ pub fn unpacked_pairs(
         };
         match unpack(value, max_bytes) {
             Ok(text) => out.push((plain_key.to_string(), text)),
-            Err(why) => problems.push((plain_key.to_string(), format!("the {name} in this link is unreadable: {why}; the default is used"))),
+            Err(why) => problems.push((
+                plain_key.to_string(),
+                format!("the {name} in this link is unreadable: {why}; the default is used"),
+            )),
         }
     }
     (out, problems)
