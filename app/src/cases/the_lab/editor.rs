@@ -164,6 +164,10 @@ fn lab_editor(props: &EditorProps) -> Html {
         <section class="panel lab-editor" data-testid="lab-editor" aria-labelledby="lab-editor-title">
             <div class="lab-editor-bar">
                 <h2 id="lab-editor-title"><label for="lab-workload">{ "Workload" }</label></h2>
+                <button type="button" class="button" data-testid="lab-run"
+                    onclick={run.reform(|_: MouseEvent| ())} aria-keyshortcuts="Control+Enter">{ "Run" }</button>
+            </div>
+            <div class="lab-editor-bar">
                 <label class="lab-select">
                     <span class="visually-hidden">{ "Start from a preset" }</span>
                     <select data-testid="lab-preset" onchange={on_preset}>
@@ -181,13 +185,14 @@ fn lab_editor(props: &EditorProps) -> Html {
                         }) }
                     </select>
                 </label>
-                <button type="button" class="button" data-testid="lab-run"
-                    onclick={run.reform(|_: MouseEvent| ())} aria-keyshortcuts="Control+Enter">{ "Run" }</button>
             </div>
             if let Some(preset) = preset {
                 <div class="lab-preset-card" data-testid="lab-preset-card">
-                    <p><strong>{ preset.title }</strong>{ ". " }{ preset.explanation }</p>
-                    <p class="lab-question"><strong>{ "Predict: " }</strong>{ preset.question }</p>
+                    <p class="lab-question"><strong>{ preset.title }</strong>{ ". Predict: " }{ preset.question }</p>
+                    <details>
+                        <summary>{ "What it shows" }</summary>
+                        <p>{ preset.explanation }</p>
+                    </details>
                 </div>
             }
             <div class={classes!("lab-code", (!problems.is_empty()).then_some("has-errors"))}>
