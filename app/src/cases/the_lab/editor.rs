@@ -76,8 +76,9 @@ fn lab_editor(props: &EditorProps) -> Html {
     let problems = use_memo((*draft).clone(), |draft| problems(draft));
     let area = use_node_ref();
     let gutter = use_node_ref();
-    // After Escape, Tab leaves the editor instead of indenting (the keyboard's way out).
-    let escaped = use_mut_ref(|| false);
+    // Escape leaves the text for the Run button, so that the player's keys (→, n,
+    // Space) step the run again: the keyboard's way out, since Tab indents.
+    let run_button = use_node_ref();
 
     let run = {
         let (draft, problems, on_action, area) =
@@ -164,7 +165,7 @@ fn lab_editor(props: &EditorProps) -> Html {
         <section class="panel lab-editor" data-testid="lab-editor" aria-labelledby="lab-editor-title">
             <div class="lab-editor-bar">
                 <h2 id="lab-editor-title"><label for="lab-workload">{ "Workload" }</label></h2>
-                <button type="button" class="button" data-testid="lab-run"
+                <button type="button" class="button" data-testid="lab-run" ref={run_button}
                     onclick={run.reform(|_: MouseEvent| ())} aria-keyshortcuts="Control+Enter">{ "Run" }</button>
             </div>
             <div class="lab-editor-bar">
@@ -227,7 +228,7 @@ fn lab_editor(props: &EditorProps) -> Html {
                     }
                 </ol>
             }
-            <p class="lab-keys muted" id="lab-keys">{ "Tab indents · Esc then Tab leaves the editor · Ctrl+Enter runs" }</p>
+            <p class="lab-keys muted" id="lab-keys">{ "Ctrl+Enter runs · Tab indents · Esc leaves the text (then → steps)" }</p>
         </section>
     }
 }

@@ -1,0 +1,175 @@
+// The Lab's page: a workload typed with an error shows it at its line, fixed it runs;
+// every preset runs and steps to its key moment with the stage on the first screen;
+// a link carries the workload byte-exactly (unicode comments, the longest text), and
+// refuses a longer one in words; two kernels compare; the presenter view and the
+// embed open it.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSuite, waitForApp, withPage } from './browser.mjs';
+
+const T = { timeout: 300_000 };
+const RUN_MS = 60_000;
+/** The Lab's text limit in bytes (`TEXT_BYTES_MAX`): the page says it as "4,096". */
+const TEXT_BYTES_MAX = 4096;
+const SLACK = 1;
+
+/** Replaces the editor's text as typing would (an input event). */
+async function setText(page, text) {
+  await page.getByTestId('lab-text').fill(text);
+}
+
+/** Runs the editor's text (Ctrl+Enter) and waits until its run is on the stage. */
+async function runIt(page) {
+  await page.getByTestId('lab-text').press('Control+Enter');
+  await page.waitForFunction(
+    () => /on the stage/.test(document.querySelector('[data-testid="lab-status"]')?.textContent ?? ''),
+    null,
+    { timeout: RUN_MS },
+  );
+  await page.waitForFunction(() => !document.querySelector('[data-testid="run-progress"]'), null, { timeout: RUN_MS });
+}
+
+describe('the Lab', () => {
+  let suite;
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    await suite?.close();
+  });
+
+  test('#/lab opens the editor beside the stage; an error is shown at its line, then fixed and run', T, async () => {
+    await withPage(suite.browser, 'lab-error', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/lab'));
+      await waitForApp(page, { below: false });
+      await page.getByTestId('lab-editor').waitFor();
+      const workload = ['kernel rr quantum=5ms', 'mutex M', 'task a', '  lock M2', '  run 3ms', '  unlock M', ''].join('\n');
+      await setText(page, workload);
+      const errors = page.getByTestId('lab-errors');
+      await errors.waitFor();
+      const listed = await errors.innerText();
+      assert.match(listed, /line 4, column \d+: .*`M2`/, listed);
+      assert.deepEqual(
+        await page.locator('.lab-gutter .lab-error-line').allInnerTexts(),
+        ['4\n'],
+        'the gutter marks line 4 alone',
+      );
+      assert.equal(await page.getByTestId('lab-text').getAttribute('aria-invalid'), 'true');
+      // Run with an error runs nothing: the caret goes to the error instead.
+      const before = await page.evaluate(() => location.hash);
+      await page.getByTestId('lab-run').click();
+      const caret = await page.evaluate(() => {
+        const area = document.querySelector('#lab-workload');
+        return { focused: document.activeElement === area, line: area.value.slice(0, area.selectionStart).split('\n').length };
+      });
+      assert.deepEqual(caret, { focused: true, line: 4 });
+      assert.equal(await page.evaluate(() => location.hash), before, 'no run, no new link');
+      // Fixed, it runs, and the link carries it.
+      await setText(page, workload.replace('M2', 'M'));
+      await errors.waitFor({ state: 'detached' });
+      await runIt(page);
+      assert.match(await page.evaluate(() => location.hash), /workload\.z=[A-Za-z0-9_-]+/);
+      assert.match(await page.getByTestId('world-stage').innerText(), /\ba\b/);
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+  });
+
+  test('every preset runs, steps to its key moment, and keeps the stage on the first screen (1280 × 800)', T, async () => {
+    await withPage(suite.browser, 'lab-presets', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/lab'));
+      await waitForApp(page, { below: false });
+      const presets = await page
+        .getByTestId('lab-preset')
+        .evaluate((select) => [...select.options].map((option) => option.value).filter(Boolean));
+      assert.ok(presets.length >= 8, `at least eight presets: ${presets}`);
+      for (const id of presets) {
+        await page.getByTestId('lab-preset').selectOption(id);
+        await page.getByTestId('lab-preset-card').waitFor();
+        assert.match(await page.getByTestId('lab-preset-card').innerText(), /Predict: .+\?/, id);
+        await runIt(page);
+        // Escape leaves the text for the Run button: the player's keys step again.
+        await page.getByTestId('lab-text').press('Escape');
+        assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lab-run', id);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const start = await page.evaluate(() => location.hash.match(/step=[^&]*/)?.[0] ?? 'start');
+        await page.keyboard.press('n');
+        await page.waitForFunction((start) => (location.hash.match(/step=[^&]*/)?.[0] ?? 'start') !== start, start);
+        const shown = await page.evaluate(() => {
+          const rect = (selector) => document.querySelector(selector)?.getBoundingClientRect();
+          return { stage: rect('[data-testid="world-stage"]'), editor: rect('[data-testid="lab-editor"]'), height: window.innerHeight, width: window.innerWidth };
+        });
+        for (const part of ['stage', 'editor']) {
+          assert.ok(shown[part], `${id}: the ${part} is drawn`);
+          assert.ok(shown[part].top >= -SLACK && shown[part].top < shown.height, `${id}: the ${part} starts on the first screen: ${JSON.stringify(shown)}`);
+          assert.ok(shown[part].right <= shown.width + SLACK, `${id}: the ${part} within the width`);
+        }
+      }
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+  });
+
+  test('a link carries the workload byte-exactly, unicode comments and the longest text included', T, async () => {
+    // Comments in several scripts, a right-to-left mark and an emoji, padded to the
+    // limit in bytes (not characters) with comment lines.
+    const head = '# Ünïcödé: 中文, עברית, 😀 \u200f\nkernel sjf\njob A at=0 length=30ms\njob B at=10ms length=5ms\n';
+    let text = head;
+    while (new TextEncoder().encode(text).length + 40 <= TEXT_BYTES_MAX) text += `# ${'ж'.repeat(18)}\n`;
+    while (new TextEncoder().encode(text).length < TEXT_BYTES_MAX) text += '#';
+    assert.equal(new TextEncoder().encode(text).length, TEXT_BYTES_MAX);
+    let link;
+    await withPage(suite.browser, 'lab-link', async ({ page }) => {
+      await page.goto(suite.url('#/lab'));
+      await waitForApp(page, { below: false });
+      await setText(page, text);
+      await runIt(page);
+      link = page.url();
+      assert.ok(link.length < 8000, `the longest workload's link is ${link.length} characters`);
+      // One byte more is refused in words, before any run.
+      await setText(page, text + '#');
+      assert.match(await page.getByTestId('lab-errors').innerText(), /4,097 bytes; the most is 4,096/);
+    });
+    await withPage(suite.browser, 'lab-link-reopened', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(link);
+      await waitForApp(page, { below: false });
+      assert.equal(await page.getByTestId('lab-text').inputValue(), text, 'the same bytes');
+      assert.match(await page.getByTestId('lab-status').innerText(), /on the stage/);
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+    await withPage(suite.browser, 'lab-link-damaged', async ({ page }) => {
+      await page.goto(suite.url('#/lab?lv=6&workload.z=AAAA-not-deflate'));
+      await waitForApp(page, { below: false });
+      assert.match(await page.locator('body').innerText(), /workload in this link is unreadable/);
+    });
+  });
+
+  test('two kernels side by side; the presenter view and the embed open the Lab', T, async () => {
+    let link;
+    await withPage(suite.browser, 'lab-compare', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/lab'));
+      await waitForApp(page, { below: false });
+      await page.getByTestId('lab-preset').selectOption('textbook-three-jobs');
+      await runIt(page);
+      link = page.url();
+      await page.goto(`${link}&cmp=sjf`);
+      await waitForApp(page, { below: false });
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-side"]').length === 2, null, { timeout: RUN_MS });
+      assert.equal(await page.getByTestId('lab-editor').count(), 1, 'one editor for both sides');
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+    await withPage(suite.browser, 'lab-present', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(`${link}&present`);
+      await waitForApp(page, { below: false });
+      await page.locator('.player-present').waitFor();
+      assert.equal(await page.getByTestId('lab-editor').count(), 1, 'the lecturer edits in the presenter view');
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+    await withPage(suite.browser, 'lab-embed', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(`${link}&embed`);
+      await waitForApp(page, { below: false });
+      await page.getByTestId('world-stage').waitFor();
+      assert.equal(await page.getByTestId('lab-editor').count(), 0, 'an embed shows the moment, not the editor');
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+  });
+});
