@@ -499,7 +499,7 @@ fn below_the_first_screen(screen: &Screen, details_shown: u8) -> Html {
             <compare_view::CompareFigures player={player.clone()} />
             <div class="player-figures" id="details-figures" tabindex="-1">
                 <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
-                if screen.case_ui.is_some() {
+                if screen.case_ui.is_some_and(|ui| ui.locks_below) {
                     <LockPanel view={view.clone()} run={player.run.clone()} />
                 }
                 <today::TodayPanel meta={crate::components::MetaRef(meta)} check={meta.today} />

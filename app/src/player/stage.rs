@@ -34,6 +34,9 @@ pub struct CaseUi {
     /// What the reader writes for the run, drawn once above the stage (the Lab's
     /// workload editor); None for a case whose parameters are all below.
     pub input: Option<fn(&InputContext) -> Html>,
+    /// Whether the generic lock panel goes below the first screen: false for a stage
+    /// that draws the locks itself (the generic stage does), so that no panel is twice.
+    pub locks_below: bool,
 }
 
 /// What a case's input is drawn from: the run's settings as the link asks for them,

@@ -21,8 +21,14 @@ use yew::prelude::*;
 /// The two-minute sleep in ten seconds: the clone that waits on TaskSet.mu, half-way
 /// through, comes five seconds after Play.
 #[cfg(feature = "gvisor-threadgroups")]
-pub const UI: CaseUi =
-    CaseUi { id: "gvisor-threadgroups", main, wide, pace: Pace::WholeRunIn(10), input: None };
+pub const UI: CaseUi = CaseUi {
+    id: "gvisor-threadgroups",
+    main,
+    wide,
+    pace: Pace::WholeRunIn(10),
+    input: None,
+    locks_below: true,
+};
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
 pub const CARD: CaseCard = CaseCard {

@@ -97,18 +97,17 @@ fn lab_editor(props: &EditorProps) -> Html {
         })
     };
     let onkeydown = {
-        let (run, escaped) = (run.clone(), escaped.clone());
+        let (run, run_button) = (run.clone(), run_button.clone());
         Callback::from(move |event: KeyboardEvent| {
-            let was_escaped = std::mem::replace(&mut *escaped.borrow_mut(), event.key() == "Escape");
+            let plain = !event.shift_key() && !event.ctrl_key() && !event.alt_key() && !event.meta_key();
             if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
                 event.prevent_default();
                 run.emit(());
-            } else if event.key() == "Tab"
-                && !event.shift_key()
-                && !event.ctrl_key()
-                && !event.alt_key()
-                && !was_escaped
-            {
+            } else if event.key() == "Escape" {
+                if let Some(button) = run_button.cast::<web_sys::HtmlElement>() {
+                    let _ = button.focus();
+                }
+            } else if event.key() == "Tab" && plain {
                 event.prevent_default();
                 insert_at_caret(&event, INDENT);
             }

@@ -23,6 +23,8 @@ pub const UI: CaseUi = CaseUi {
     wide: figures::figures,
     pace: Pace::WholeRunIn(10),
     input: Some(editor::input),
+    // The generic stage draws them on the first screen.
+    locks_below: false,
 };
 
 /// Its landing card's picture: a few lines of workload and the CPU they run on.
