@@ -50,10 +50,12 @@ describe('the Lab', () => {
       await errors.waitFor();
       const listed = await errors.innerText();
       assert.match(listed, /line 4, column \d+: .*`M2`/, listed);
+      // Line 6 is wrong too, as a consequence: `unlock M` gives back what the task never took.
+      assert.match(listed, /line 6, column \d+: .*`M`/, listed);
       assert.deepEqual(
         await page.locator('.lab-gutter .lab-error-line').allInnerTexts(),
-        ['4\n'],
-        'the gutter marks line 4 alone',
+        ['4\n', '6\n'],
+        'the gutter marks lines 4 and 6',
       );
       assert.equal(await page.getByTestId('lab-text').getAttribute('aria-invalid'), 'true');
       // Run with an error runs nothing: the caret goes to the error instead.
@@ -63,14 +65,14 @@ describe('the Lab', () => {
         const area = document.querySelector('#lab-workload');
         return { focused: document.activeElement === area, line: area.value.slice(0, area.selectionStart).split('\n').length };
       });
-      assert.deepEqual(caret, { focused: true, line: 4 });
+      assert.deepEqual(caret, { focused: true, line: 4 }, 'the caret at the first error');
       assert.equal(await page.evaluate(() => location.hash), before, 'no run, no new link');
       // Fixed, it runs, and the link carries it.
       await setText(page, workload.replace('M2', 'M'));
       await errors.waitFor({ state: 'detached' });
       await runIt(page);
       assert.match(await page.evaluate(() => location.hash), /workload\.z=[A-Za-z0-9_-]+/);
-      assert.match(await page.getByTestId('world-stage').innerText(), /\ba\b/);
+      assert.deepEqual(await page.locator('[data-testid="world-stage"] .world-task-name').allInnerTexts(), ['a']);
       assert.deepEqual([consoleErrors, pageErrors], [[], []]);
     });
   });
@@ -92,7 +94,9 @@ describe('the Lab', () => {
         await page.getByTestId('lab-text').press('Escape');
         assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lab-run', id);
         await page.evaluate(() => window.scrollTo(0, 0));
+        // A new workload's run opens at its start.
         const start = await page.evaluate(() => location.hash.match(/step=[^&]*/)?.[0] ?? 'start');
+        assert.equal(start, 'start', `${id}: the run opens at its start`);
         await page.keyboard.press('n');
         await page.waitForFunction((start) => (location.hash.match(/step=[^&]*/)?.[0] ?? 'start') !== start, start);
         const shown = await page.evaluate(() => {

@@ -84,7 +84,11 @@ fn lab_editor(props: &EditorProps) -> Html {
         let (draft, problems, on_action, area) =
             (draft.clone(), problems.clone(), props.on_action.clone(), area.clone());
         Callback::from(move |_: ()| match problems.first() {
-            None => on_action.emit(Action::SetParam { name: WORKLOAD.to_string(), text: (*draft).clone() }),
+            None => {
+                // A new workload is a new scenario: its run is shown from the start.
+                on_action.emit(Action::ToStart);
+                on_action.emit(Action::SetParam { name: WORKLOAD.to_string(), text: (*draft).clone() });
+            }
             Some(first) => place_caret(&area, &draft, first.line, first.column),
         })
     };
