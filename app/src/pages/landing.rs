@@ -13,6 +13,18 @@ pub fn landing_page() -> Html {
                 <h2 id="cases-title">{ "Cases" }</h2>
                 { case_list() }
             </section>
+            <section class="lab-intro" aria-labelledby="lab-intro-title">
+                <h2 id="lab-intro-title">{ "Write your own: the Lab" }</h2>
+                <p>
+                    { "A few lines of workload (tasks that compute, sleep, take mutexes, spinlocks, \
+                       rwsems and pipes) on a kernel you choose: the textbook's FIFO, SJF, STCF or \
+                       round robin, Linux 2.4, 2.6's O(1) or today's EEVDF. Step through what that \
+                       kernel's own rules decide, compare two kernels side by side, and share the \
+                       workload as a link. Eight presets to start from, each with a question to \
+                       predict." }
+                </p>
+                <p><a class="button" href={crate::route::Route::Case { id: crate::route::LAB_CASE.to_string(), query: String::new() }.to_hash()} data-testid="open-lab">{ "Open the Lab →" }</a></p>
+            </section>
             <section class="about-slowpath" aria-labelledby="about-slowpath-title">
                 <h2 id="about-slowpath-title">{ "What slowpath is" }</h2>
                 <p class="hero-pitch">
