@@ -22,21 +22,7 @@ pub static PRESETS: &[Preset] = &[
         title: "An editor among CPU hogs (O(1))",
         explanation: "Three tasks burn the CPU while an editor runs a millisecond and sleeps twenty, as a person typing would. Linux 2.6's O(1) scheduler rewards sleep: a task's sleep_avg earns it up to five priority levels, and a woken task with a better priority preempts the one running.",
         question: "The editor starts with no history: how long does it wait the first time it wakes, and how long once its sleep_avg has grown?",
-        text: "\
-# An editor and three CPU hogs on one CPU, Linux 2.6.14's O(1) scheduler.
-kernel o1
-cpus 1
-until 1s
-task editor
-  forever {
-    run 1ms
-    sleep 20ms
-  }
-task hog x 3
-  forever {
-    run 50ms
-  }
-",
+        text: EDITOR_AND_HOGS,
     },
     Preset {
         id: "interactivity-fooled",
@@ -164,13 +150,7 @@ task sleeper
         title: "The textbook's three jobs: FIFO, SJF, STCF, RR",
         explanation: "Three jobs of different lengths arrive together, the longest first, as in OSTEP's scheduling chapter. Switch the kernel (the variant) between FIFO, SJF, STCF and round robin, or compare two side by side, and watch average turnaround and response change.",
         question: "Which policy gives the best average turnaround here, and which the best average response?",
-        text: "\
-# The textbook's three jobs, arriving together (OSTEP ch. 7): compare the policies.
-kernel fifo
-job A at=0 length=300ms
-job B at=0 length=200ms
-job C at=0 length=100ms
-",
+        text: TEXTBOOK_THREE_JOBS,
     },
     Preset {
         id: "spinners-and-yield",
@@ -194,3 +174,29 @@ task yielder
 ",
     },
 ];
+
+/// The `textbook-three-jobs` preset's workload (the Lab's tour runs it too).
+pub const TEXTBOOK_THREE_JOBS: &str = "\
+# The textbook's three jobs, arriving together (OSTEP ch. 7): compare the policies.
+kernel fifo
+job A at=0 length=300ms
+job B at=0 length=200ms
+job C at=0 length=100ms
+";
+
+/// The `editor-and-hogs` preset's workload (the Lab's tour runs it too).
+pub const EDITOR_AND_HOGS: &str = "\
+# An editor and three CPU hogs on one CPU, Linux 2.6.14's O(1) scheduler.
+kernel o1
+cpus 1
+until 1s
+task editor
+  forever {
+    run 1ms
+    sleep 20ms
+  }
+task hog x 3
+  forever {
+    run 50ms
+  }
+";

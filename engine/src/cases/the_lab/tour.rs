@@ -1,5 +1,8 @@
-//! The Lab's tour: the preset workload from its first decision to its end.
+//! The Lab's tour: the default workload from its first decision to a lock wait,
+//! then two presets: the textbook's three jobs under FIFO and under SJF (with a
+//! question), and an editor among CPU hogs on 2.6's O(1).
 
+use super::presets::{EDITOR_AND_HOGS, TEXTBOOK_THREE_JOBS};
 use crate::tour::{Ask, At, Question, Stop, Tour};
 
 pub static TOUR: Tour = Tour {
@@ -40,7 +43,48 @@ pub static TOUR: Tour = Tour {
             at: At::Chapter("the run ends"),
             text: &[
                 "Every task has run; the average turnaround is {m:turnaround_avg_ns}.",
-                "Change the kernel (FIFO, SJF, STCF) and compare the same workload's figures.",
+                "Next, a preset: the textbook's three jobs, under two kernels.",
+            ],
+            question: None,
+        },
+        Stop {
+            title: "Three jobs, first come first served",
+            set: &[("workload", TEXTBOOK_THREE_JOBS)],
+            variant: None,
+            seed: 1,
+            at: At::Start,
+            text: &[
+                "Three jobs arrive together, the longest first. FIFO runs each to its end in the order they came.",
+                "The editor on the left holds the workload: change a length, press Ctrl+Enter, and the run follows.",
+            ],
+            question: Some(Question {
+                prompt: "What will the average turnaround be under FIFO?",
+                ask: Ask::Magnitude { metric: "turnaround_avg_ns", powers: &[-1, 1] },
+                explain: "Under FIFO the short jobs wait behind the long one: {m:turnaround_avg_ns} on average.",
+            }),
+        },
+        Stop {
+            title: "The same jobs, shortest first",
+            set: &[("workload", TEXTBOOK_THREE_JOBS)],
+            variant: Some("sjf"),
+            seed: 1,
+            at: At::End,
+            text: &[
+                "The kernel picker replaces the workload's `kernel` line: here SJF runs the shortest job first.",
+                "The average turnaround falls to {m:turnaround_avg_ns}; compare mode shows both kernels side by side.",
+            ],
+            question: None,
+        },
+        Stop {
+            title: "An editor among CPU hogs",
+            set: &[("workload", EDITOR_AND_HOGS)],
+            variant: None,
+            seed: 1,
+            at: At::End,
+            text: &[
+                "This preset's kernel rewards sleep: an editor that sleeps most of the time earns a priority bonus from its sleep_avg.",
+                "At first it waits behind the hogs like any new task; once its bonus has grown, each wakeup preempts them.",
+                "Step back through the run and find the first wakeup that preempts a hog.",
             ],
             question: None,
         },
