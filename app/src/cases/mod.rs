@@ -26,8 +26,7 @@ use yew::Html;
         feature = "sparse-dump",
         feature = "fifo-trigger",
         feature = "coredump-threads",
-        feature = "gvisor-threadgroups",
-        feature = "the-lab"
+        feature = "gvisor-threadgroups"
     )),
     allow(dead_code)
 )]
