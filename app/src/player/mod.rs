@@ -21,7 +21,7 @@ pub mod timeline;
 pub mod today;
 pub mod url;
 pub mod viewport;
-pub mod world_stage;
+mod world_stage;
 
 use crate::route::Route;
 use controls::{help_overlay, notices, ParamPanel, ShareLink, Transport};

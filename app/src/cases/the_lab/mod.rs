@@ -1,11 +1,13 @@
-//! The Lab's page: the workload editor above the stage (`editor.rs`), the generic
-//! stage of CPUs, tasks and locks, and below it the run's figures as the textbook
+//! The Lab's page: the workload editor beside the stage (`editor.rs`), the stage
+//! of CPUs, tasks grouped by what they wait for, and locks (`stage.rs`), and below it the run's figures as the textbook
 //! tables them (`figures.rs`).
 
 #[cfg(feature = "the-lab")]
 mod editor;
 #[cfg(feature = "the-lab")]
 mod figures;
+#[cfg(feature = "the-lab")]
+mod stage;
 
 use super::CaseCard;
 #[cfg(feature = "the-lab")]
@@ -23,17 +25,18 @@ pub const UI: CaseUi = CaseUi {
     wide: figures::figures,
     pace: Pace::WholeRunIn(10),
     input: Some(editor::input),
-    // The generic stage draws them on the first screen.
+    // The stage draws them on the first screen.
     locks_below: false,
 };
 
 /// Its landing card's picture: a few lines of workload and the CPU they run on.
 pub const CARD: CaseCard = CaseCard { id: "the-lab", picture, why_figures_differ: None };
 
-/// The stage: the machine at the cursor (every CPU, every task, every lock).
+/// The stage: the machine at the cursor (every CPU, every task by what it waits
+/// for, every lock).
 #[cfg(feature = "the-lab")]
 fn main(context: &StageContext) -> Html {
-    crate::player::world_stage::world_stage(context)
+    stage::stage(context)
 }
 
 /// Lines of text (the workload) beside a CPU's strip of turns. Decorative and
