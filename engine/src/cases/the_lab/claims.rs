@@ -116,6 +116,7 @@ pub(super) static CLAIMS: &[StageClaim] = &[
             T::QUANTUM_ATOMIC as u16,
             T::RUN as u16,
             T::SYS as u16,
+            T::LOCK_COST as u16,
             T::PIPE_WRITE as u16,
             T::PIPE_READ as u16,
         ],

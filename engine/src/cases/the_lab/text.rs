@@ -106,6 +106,7 @@ crate::templates! {
     GOOD_TICK_OUT = "The tick takes {0}'s counter to 0: its share of this epoch is used up; need_resched.",
     GOOD_IN_KERNEL = "{0} must reschedule, but it is in a system call: 2.4 never preempts the kernel, so the switch waits until the call returns to user space.",
     GOOD_SYSCALL_RETURN = "{0}'s system call returns with need_resched set: on the way back to user space (ret_from_sys_call) it calls schedule().",
+    LOCK_COST = "{0} spends {1} in the kernel on the lock operation itself (the workload's `lockcost`).",
 }
 
 pub(crate) const BODY: u16 = 0;
@@ -142,6 +143,7 @@ pub(crate) const BODY_SYS: u16 = 2;
 pub(crate) const BODY_SLEEP: u16 = 3;
 pub(crate) const BODY_YIELD: u16 = 4;
 pub(crate) const BODY_EXIT: u16 = 5;
+pub(crate) const BODY_LOCK_COST: u16 = 6;
 
 pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
@@ -164,6 +166,7 @@ pub(crate) static CODE: &[Function] = &[
             "    sleep d  -> schedule_timeout(d): off the CPU until woken",
             "    yield    -> sched_yield(): to the tail of the run queue",
             "    exit     -> do_exit(): never runs again",
+            "    take a lock -> if `lockcost`: its fast or slow path's time in the kernel",
         ],
     },
     Function {

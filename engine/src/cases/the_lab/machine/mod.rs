@@ -50,6 +50,8 @@ struct TaskRt {
     lock_wait_ns: u64,
     /// Bytes a `send` still has to write after sleeping on a full pipe.
     pipe_left: Option<u64>,
+    /// The `lockcost` owed for the lock it has just taken itself.
+    lock_cost_ns: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
