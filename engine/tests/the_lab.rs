@@ -607,8 +607,6 @@ fn goodness_never_preempts_a_task_in_a_system_call() {
 fn kernels_with_one_cpu_say_so() {
     let message = errors("kernel eevdf\ncpus 2\njob A length=1ms\n");
     assert!(message.contains("line 1, column 8: kernel `eevdf` runs on one CPU in the Lab"), "{message}");
-    let message = errors("kernel goodness\ncpus 3\njob A length=1ms\n");
-    assert!(message.contains("kernel `goodness` runs on one CPU"), "{message}");
 }
 
 const PRODUCER_CONSUMER: &str = "\
@@ -857,4 +855,36 @@ fn o1_on_two_cpus_an_idle_cpu_pulls_from_the_busiest_queue() {
     let pinned = "kernel o1\ncpus 2\nuntil 1s\ntask hog x 3 cpu=0\n  forever {\n    run 50ms\n  }\n";
     let run = self::run(pinned, "as-written");
     assert!(!narration(&run).contains("idle_balance pulls"));
+}
+
+#[test]
+fn goodness_on_two_cpus_follows_reschedule_idle_and_the_cpu_bonus() {
+    // 2.4.24 SMP at HZ 100 (a tick is 10 ms); a forked task starts with 3 ticks. A arrives
+    // at 0 and its CPU (0) is idle: it runs there. B (1 ms) finds CPU 0 busy: CPU 1 has
+    // idled longest, B runs there. C (5 ms) finds no CPU idle, and preempts neither: on
+    // CPU 0 its 3 + 15 (its last CPU) + 20 = 38 against A's 3 + 15 + 1 + 20 = 39.
+    let workload = "kernel goodness\ncpus 2\nuntil 55ms\ntask A\n  forever {\n    run 50ms\n  }\n\
+                    task B at=1ms\n  forever {\n    run 50ms\n  }\n\
+                    task C at=5ms\n  forever {\n    run 1ms\n    sleep 20ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(
+        text.contains("CPU 0 runs its idle task and is the CPU it last ran on: A is sent there"),
+        "{text}"
+    );
+    assert!(text.contains("CPU 1 runs its idle task and is idle the longest: B is sent there"), "{text}");
+    // At 30 ms A's and B's counters run out together. CPU 0 takes C (38: 3 + 15 + 20); A,
+    // preempted, is offered to CPU 1 (idle), where only A and B, both spent, remain: a new
+    // epoch (A and B 6, C 3 / 2 + 6 = 7), and B (6 + 15 + 1 + 20 = 42) beats A (26).
+    assert_eq!(task_ms(&run, "C", "response_ns"), 25);
+    assert!(
+        text.contains("Every runnable task CPU 1 may take (not running elsewhere) has a counter of 0"),
+        "{text}"
+    );
+    assert!(text.contains("B runs on CPU 1: goodness 42"), "{text}");
+    // C runs 30–31 and sleeps; CPU 0 takes A (6 + 15 + 20 = 41). At 51 ms C wakes with
+    // 7 ticks: on CPU 0, 7 + 15 + 20 = 42 beats A's 4 + 15 + 1 + 20 = 40: A is preempted.
+    assert!(text.contains("on CPU 0 its goodness 42 beats A's 40"), "{text}");
+    let user: Vec<u64> = ["A", "B", "C"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
+    assert_eq!(user, vec![30 + 20 + 3, 29 + 25, 2]);
 }

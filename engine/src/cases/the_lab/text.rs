@@ -106,6 +106,10 @@ crate::templates! {
     GOOD_TICK_OUT = "The tick takes {0}'s counter to 0: its share of this epoch is used up; need_resched.",
     GOOD_IN_KERNEL = "{0} must reschedule, but it is in a system call: 2.4 never preempts the kernel, so the switch waits until the call returns to user space.",
     GOOD_SYSCALL_RETURN = "{0}'s system call returns with need_resched set: on the way back to user space (ret_from_sys_call) it calls schedule().",
+    GOOD_SMP_IDLE = "reschedule_idle: CPU {1} runs its idle task and is {2}: {0} is sent there, and CPU {1} runs schedule().",
+    GOOD_SMP_PREEMPT = "reschedule_idle: no CPU {0} may use is idle; on CPU {1} its goodness {2} beats {3}'s {4} (PROC_CHANGE_PENALTY to each on its own CPU, +1 to {3} for its own mm) by the most: {3}'s need_resched is set, to switch as soon as {3} is in user space.",
+    GOOD_PICK_SMP = "{0} runs on CPU {1}: goodness {2} (counter {3} + 20 − nice {4}, + PROC_CHANGE_PENALTY {6} if it last ran on CPU {1}, + 1 if it ran last there) is the best of the {5} runnable tasks CPU {1} may take (not running elsewhere); the first in list order wins a tie.",
+    GOOD_RECALC_SMP = "Every runnable task CPU {1} may take (not running elsewhere) has a counter of 0: schedule() starts a new epoch. Every task, sleeping and running ones too, gets counter / 2 + NICE_TO_TICKS(nice): {0} ticks at nice 0 for a task that used all of its counter.",
     LOCK_COST = "{0} spends {1} in the kernel on the lock operation itself (the workload's `lockcost`).",
 }
 
@@ -365,6 +369,10 @@ pub(crate) static CODE: &[Function] = &[
             "do_fork: p->counter = (current->counter + 1) >> 1   // half of the parent's",
             "reschedule_idle(p):   // one CPU",
             "    if (goodness(p) > goodness(curr) + 1 for its own mm) curr->need_resched = 1",
+            "reschedule_idle(p):   // SMP",
+            "    if (p's last CPU runs its idle task) send p there",
+            "    else if (a CPU p may use is idle) send p to the one idle longest",
+            "    else the CPU where goodness(p) - goodness(curr) is largest and > 0: curr->need_resched = 1",
         ],
     },
     Function {
@@ -376,6 +384,8 @@ pub(crate) static CODE: &[Function] = &[
             "    c = -1000; for each p on the run queue: weight = goodness(p) (-1 if SCHED_YIELD); keep the first best",
             "    if (c == 0) { for every task: counter = counter / 2 + NICE_TO_TICKS(nice); repeat }",
             "goodness(p) = p->counter ? p->counter + 20 - p->nice (+ 1 same mm) : 0",
+            "SMP: only p not running elsewhere and allowed here; + PROC_CHANGE_PENALTY if p last ran here",
+            "__schedule_tail(prev): if (prev still runnable and did not yield) reschedule_idle(prev)",
         ],
     },
     Function {
