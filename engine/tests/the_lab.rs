@@ -603,12 +603,6 @@ fn goodness_never_preempts_a_task_in_a_system_call() {
     assert_eq!(task_ms(&run, "ed", "response_ns"), 50);
 }
 
-#[test]
-fn kernels_with_one_cpu_say_so() {
-    let message = errors("kernel eevdf\ncpus 2\njob A length=1ms\n");
-    assert!(message.contains("line 1, column 8: kernel `eevdf` runs on one CPU in the Lab"), "{message}");
-}
-
 const PRODUCER_CONSUMER: &str = "\
 kernel fifo
 pipe P 8KiB
@@ -887,4 +881,34 @@ fn goodness_on_two_cpus_follows_reschedule_idle_and_the_cpu_bonus() {
     assert!(text.contains("on CPU 0 its goodness 42 beats A's 40"), "{text}");
     let user: Vec<u64> = ["A", "B", "C"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
     assert_eq!(user, vec![30 + 20 + 3, 29 + 25, 2]);
+}
+
+#[test]
+fn eevdf_on_two_cpus_places_wakeups_on_idle_cpus_and_an_idle_cpu_pulls() {
+    // HZ 250 (a tick is 4 ms); on 2 CPUs a slice is 0.7 ms × (1 + log2 2) = 1.4 ms. A, B and
+    // C arrive at 0, as if forked on CPU 0. A finds CPU 0 idle; B finds CPU 0's queue taken
+    // and goes to the next idle CPU, 1; C finds none idle and stays on CPU 0. CPU 0 picks A
+    // (A and C tie on deadline 0.7 ms, half a slice: the lower task number), CPU 1 picks B.
+    let workload = "kernel eevdf\ncpus 2\njob A length=10ms\njob B length=2ms\njob C length=6ms\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(text.contains("A joins CPU 0's queue, its previous CPU, idle (CPU 0)"), "{text}");
+    assert!(
+        text.contains("B joins CPU 1's queue, the first idle CPU after its previous one (CPU 0)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("C joins CPU 0's queue, its previous CPU: none it may use is idle (CPU 0)"),
+        "{text}"
+    );
+    // B ends at 2 ms and CPU 1's queue is empty: it pulls from CPU 0 (2 tasks) its waiting
+    // task, C. A is charged 2 ms first, so V there is (2 + 0) / 2 = 1 ms and C leaves owed
+    // 1 ms. CPU 1's queue is empty, so no lag is scaled: C is placed at its V, where B left
+    // it (vruntime 2 ms), with a deadline a slice on (3.4 ms), and runs 2–8 ms.
+    assert!(
+        text.contains("CPU 1 finds its queue empty: newidle balancing pulls C from CPU 0, the queue with the most tasks (2), the waiting task that ran least recently. It leaves with lag 1 ms and is placed here at vruntime 2 ms, deadline 3.4 ms."),
+        "{text}"
+    );
+    // A has CPU 0 to itself from then on: 0–10 ms.
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 10, 0), (0, 2, 0), (2, 8, 2)]);
 }

@@ -216,6 +216,8 @@ pub(super) static CLAIMS: &[StageClaim] = &[
             T::GOOD_SYSCALL_RETURN as u16,
             T::O1_MIGRATE as u16,
             T::FAIR_NEW as u16,
+            T::FAIR_SELECT as u16,
+            T::FAIR_MIGRATE as u16,
             T::FAIR_WAKE as u16,
             T::FAIR_PREEMPT as u16,
             T::FAIR_WAKE_SLICE as u16,

@@ -110,6 +110,8 @@ crate::templates! {
     GOOD_SMP_PREEMPT = "reschedule_idle: no CPU {0} may use is idle; on CPU {1} its goodness {2} beats {3}'s {4} (PROC_CHANGE_PENALTY to each on its own CPU, +1 to {3} for its own mm) by the most: {3}'s need_resched is set, to switch as soon as {3} is in user space.",
     GOOD_PICK_SMP = "{0} runs on CPU {1}: goodness {2} (counter {3} + 20 − nice {4}, + PROC_CHANGE_PENALTY {6} if it last ran on CPU {1}, + 1 if it ran last there) is the best of the {5} runnable tasks CPU {1} may take (not running elsewhere); the first in list order wins a tie.",
     GOOD_RECALC_SMP = "Every runnable task CPU {1} may take (not running elsewhere) has a counter of 0: schedule() starts a new epoch. Every task, sleeping and running ones too, gets counter / 2 + NICE_TO_TICKS(nice): {0} ticks at nice 0 for a task that used all of its counter.",
+    FAIR_SELECT = "select_task_rq_fair: {0} joins CPU {1}'s queue, {2} (CPU {3}). (Lab simplification of select_idle_sibling: no wake_affine, cache domains or SMT siblings.)",
+    FAIR_MIGRATE = "CPU {0} finds its queue empty: newidle balancing pulls {1} from CPU {2}, the queue with the most tasks ({3}), the waiting task that ran least recently. It leaves with lag {4}{5} and is placed here at vruntime {6}{7}, deadline {8}{9}. (Lab simplification of sched_balance_newidle: one task, by task count, no cache-hotness.)",
     LOCK_COST = "{0} spends {1} in the kernel on the lock operation itself (the workload's `lockcost`).",
 }
 
@@ -329,6 +331,8 @@ pub(crate) static CODE: &[Function] = &[
             "    place_entity: vruntime = V; deadline = vruntime + vslice / 2   // a new task",
             "    place_entity: vruntime = V - lag * (load + w) / load; deadline = vruntime + vslice",
             "    update_curr(curr); if (pick_eevdf() == p || curr's slice used up) resched_curr()",
+            "select_task_rq_fair(p):   // several CPUs; Lab simplification of select_idle_sibling",
+            "    prev CPU if idle, else the first idle CPU after it, else prev; p brings its lag",
         ],
     },
     Function {
@@ -340,6 +344,8 @@ pub(crate) static CODE: &[Function] = &[
             "    pick_eevdf(): of the tasks with vruntime <= V, the earliest virtual deadline",
             "        (RUN_TO_PARITY: curr stays while vruntime < its protected vruntime)",
             "    set_next_entity(next): protect it up to its deadline",
+            "    queue empty: sched_balance_newidle   // Lab simplification: pull one waiting task,",
+            "        least recently run, from the queue with the most tasks (2 or more), lag kept",
         ],
     },
     Function {

@@ -93,15 +93,6 @@ struct Checker<'w> {
 /// Resolves and checks a workload: the program, or every error found.
 pub fn compile(workload: &Workload) -> Result<Program, Vec<Diagnostic>> {
     let mut checker = Checker { workload, errors: Vec::new() };
-    let one_cpu = matches!(workload.kernel, KernelChoice::Eevdf);
-    if one_cpu && workload.cpus > 1 {
-        let message = format!(
-            "kernel {} runs on one CPU in the Lab (no load balancing yet), not {}; write `cpus 1`",
-            quoted(workload.kernel.word()),
-            workload.cpus
-        );
-        checker.error(workload.kernel_at, message);
-    }
     let mut tasks = Vec::new();
     let mut total = 0u64;
     for decl in &workload.tasks {

@@ -64,7 +64,7 @@ impl Sim<'_> {
         let queued = if let Some(sched) = &self.o1 {
             sched.nr_running()
         } else if let Some(sched) = &self.fair {
-            sched.rq.nr_queued()
+            sched.nr_queued()
         } else if let Some(sched) = &self.good {
             sched.queue.len()
         } else {
