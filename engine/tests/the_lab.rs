@@ -912,3 +912,24 @@ fn eevdf_on_two_cpus_places_wakeups_on_idle_cpus_and_an_idle_cpu_pulls() {
     // A has CPU 0 to itself from then on: 0–10 ms.
     assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 10, 0), (0, 2, 0), (2, 8, 2)]);
 }
+
+#[test]
+fn o1_a_busy_cpu_pulls_at_its_periodic_rebalance() {
+    // x runs pinned on CPU 1; three hogs arrive on CPU 0. CPU 1 is never idle, so
+    // idle_balance never runs there; but rebalance_tick does at each tick, due once
+    // 1 ms × busy_factor 64 has passed. CPU 1 is CPU_OFFSET = 1000 × 1 / 8 = 125 jiffies
+    // ahead of the domain's clock, so at its first tick (1 ms): CPU 0 has 3 tasks, it has
+    // 1, it pulls one, hog3 (the tail, not running). Then each CPU runs two hogs in
+    // turns of a 100 ms slice: 500 ms each in 1 s.
+    let workload = "kernel o1\ncpus 2\nuntil 1s\ntask x cpu=1\n  forever {\n    run 50ms\n  }\n\
+                    task hog x 3\n  forever {\n    run 50ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(
+        text.contains("CPU 1, busy, balances (rebalance_tick: every 64 ms while busy, its domain's interval times busy_factor): CPU 0 has 3 tasks, it has 1, so load_balance pulls hog3 out of CPU 0's active array."),
+        "{text}"
+    );
+    let user: Vec<u64> =
+        ["x", "hog1", "hog2", "hog3"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
+    assert_eq!(user, vec![500, 500, 500, 500]);
+}

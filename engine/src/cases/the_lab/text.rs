@@ -112,6 +112,7 @@ crate::templates! {
     GOOD_RECALC_SMP = "Every runnable task CPU {1} may take (not running elsewhere) has a counter of 0: schedule() starts a new epoch. Every task, sleeping and running ones too, gets counter / 2 + NICE_TO_TICKS(nice): {0} ticks at nice 0 for a task that used all of its counter.",
     FAIR_SELECT = "select_task_rq_fair: {0} joins CPU {1}'s queue, {2} (CPU {3}). (Lab simplification of select_idle_sibling: no wake_affine, cache domains or SMT siblings.)",
     FAIR_MIGRATE = "CPU {0} finds its queue empty: newidle balancing pulls {1} from CPU {2}, the queue with the most tasks ({3}), the waiting task that ran least recently. It leaves with lag {4}{5} and is placed here at vruntime {6}{7}, deadline {8}{9}. (Lab simplification of sched_balance_newidle: one task, by task count, no cache-hotness.)",
+    O1_REBALANCE = "CPU {0}, busy, balances (rebalance_tick: every {5} while busy, its domain's interval times busy_factor): CPU {2} has {3} tasks, it has {4}, so load_balance pulls {1} out of CPU {2}'s {6} array.",
     LOCK_COST = "{0} spends {1} in the kernel on the lock operation itself (the workload's `lockcost`).",
 }
 
@@ -294,6 +295,8 @@ pub(crate) static CODE: &[Function] = &[
             "    if (next->activated) credit its run-queue wait as sleep; requeue it",
             "    context_switch(prev, next)",
             "idle_balance(cpu):   // no task here: pull half the difference from the busiest CPU",
+            "rebalance_tick(cpu, NOT_IDLE):   // at each tick; due every interval × busy_factor ms",
+            "    load_balance: pull half the difference from the busiest CPU; interval reset or doubled",
         ],
     },
     Function {
