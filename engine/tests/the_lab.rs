@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::{Metric, Outcome, Run};
+use slowpath_engine::run::world::Effect;
 use slowpath_engine::{run_checked, simulation, RunError};
 
 const MS: u64 = 1_000_000;
@@ -42,6 +43,13 @@ fn task_ms(run: &Run, task: &str, key: &str) -> u64 {
     let value = ns(fields.get(key));
     assert_eq!(value % MS, 0, "{task}.{key} = {value} ns is not whole ms");
     value / MS
+}
+
+/// A task's figure, in ns.
+fn task_ns(run: &Run, task: &str, key: &str) -> u64 {
+    let Some(Metric::Object(tasks)) = run.metrics.get("tasks") else { panic!("no tasks") };
+    let Some(Metric::Object(fields)) = tasks.get(task) else { panic!("no task {task}") };
+    ns(fields.get(key))
 }
 
 /// (response, turnaround, waiting) in ms for each task.
@@ -323,6 +331,10 @@ fn workload() -> impl Strategy<Value = String> {
     let tasks = prop::collection::vec((body, 1u64..4, 0u64..20, any::<bool>()), 1..5);
     (kernel, 1u64..5, kinds, tasks, 5u64..200).prop_map(|(kernel, cpus, kinds, tasks, until)| {
         let mut text = format!("kernel {kernel}\ncpus {cpus}\nuntil {until}ms\n");
+        if until % 4 == 0 {
+            // Lock operations that take time: a burst after each acquisition.
+            text += &format!("lockcost fast={until}ns slow={}us\n", until / 4);
+        }
         for (index, kind) in kinds.iter().enumerate() {
             let capacity = if *kind == "pipe" { format!(" {}KiB", index * 3 + 1) } else { String::new() };
             text += &format!("{kind} L{index}{capacity}\n");
@@ -437,7 +449,7 @@ proptest! {
                 "lock", "unlock", "M", "{", "}", "repeat", "forever", "sleep", "at=1ms", "length=2ms", "until",
                 "read", "write", "release", "spin", "unspin", "yield", "exit", "quantum=1ms", "#", "T",
                 "pipe", "send", "recv", "P", "4KiB", "eevdf", "goodness", "o1", "hz=1000", "io_every=1ms",
-                "io_for=2ms",
+                "io_for=2ms", "lockcost", "fast=1ns", "slow=2us",
             ]), 0..6),
             0..20,
         )
@@ -591,14 +603,6 @@ fn goodness_never_preempts_a_task_in_a_system_call() {
     assert_eq!(task_ms(&run, "ed", "response_ns"), 50);
 }
 
-#[test]
-fn kernels_with_one_cpu_say_so() {
-    let message = errors("kernel eevdf\ncpus 2\njob A length=1ms\n");
-    assert!(message.contains("line 1, column 8: kernel `eevdf` runs on one CPU in the Lab"), "{message}");
-    let message = errors("kernel goodness\ncpus 3\njob A length=1ms\n");
-    assert!(message.contains("kernel `goodness` runs on one CPU"), "{message}");
-}
-
 const PRODUCER_CONSUMER: &str = "\
 kernel fifo
 pipe P 8KiB
@@ -713,41 +717,76 @@ fn lock_figures(run: &Run, lock: &str) -> [u64; 4] {
     ["acquisitions", "contended", "wait_total_ns", "wait_max_ns"].map(|key| ns(fields.get(key)))
 }
 
-/// (actor, kind) of every lock decision before `until_ns`, the playground's names as the Lab's.
-fn lock_decisions(run: &Run, until_ns: u64) -> Vec<(String, String)> {
-    run.trace_lines(100_000)
-        .filter_map(|line| {
-            let mut words = line.split_whitespace();
-            let at: u64 = words.next()?.parse().ok()?;
-            let (actor, kind) = (words.next()?, words.next()?);
-            let actor = match actor.strip_prefix('R').and_then(|n| n.parse::<u64>().ok()) {
-                Some(n) if run.case == "rwsem-playground" => format!("R{}", n + 1),
-                _ if actor == "W0" => "W".to_string(),
-                _ => actor.to_string(),
+/// Every lock decision, from the effects on the world's lock state: at which ns who
+/// acquires (and in which mode, after waiting how long), queues, releases, and when the
+/// handoff flag is set or cleared; the playground's names as the Lab's.
+fn lock_decisions(run: &Run) -> Vec<String> {
+    let name = |task| {
+        let name = run.layout.task_name(task);
+        match name.strip_prefix('R').and_then(|n| n.parse::<u64>().ok()) {
+            Some(n) if run.case == "rwsem-playground" => format!("R{}", n + 1),
+            _ if name == "W0" => "W".to_string(),
+            _ => name.to_string(),
+        }
+    };
+    let mut decisions = Vec::new();
+    for index in 0..run.total_ops() {
+        let op = run.op(index).expect("in range");
+        for effect in op.effects.iter() {
+            let decision = match *effect {
+                Effect::Acquire { task, mode, waited_ns, .. } => {
+                    format!("{} acquires ({mode:?}) after {waited_ns} ns", name(task))
+                }
+                Effect::Enqueue { task, mode, .. } => format!("{} queues ({mode:?})", name(task)),
+                Effect::Release { task, .. } => format!("{} releases", name(task)),
+                Effect::SetHandoff { on, .. } => format!("handoff {on}"),
+                _ => continue,
             };
-            (at < until_ns && kind.starts_with("lock")).then(|| (actor, kind.to_string()))
-        })
-        .collect()
+            decisions.push(format!("{:>9} {decision}", op.at_ns));
+        }
+    }
+    decisions
 }
 
 #[test]
-fn the_rwsem_playground_default_agrees_but_for_the_cost_of_a_lock_operation() {
-    let lab = run(RWSEM_DEFAULT, "as-written");
+fn the_rwsem_playground_default_agrees_exactly_when_the_lab_states_its_lock_costs() {
+    // The playground's own model choice: a lock operation takes time (its constants, added
+    // to the hold after a fast and a slow acquisition). A `lockcost` line says the same.
+    use slowpath_engine::cases::rwsem_playground::{FAST_LOCK_NS, SLOW_LOCK_NS};
+    let workload = format!("lockcost fast={FAST_LOCK_NS}ns slow={SLOW_LOCK_NS}ns\n{RWSEM_DEFAULT}");
+    let lab = run(&workload, "as-written");
     let case = simulation("rwsem-playground").expect("the playground is built");
     let params = ParamValues::from_pairs_exact(case.meta().params, [("jitter", "0"), ("cpus", "4")])
         .expect("valid parameters");
     let playground = run_checked(case, &params, "no-spin", 1).expect("runs");
-    // The same rules give the same decisions until the playground's lock costs (17 ns a
-    // fast acquisition, 150 ns a slow one, added to the hold) have moved its readers' 7th
-    // acquisitions past the 4 ms slice end, where the Lab's readers meet it exactly.
-    let before_slice = lock_decisions(&lab, 4 * MS);
-    assert_eq!(before_slice.len(), 48, "six rounds of four reads and releases");
-    assert_eq!(before_slice, lock_decisions(&playground, 4 * MS));
-    // From there the drift decides the ties: in the Lab each reader takes the lock at the
-    // slice end and R4 is preempted holding it; in the playground they are preempted
-    // 102 ns before. Figures: acquisitions, contended, wait total and max.
-    assert_eq!(lock_figures(&lab, "mmap_lock"), [109, 20, 8_300_000, 600_000]);
-    assert_eq!(lock_figures(&playground, "mmap_lock"), [109, 19, 6_907_983, 600_201]);
+    assert_eq!(lock_figures(&lab, "mmap_lock"), lock_figures(&playground, "mmap_lock"));
+    let decisions = lock_decisions(&lab);
+    assert!(decisions.len() > 200, "{} lock decisions", decisions.len());
+    assert_eq!(decisions, lock_decisions(&playground));
+    // Without the line, lock operations are free: the Lab's readers meet the 4 ms slice end
+    // exactly, take the lock there and are preempted holding it (the playground's, 17 ns a
+    // round later, are preempted in user mode just before): the figures part.
+    let free = run(RWSEM_DEFAULT, "as-written");
+    assert_eq!(lock_figures(&free, "mmap_lock"), [109, 20, 8_300_000, 600_000]);
+}
+
+#[test]
+fn lockcost_is_sys_time_after_the_lock_is_taken() {
+    // A takes M free at 0 (fast: 1 µs in the kernel), then runs 1 ms of sys. B, arriving
+    // at 0.5 ms on the second CPU, queues; A's unlock at 1.001 ms wakes it, and B's retry
+    // takes M on the slow path (2 µs), then 1 ms of sys: B ends at 2.003 ms.
+    let workload = "lockcost fast=1us slow=2us\ncpus 2\nmutex M\ntask A\n  lock M\n  sys 1ms\n  unlock M\n\
+                    task B at=500us\n  lock M\n  sys 1ms\n  unlock M\n";
+    let run = run(workload, "as-written");
+    assert_eq!(task_ns(&run, "A", "sys_ns"), 1_001_000);
+    assert_eq!(task_ns(&run, "B", "sys_ns"), 1_002_000);
+    assert_eq!(task_ns(&run, "B", "turnaround_ns"), 1_503_000);
+    let text = narration(&run);
+    assert!(text.contains("B spends 2 µs in the kernel on the lock operation itself"), "{text}");
+    let twice = errors("lockcost fast=1ns\nlockcost slow=1ns\njob A length=1ms\n");
+    assert!(twice.contains("line 2, column 1: `lockcost` is given twice"), "{twice}");
+    let key = errors("lockcost quick=1ns\njob A length=1ms\n");
+    assert!(key.contains("line 1, column 10: unexpected `quick=1ns`; expected `fast=` or `slow=`"), "{key}");
 }
 
 #[test]
@@ -810,4 +849,87 @@ fn o1_on_two_cpus_an_idle_cpu_pulls_from_the_busiest_queue() {
     let pinned = "kernel o1\ncpus 2\nuntil 1s\ntask hog x 3 cpu=0\n  forever {\n    run 50ms\n  }\n";
     let run = self::run(pinned, "as-written");
     assert!(!narration(&run).contains("idle_balance pulls"));
+}
+
+#[test]
+fn goodness_on_two_cpus_follows_reschedule_idle_and_the_cpu_bonus() {
+    // 2.4.24 SMP at HZ 100 (a tick is 10 ms); a forked task starts with 3 ticks. A arrives
+    // at 0 and its CPU (0) is idle: it runs there. B (1 ms) finds CPU 0 busy: CPU 1 has
+    // idled longest, B runs there. C (5 ms) finds no CPU idle, and preempts neither: on
+    // CPU 0 its 3 + 15 (its last CPU) + 20 = 38 against A's 3 + 15 + 1 + 20 = 39.
+    let workload = "kernel goodness\ncpus 2\nuntil 55ms\ntask A\n  forever {\n    run 50ms\n  }\n\
+                    task B at=1ms\n  forever {\n    run 50ms\n  }\n\
+                    task C at=5ms\n  forever {\n    run 1ms\n    sleep 20ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(
+        text.contains("CPU 0 runs its idle task and is the CPU it last ran on: A is sent there"),
+        "{text}"
+    );
+    assert!(text.contains("CPU 1 runs its idle task and is idle the longest: B is sent there"), "{text}");
+    // At 30 ms A's and B's counters run out together. CPU 0 takes C (38: 3 + 15 + 20); A,
+    // preempted, is offered to CPU 1 (idle), where only A and B, both spent, remain: a new
+    // epoch (A and B 6, C 3 / 2 + 6 = 7), and B (6 + 15 + 1 + 20 = 42) beats A (26).
+    assert_eq!(task_ms(&run, "C", "response_ns"), 25);
+    assert!(
+        text.contains("Every runnable task CPU 1 may take (not running elsewhere) has a counter of 0"),
+        "{text}"
+    );
+    assert!(text.contains("B runs on CPU 1: goodness 42"), "{text}");
+    // C runs 30–31 and sleeps; CPU 0 takes A (6 + 15 + 20 = 41). At 51 ms C wakes with
+    // 7 ticks: on CPU 0, 7 + 15 + 20 = 42 beats A's 4 + 15 + 1 + 20 = 40: A is preempted.
+    assert!(text.contains("on CPU 0 its goodness 42 beats A's 40"), "{text}");
+    let user: Vec<u64> = ["A", "B", "C"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
+    assert_eq!(user, vec![30 + 20 + 3, 29 + 25, 2]);
+}
+
+#[test]
+fn eevdf_on_two_cpus_places_wakeups_on_idle_cpus_and_an_idle_cpu_pulls() {
+    // HZ 250 (a tick is 4 ms); on 2 CPUs a slice is 0.7 ms × (1 + log2 2) = 1.4 ms. A, B and
+    // C arrive at 0, as if forked on CPU 0. A finds CPU 0 idle; B finds CPU 0's queue taken
+    // and goes to the next idle CPU, 1; C finds none idle and stays on CPU 0. CPU 0 picks A
+    // (A and C tie on deadline 0.7 ms, half a slice: the lower task number), CPU 1 picks B.
+    let workload = "kernel eevdf\ncpus 2\njob A length=10ms\njob B length=2ms\njob C length=6ms\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(text.contains("A joins CPU 0's queue, its previous CPU, idle (CPU 0)"), "{text}");
+    assert!(
+        text.contains("B joins CPU 1's queue, the first idle CPU after its previous one (CPU 0)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("C joins CPU 0's queue, its previous CPU: none it may use is idle (CPU 0)"),
+        "{text}"
+    );
+    // B ends at 2 ms and CPU 1's queue is empty: it pulls from CPU 0 (2 tasks) its waiting
+    // task, C. A is charged 2 ms first, so V there is (2 + 0) / 2 = 1 ms and C leaves owed
+    // 1 ms. CPU 1's queue is empty, so no lag is scaled: C is placed at its V, where B left
+    // it (vruntime 2 ms), with a deadline a slice on (3.4 ms), and runs 2–8 ms.
+    assert!(
+        text.contains("CPU 1 finds its queue empty: newidle balancing pulls C from CPU 0, the queue with the most tasks (2), the waiting task that ran least recently. It leaves with lag 1 ms and is placed here at vruntime 2 ms, deadline 3.4 ms."),
+        "{text}"
+    );
+    // A has CPU 0 to itself from then on: 0–10 ms.
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 10, 0), (0, 2, 0), (2, 8, 2)]);
+}
+
+#[test]
+fn o1_a_busy_cpu_pulls_at_its_periodic_rebalance() {
+    // x runs pinned on CPU 1; three hogs arrive on CPU 0. CPU 1 is never idle, so
+    // idle_balance never runs there; but rebalance_tick does at each tick, due once
+    // 1 ms × busy_factor 64 has passed. CPU 1 is CPU_OFFSET = 1000 × 1 / 8 = 125 jiffies
+    // ahead of the domain's clock, so at its first tick (1 ms): CPU 0 has 3 tasks, it has
+    // 1, it pulls one, hog3 (the tail, not running). Then each CPU runs two hogs in
+    // turns of a 100 ms slice: 500 ms each in 1 s.
+    let workload = "kernel o1\ncpus 2\nuntil 1s\ntask x cpu=1\n  forever {\n    run 50ms\n  }\n\
+                    task hog x 3\n  forever {\n    run 50ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(
+        text.contains("CPU 1, busy, balances (rebalance_tick: every 64 ms while busy, its domain's interval times busy_factor): CPU 0 has 3 tasks, it has 1, so load_balance pulls hog3 out of CPU 0's active array."),
+        "{text}"
+    );
+    let user: Vec<u64> =
+        ["x", "hog1", "hog2", "hog3"].iter().map(|task| task_ms(&run, task, "user_ns")).collect();
+    assert_eq!(user, vec![500, 500, 500, 500]);
 }

@@ -13,6 +13,9 @@ mod sim;
 mod text;
 #[cfg(feature = "rwsem-playground")]
 pub use model::*;
+/// The playground's lock-operation costs, for a Lab workload that states them (`lockcost`).
+#[cfg(feature = "rwsem-playground")]
+pub use sim::{FAST_LOCK_NS, SLOW_LOCK_NS};
 
 use crate::case::{CaseMeta, Golden, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec};

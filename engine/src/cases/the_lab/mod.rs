@@ -84,13 +84,13 @@ const VARIANTS: &[VariantSpec] = &[
     VariantSpec {
         id: "eevdf",
         label: "Linux 6.18 EEVDF",
-        description: "Today's fair scheduler at HZ 250 on one CPU: the eligible task with the earliest virtual deadline runs.",
+        description: "Today's fair scheduler at HZ 250, a queue per CPU: the eligible task with the earliest virtual deadline runs; a wakeup goes to an idle CPU, and a CPU left idle pulls a waiting task.",
         group: VariantGroup::WhatIf,
     },
     VariantSpec {
         id: "goodness",
         label: "Linux 2.4 goodness",
-        description: "The 2.4.24 scheduler at HZ 100 on one CPU: the best goodness (counter + 20 − nice) runs; spent counters are recalculated each epoch.",
+        description: "The 2.4.24 scheduler at HZ 100, one run queue for every CPU: the best goodness (counter + 20 − nice, more on the CPU it last ran on) runs; spent counters are recalculated each epoch.",
         group: VariantGroup::WhatIf,
     },
     VariantSpec {

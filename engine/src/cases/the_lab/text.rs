@@ -106,6 +106,14 @@ crate::templates! {
     GOOD_TICK_OUT = "The tick takes {0}'s counter to 0: its share of this epoch is used up; need_resched.",
     GOOD_IN_KERNEL = "{0} must reschedule, but it is in a system call: 2.4 never preempts the kernel, so the switch waits until the call returns to user space.",
     GOOD_SYSCALL_RETURN = "{0}'s system call returns with need_resched set: on the way back to user space (ret_from_sys_call) it calls schedule().",
+    GOOD_SMP_IDLE = "reschedule_idle: CPU {1} runs its idle task and is {2}: {0} is sent there, and CPU {1} runs schedule().",
+    GOOD_SMP_PREEMPT = "reschedule_idle: no CPU {0} may use is idle; on CPU {1} its goodness {2} beats {3}'s {4} (PROC_CHANGE_PENALTY to each on its own CPU, +1 to {3} for its own mm) by the most: {3}'s need_resched is set, to switch as soon as {3} is in user space.",
+    GOOD_PICK_SMP = "{0} runs on CPU {1}: goodness {2} (counter {3} + 20 − nice {4}, + PROC_CHANGE_PENALTY {6} if it last ran on CPU {1}, + 1 if it ran last there) is the best of the {5} runnable tasks CPU {1} may take (not running elsewhere); the first in list order wins a tie.",
+    GOOD_RECALC_SMP = "Every runnable task CPU {1} may take (not running elsewhere) has a counter of 0: schedule() starts a new epoch. Every task, sleeping and running ones too, gets counter / 2 + NICE_TO_TICKS(nice): {0} ticks at nice 0 for a task that used all of its counter.",
+    FAIR_SELECT = "select_task_rq_fair: {0} joins CPU {1}'s queue, {2} (CPU {3}). (Lab simplification of select_idle_sibling: no wake_affine, cache domains or SMT siblings.)",
+    FAIR_MIGRATE = "CPU {0} finds its queue empty: newidle balancing pulls {1} from CPU {2}, the queue with the most tasks ({3}), the waiting task that ran least recently. It leaves with lag {4}{5} and is placed here at vruntime {6}{7}, deadline {8}{9}. (Lab simplification of sched_balance_newidle: one task, by task count, no cache-hotness.)",
+    O1_REBALANCE = "CPU {0}, busy, balances (rebalance_tick: every {5} while busy, its domain's interval times busy_factor): CPU {2} has {3} tasks, it has {4}, so load_balance pulls {1} out of CPU {2}'s {6} array.",
+    LOCK_COST = "{0} spends {1} in the kernel on the lock operation itself (the workload's `lockcost`).",
 }
 
 pub(crate) const BODY: u16 = 0;
@@ -142,6 +150,7 @@ pub(crate) const BODY_SYS: u16 = 2;
 pub(crate) const BODY_SLEEP: u16 = 3;
 pub(crate) const BODY_YIELD: u16 = 4;
 pub(crate) const BODY_EXIT: u16 = 5;
+pub(crate) const BODY_LOCK_COST: u16 = 6;
 
 pub(crate) fn at(function: u16, line: u16) -> CodeLoc {
     CodeLoc { function, line }
@@ -164,6 +173,7 @@ pub(crate) static CODE: &[Function] = &[
             "    sleep d  -> schedule_timeout(d): off the CPU until woken",
             "    yield    -> sched_yield(): to the tail of the run queue",
             "    exit     -> do_exit(): never runs again",
+            "    take a lock -> if `lockcost`: its fast or slow path's time in the kernel",
         ],
     },
     Function {
@@ -285,6 +295,8 @@ pub(crate) static CODE: &[Function] = &[
             "    if (next->activated) credit its run-queue wait as sleep; requeue it",
             "    context_switch(prev, next)",
             "idle_balance(cpu):   // no task here: pull half the difference from the busiest CPU",
+            "rebalance_tick(cpu, NOT_IDLE):   // at each tick; due every interval × busy_factor ms",
+            "    load_balance: pull half the difference from the busiest CPU; interval reset or doubled",
         ],
     },
     Function {
@@ -322,6 +334,8 @@ pub(crate) static CODE: &[Function] = &[
             "    place_entity: vruntime = V; deadline = vruntime + vslice / 2   // a new task",
             "    place_entity: vruntime = V - lag * (load + w) / load; deadline = vruntime + vslice",
             "    update_curr(curr); if (pick_eevdf() == p || curr's slice used up) resched_curr()",
+            "select_task_rq_fair(p):   // several CPUs; Lab simplification of select_idle_sibling",
+            "    prev CPU if idle, else the first idle CPU after it, else prev; p brings its lag",
         ],
     },
     Function {
@@ -333,6 +347,8 @@ pub(crate) static CODE: &[Function] = &[
             "    pick_eevdf(): of the tasks with vruntime <= V, the earliest virtual deadline",
             "        (RUN_TO_PARITY: curr stays while vruntime < its protected vruntime)",
             "    set_next_entity(next): protect it up to its deadline",
+            "    queue empty: sched_balance_newidle   // Lab simplification: pull one waiting task,",
+            "        least recently run, from the queue with the most tasks (2 or more), lag kept",
         ],
     },
     Function {
@@ -362,6 +378,10 @@ pub(crate) static CODE: &[Function] = &[
             "do_fork: p->counter = (current->counter + 1) >> 1   // half of the parent's",
             "reschedule_idle(p):   // one CPU",
             "    if (goodness(p) > goodness(curr) + 1 for its own mm) curr->need_resched = 1",
+            "reschedule_idle(p):   // SMP",
+            "    if (p's last CPU runs its idle task) send p there",
+            "    else if (a CPU p may use is idle) send p to the one idle longest",
+            "    else the CPU where goodness(p) - goodness(curr) is largest and > 0: curr->need_resched = 1",
         ],
     },
     Function {
@@ -373,6 +393,8 @@ pub(crate) static CODE: &[Function] = &[
             "    c = -1000; for each p on the run queue: weight = goodness(p) (-1 if SCHED_YIELD); keep the first best",
             "    if (c == 0) { for every task: counter = counter / 2 + NICE_TO_TICKS(nice); repeat }",
             "goodness(p) = p->counter ? p->counter + 20 - p->nice (+ 1 same mm) : 0",
+            "SMP: only p not running elsewhere and allowed here; + PROC_CHANGE_PENALTY if p last ran here",
+            "__schedule_tail(prev): if (prev still runnable and did not yield) reschedule_idle(prev)",
         ],
     },
     Function {

@@ -8,7 +8,11 @@
 //! greater (`reschedule_idle` on UP). There is no sleep average: a sleeper's
 //! only advantage is the counter it did not use, at most about twice a slice.
 //!
-//! On SMP, `reschedule_idle` first looks for an idle CPU ([`reschedule_idle_smp`]).
+//! On SMP (`CONFIG_SMP`), one global run queue still serves every CPU: a CPU's
+//! `schedule()` weighs only the tasks it may run (`can_schedule`: not running on
+//! another CPU, allowed here) and `goodness()` adds `PROC_CHANGE_PENALTY` for a task
+//! that last ran on this CPU ([`schedule_pick_smp`]); a wakeup's `reschedule_idle`
+//! first looks for an idle CPU ([`reschedule_idle_smp`]).
 //!
 //! Model choice: the two programs are separate processes (different mm), so the
 //! +1 goes to whichever task ran last.
@@ -55,6 +59,16 @@ impl GoodTask {
             return 0;
         }
         self.counter + i64::from(same_mm) + 20 - i64::from(self.nice)
+    }
+
+    /// SMP `goodness(p, this_cpu, this_mm)`: as [`GoodTask::goodness`], plus
+    /// `PROC_CHANGE_PENALTY` when the task last ran on this CPU (`p->processor ==
+    /// this_cpu`); a spent counter stays 0 without it.
+    pub fn goodness_smp(&self, same_mm: bool, same_cpu: bool) -> i64 {
+        if self.counter == 0 {
+            return 0;
+        }
+        self.goodness(same_mm) + if same_cpu { PROC_CHANGE_PENALTY } else { 0 }
     }
 
     /// The timer tick while this task runs: true when its counter ran out (need_resched).
@@ -125,10 +139,46 @@ pub fn schedule_pick(
     hz: u64,
     yielded: Option<TaskId>,
 ) -> GoodPick {
+    pick_with(queue, tasks, hz, |id, task| weight(prev, yielded, id, task))
+}
+
+/// SMP `schedule()` on `this_cpu`: as [`schedule_pick`], but `queue` holds only the
+/// tasks this CPU may take (`can_schedule`: none running on another CPU, none
+/// pinned elsewhere), each weighed by [`GoodTask::goodness_smp`] with its last CPU
+/// (`last_cpu`, indexed by task number); `prev` is the task that ran last on this
+/// CPU (its mm is still loaded, lazily, even if the CPU idled since). The
+/// recalculation still covers every task, those running elsewhere included.
+pub fn schedule_pick_smp(
+    this_cpu: usize,
+    prev: Option<TaskId>,
+    queue: &[TaskId],
+    last_cpu: &[usize],
+    tasks: &mut [GoodTask],
+    hz: u64,
+    yielded: Option<TaskId>,
+) -> GoodPick {
+    pick_with(queue, tasks, hz, |id, task| {
+        if yielded == Some(id) {
+            -1
+        } else {
+            let same_cpu = last_cpu.get(id.0 as usize) == Some(&this_cpu);
+            task.goodness_smp(prev == Some(id), same_cpu)
+        }
+    })
+}
+
+/// The scan of `schedule()` in list order (a later task only if strictly better),
+/// and the recalculation of every counter when the best weight is 0.
+fn pick_with(
+    queue: &[TaskId],
+    tasks: &mut [GoodTask],
+    hz: u64,
+    weigh: impl Fn(TaskId, &GoodTask) -> i64,
+) -> GoodPick {
     let best = |tasks: &[GoodTask]| {
         let mut best: Option<(TaskId, i64)> = None;
         for &id in queue {
-            let w = weight(prev, yielded, id, &tasks[id.0 as usize]);
+            let w = weigh(id, &tasks[id.0 as usize]);
             if best.is_none_or(|(_, c)| w > c) {
                 best = Some((id, w));
             }
@@ -155,8 +205,10 @@ pub const PROC_CHANGE_PENALTY: i64 = 15;
 pub struct CpuSeen<'a> {
     /// The running task, `None` when the CPU runs its idle task.
     pub current: Option<&'a GoodTask>,
-    /// When `schedule()` last ran there (`last_schedule(cpu)`).
+    /// When `schedule()` last switched tasks there (`last_schedule(cpu)`).
     pub last_schedule_ns: u64,
+    /// Whether the woken task may run there (`can_schedule`: its `cpus_allowed`).
+    pub allowed: bool,
 }
 
 /// What SMP `reschedule_idle(p)` does with a woken task.
@@ -177,19 +229,19 @@ pub enum SmpWake {
 /// idle-sibling-pair preference needs two physical packages; one Hyper-Threading
 /// P4 has one, so it never applies.)
 pub fn reschedule_idle_smp(woken: &GoodTask, last_cpu: usize, cpus: &[CpuSeen<'_>]) -> SmpWake {
-    if cpus.get(last_cpu).is_some_and(|cpu| cpu.current.is_none()) {
+    if cpus.get(last_cpu).is_some_and(|cpu| cpu.allowed && cpu.current.is_none()) {
         return SmpWake::Idle(last_cpu);
     }
     let idle = cpus
         .iter()
         .enumerate()
-        .filter(|(_, cpu)| cpu.current.is_none())
+        .filter(|(_, cpu)| cpu.allowed && cpu.current.is_none())
         .min_by_key(|&(index, cpu)| (cpu.last_schedule_ns, index));
     if let Some((index, _)) = idle {
         return SmpWake::Idle(index);
     }
     let mut best: Option<(usize, i64)> = None;
-    for (index, cpu) in cpus.iter().enumerate() {
+    for (index, cpu) in cpus.iter().enumerate().filter(|(_, cpu)| cpu.allowed) {
         let Some(current) = cpu.current else { continue };
         // goodness seen from the running task's mm and CPU: it gets +1 (mm) and the
         // CPU bonus; the woken task gets the CPU bonus only on its last CPU.
@@ -252,17 +304,23 @@ mod tests {
         // On one CPU the listener would preempt the writer (26 > 22)...
         assert!(wakeup_preempts(&listener, &writer));
         // ...on two, its own CPU is idle: it goes there and the writer runs on.
-        let idle = CpuSeen { current: None, last_schedule_ns: 5 };
-        let busy = CpuSeen { current: Some(&writer), last_schedule_ns: 0 };
+        let idle = CpuSeen { current: None, last_schedule_ns: 5, allowed: true };
+        let busy = CpuSeen { current: Some(&writer), last_schedule_ns: 0, allowed: true };
         assert_eq!(reschedule_idle_smp(&listener, 0, &[idle, busy]), SmpWake::Idle(0));
         // Its last CPU busy: the idle CPU that has idled longest.
-        let older = CpuSeen { current: None, last_schedule_ns: 1 };
+        let older = CpuSeen { current: None, last_schedule_ns: 1, allowed: true };
         assert_eq!(reschedule_idle_smp(&listener, 1, &[idle, busy, older]), SmpWake::Idle(2));
         // No idle CPU: preemption_goodness, with PROC_CHANGE_PENALTY for the last CPU.
         assert_eq!(reschedule_idle_smp(&listener, 1, &[busy, busy]), SmpWake::Preempt(1));
         let strong = GoodTask { nice: 0, counter: 6 };
-        let running = CpuSeen { current: Some(&strong), last_schedule_ns: 0 };
+        let running = CpuSeen { current: Some(&strong), last_schedule_ns: 0, allowed: true };
         assert_eq!(reschedule_idle_smp(&listener, 0, &[running]), SmpWake::Wait);
+        // can_schedule: a CPU the task may not use is neither idle for it nor preempted.
+        let barred = CpuSeen { allowed: false, ..idle };
+        assert_eq!(reschedule_idle_smp(&listener, 0, &[barred, busy, older]), SmpWake::Idle(2));
+        assert_eq!(reschedule_idle_smp(&listener, 1, &[barred, busy]), SmpWake::Preempt(1));
+        let barred_busy = CpuSeen { allowed: false, ..busy };
+        assert_eq!(reschedule_idle_smp(&listener, 1, &[barred, barred_busy]), SmpWake::Wait);
     }
 
     #[test]
@@ -285,6 +343,26 @@ mod tests {
         assert_eq!(picked, GoodPick { next: Some(b), recalculated: true });
         assert_eq!((tasks[0].counter, tasks[1].counter), (9, 6));
         assert_eq!(schedule_pick(None, &[], &mut tasks, 100, None).next, None);
+    }
+
+    #[test]
+    fn smp_schedule_favours_the_task_that_last_ran_on_this_cpu() {
+        let (a, b) = (TaskId(0), TaskId(1));
+        // a has 3 ticks left and last ran on CPU 0; b has 5 and last ran on CPU 1.
+        let mut tasks = vec![GoodTask { nice: 0, counter: 3 }, GoodTask { nice: 0, counter: 5 }];
+        let last_cpu = [0, 1];
+        // On CPU 0: a 3 + 15 + 20 = 38 against b 5 + 20 = 25: a, though b has more left.
+        let on_0 = schedule_pick_smp(0, None, &[b, a], &last_cpu, &mut tasks, 100, None);
+        assert_eq!(on_0.next, Some(a));
+        assert_eq!(tasks[0].goodness_smp(false, true), 38);
+        // On CPU 1: b 5 + 15 + 20 = 40 against a's 23.
+        assert_eq!(schedule_pick_smp(1, None, &[a, b], &last_cpu, &mut tasks, 100, None).next, Some(b));
+        // A spent counter weighs 0 even on its own CPU: with only a spent candidate, a new epoch.
+        tasks[0].counter = 0;
+        assert_eq!(tasks[0].goodness_smp(true, true), 0);
+        let spent = schedule_pick_smp(0, Some(a), &[a], &last_cpu, &mut tasks, 100, None);
+        assert_eq!(spent, GoodPick { next: Some(a), recalculated: true });
+        assert_eq!((tasks[0].counter, tasks[1].counter), (6, 8), "every task, b (running elsewhere) too");
     }
 
     #[test]

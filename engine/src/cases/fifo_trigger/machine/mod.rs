@@ -453,6 +453,7 @@ impl<'c> Machine<'c> {
                     .map(|cpu| goodness::CpuSeen {
                         current: cpu.current.map(|t| &self.tasks[t].good),
                         last_schedule_ns: cpu.last_schedule_ns,
+                        allowed: true,
                     })
                     .collect();
                 let decision = goodness::reschedule_idle_smp(&self.tasks[task].good, c, &seen);

@@ -25,10 +25,10 @@ use std::collections::BTreeMap;
 /// Uncontended `down_read_killable` ≈ 15.13 % and `up_read` ≈ 13.84 % of the
 /// ≈112 ns per iteration measured in seed 001 (Mateusz Guzik's profile of the
 /// sparse core dump, 30 s / 268,435,456 iterations): ≈17 ns and ≈16 ns.
-const FAST_LOCK_NS: u64 = 17;
+pub const FAST_LOCK_NS: u64 = 17;
 /// Model choice (inference, not measured): the slow path takes the wait_lock,
 /// links a waiter and sets a flag: a few cache-line transfers, ≈150 ns.
-const SLOW_LOCK_NS: u64 = 150;
+pub const SLOW_LOCK_NS: u64 = 150;
 
 pub(super) struct Config {
     pub readers: usize,

@@ -166,6 +166,20 @@ pub struct Workload {
     pub hz: Option<u64>,
     pub cpus: u64,
     pub until_ns: u64,
+    /// `lockcost`: the time a lock operation takes (none unless the workload says).
+    pub lock_cost: LockCost,
     pub resources: Vec<Resource>,
     pub tasks: Vec<TaskDecl>,
+}
+
+/// What a lock operation costs the task that makes it (`lockcost fast=… slow=…`):
+/// `fast_ns` after an acquisition on the fast path (the lock was free), `slow_ns`
+/// after one through the slow path (a steal, a queued writer's try, a woken waiter's
+/// retry). A lock given by another task's release (a handoff, a batch of readers, the
+/// next spinner) costs its taker nothing. Zero unless the workload says, so that a
+/// workload's figures stay the sums a person computes by hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LockCost {
+    pub fast_ns: u64,
+    pub slow_ns: u64,
 }

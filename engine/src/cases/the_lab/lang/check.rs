@@ -3,7 +3,7 @@
 //! reported (an undeclared resource, an unlock of what is not held, sleeping with
 //! a spinlock held, a `forever` that takes no time).
 
-use super::ast::{KernelChoice, Pos, ResOp, ResourceKind, Stmt, Workload};
+use super::ast::{KernelChoice, LockCost, Pos, ResOp, ResourceKind, Stmt, Workload};
 use super::{quoted, Diagnostic, QUANTUM_DEFAULT_NS, TASKS_MAX};
 use crate::run::lock::LockMode;
 
@@ -66,6 +66,8 @@ pub struct Program {
     pub hz: Option<u64>,
     pub cpus: u16,
     pub until_ns: u64,
+    /// What a lock operation costs its taker (`lockcost`).
+    pub lock_cost: LockCost,
     /// The locks, in declaration order (a lock's number in `Take` and `Give`).
     pub locks: Vec<(String, ResourceKind)>,
     /// The pipes and their capacities, in declaration order.
@@ -91,15 +93,6 @@ struct Checker<'w> {
 /// Resolves and checks a workload: the program, or every error found.
 pub fn compile(workload: &Workload) -> Result<Program, Vec<Diagnostic>> {
     let mut checker = Checker { workload, errors: Vec::new() };
-    let one_cpu = matches!(workload.kernel, KernelChoice::Eevdf | KernelChoice::Goodness);
-    if one_cpu && workload.cpus > 1 {
-        let message = format!(
-            "kernel {} runs on one CPU in the Lab (no load balancing yet), not {}; write `cpus 1`",
-            quoted(workload.kernel.word()),
-            workload.cpus
-        );
-        checker.error(workload.kernel_at, message);
-    }
     let mut tasks = Vec::new();
     let mut total = 0u64;
     for decl in &workload.tasks {
@@ -151,6 +144,7 @@ pub fn compile(workload: &Workload) -> Result<Program, Vec<Diagnostic>> {
         hz: workload.hz,
         cpus: workload.cpus as u16,
         until_ns: workload.until_ns,
+        lock_cost: workload.lock_cost,
         locks: workload
             .resources
             .iter()

@@ -1,7 +1,7 @@
 //! Text to a [`Workload`]: one statement a line, `#` starts a comment, `{` and
 //! `}` open and close a loop's body. The grammar is in `docs/lab.md`.
 
-use super::ast::{KernelChoice, Pos, ResOp, Resource, ResourceKind, Stmt, TaskDecl, Workload};
+use super::ast::{KernelChoice, LockCost, Pos, ResOp, Resource, ResourceKind, Stmt, TaskDecl, Workload};
 use super::UNTIL_DEFAULT_NS;
 use super::{quoted, Diagnostic, CPUS_MAX, DURATION_MAX_NS, NAME_CHARS_MAX, NESTING_MAX, REPEAT_MAX};
 use super::{PIPE_BYTES_DEFAULT, PIPE_BYTES_MAX, PIPE_CAPACITY_DEFAULT, QUANTUM_DEFAULT_NS, TEXT_BYTES_MAX};
@@ -55,6 +55,7 @@ struct Parser {
     hz: Option<u64>,
     cpus: Option<u64>,
     until_ns: Option<u64>,
+    lock_cost: Option<LockCost>,
     resources: Vec<Resource>,
     tasks: Vec<TaskDecl>,
     loops: Vec<OpenLoop>,
@@ -75,6 +76,7 @@ pub fn parse(text: &str) -> Result<Workload, Vec<Diagnostic>> {
         hz: None,
         cpus: None,
         until_ns: None,
+        lock_cost: None,
         resources: Vec::new(),
         tasks: Vec::new(),
         loops: Vec::new(),
@@ -102,13 +104,14 @@ pub fn parse(text: &str) -> Result<Workload, Vec<Diagnostic>> {
         hz: parser.hz,
         cpus: parser.cpus.unwrap_or(1),
         until_ns: parser.until_ns.unwrap_or(UNTIL_DEFAULT_NS),
+        lock_cost: parser.lock_cost.unwrap_or_default(),
         resources: parser.resources,
         tasks: parser.tasks,
     })
 }
 
 const STATEMENTS: &str =
-    "kernel, cpus, until, mutex, spinlock, rwsem, pipe, task, job, or an operation (run, sys, sleep, lock, …)";
+    "kernel, cpus, until, lockcost, mutex, spinlock, rwsem, pipe, task, job, or an operation (run, sys, sleep, lock, …)";
 
 impl Parser {
     fn error(&mut self, pos: Pos, message: String) {
@@ -117,7 +120,8 @@ impl Parser {
 
     fn statement(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
         match first.text {
-            "kernel" | "cpus" | "until" | "mutex" | "spinlock" | "rwsem" | "pipe" | "task" | "job" => {
+            "kernel" | "cpus" | "until" | "lockcost" | "mutex" | "spinlock" | "rwsem" | "pipe" | "task"
+            | "job" => {
                 // A declaration ends the task before it: its loops must be closed.
                 self.close_loops();
                 self.declaration(first, rest);
@@ -159,8 +163,41 @@ impl Parser {
                 }
             }
             "pipe" => self.pipe(first, rest),
+            "lockcost" => self.lock_cost(first, rest),
             _ => self.task(first, rest),
         }
+    }
+
+    /// `lockcost [fast=DURATION] [slow=DURATION]`: each 0 unless given.
+    fn lock_cost(&mut self, first: Token<'_>, rest: &[Token<'_>]) {
+        if self.lock_cost.is_some() {
+            self.error(first.pos, "`lockcost` is given twice; give it once".to_string());
+        }
+        if rest.is_empty() {
+            self.error(
+                first.pos,
+                "`lockcost` needs `fast=` or `slow=`, as in `lockcost fast=20ns slow=150ns`".to_string(),
+            );
+        }
+        let mut cost = LockCost::default();
+        for option in rest {
+            match option.text.split_once('=') {
+                Some((key @ ("fast" | "slow"), value)) => {
+                    let value_token = Token { text: value, pos: shifted(option.pos, &format!("{key}=")) };
+                    let ns = self.duration(value_token, 0).unwrap_or(0);
+                    if key == "fast" {
+                        cost.fast_ns = ns;
+                    } else {
+                        cost.slow_ns = ns;
+                    }
+                }
+                _ => {
+                    let message = format!("unexpected {}; expected `fast=` or `slow=`", quoted(option.text));
+                    self.error(option.pos, message);
+                }
+            }
+        }
+        self.lock_cost = Some(cost);
     }
 
     /// `pipe P [capacity]`.

@@ -43,7 +43,11 @@ impl Sim<'_> {
             let (task, args) = self.fair_pick(cpu, now)?;
             Some((task, args, T::FAIR_PICK, at(text::FAIR_SCHEDULE_FN, 2)))
         } else {
+            let smp = self.good.as_ref().is_some_and(|sched| sched.smp());
             let (task, args) = self.good_pick(cpu, now)?;
+            if smp {
+                return Some((task, args, T::GOOD_PICK_SMP, at(text::GOOD_SCHEDULE_FN, 5)));
+            }
             Some((task, args, T::GOOD_PICK, at(text::GOOD_SCHEDULE_FN, 2)))
         }
     }
@@ -60,7 +64,7 @@ impl Sim<'_> {
         let queued = if let Some(sched) = &self.o1 {
             sched.nr_running()
         } else if let Some(sched) = &self.fair {
-            sched.rq.nr_queued()
+            sched.nr_queued()
         } else if let Some(sched) = &self.good {
             sched.queue.len()
         } else {
@@ -241,7 +245,11 @@ impl Sim<'_> {
     }
 
     pub(super) fn leave_cpu(&mut self, cpu: u16) {
+        let left = self.cpus[usize::from(cpu)].task;
         self.cpus[usize::from(cpu)] = CpuRt { task: None, charged_ns: 0, slice_end_ns: u64::MAX };
+        if let Some(sched) = self.good.as_mut() {
+            sched.left_cpu(usize::from(cpu), left);
+        }
     }
 
     /// A task asleep, blocked or dead leaves the kernel's run queue.

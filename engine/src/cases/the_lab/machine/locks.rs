@@ -14,6 +14,15 @@ use crate::run::narration::Arg;
 use crate::run::trace::{OpKind, Outcome};
 use crate::run::world::{Effect, LockId, TaskId, TaskState};
 
+/// The path an acquisition took, for its cost (`lockcost`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// The lock was free and nobody waited.
+    Fast,
+    /// A steal, a queued writer's first try, a woken waiter's retry.
+    Slow,
+}
+
 /// The rwsem as the Lab runs it: v6.13's rules, writers sleeping rather than spinning.
 const RWSEM_POLICY: RwsemPolicy = RwsemPolicy { writer_spin: false, handoff: true };
 
@@ -49,6 +58,15 @@ impl Sim<'_> {
         }
     }
 
+    /// The task took the lock itself: it owes the workload's `lockcost` for the path taken.
+    fn pay(&mut self, task: TaskId, path: Path) {
+        let cost = self.program.lock_cost;
+        self.rt(task).lock_cost_ns = match path {
+            Path::Fast => cost.fast_ns,
+            Path::Slow => cost.slow_ns,
+        };
+    }
+
     fn granted(&mut self, task: TaskId, waited_ns: u64) {
         self.rt(task).lock_wait_ns += waited_ns;
     }
@@ -71,6 +89,7 @@ impl Sim<'_> {
             effects.push(Effect::Acquire { lock, task, mode: LockMode::Write, waited_ns: waited });
             self.rt(task).retry = false;
             self.granted(task, waited);
+            self.pay(task, if retry { Path::Slow } else { Path::Fast });
             if retry {
                 let code = at(text::MUTEX_LOCK_FN, 4);
                 self.op(
@@ -259,6 +278,7 @@ impl Sim<'_> {
                 &[t, l],
                 &effects,
             );
+            self.pay(task, Path::Fast);
             return Next::Continue;
         }
         let holder = state.holders.first().map_or(task, |holder| holder.task);
@@ -328,6 +348,7 @@ impl Sim<'_> {
             ReadDecision::Fast => {
                 self.rwsem_extra[index].reader_owned_hint = true;
                 self.op(now, Some(task), OpKind::LockFast, code(1), T::READ_FAST, &[t, l], &acquire);
+                self.pay(task, Path::Fast);
                 return Next::Continue;
             }
             ReadDecision::Steal { wake_readers } => {
@@ -337,6 +358,7 @@ impl Sim<'_> {
                 if wake_readers {
                     self.rwsem_wake(task, now, lock, index, false);
                 }
+                self.pay(task, Path::Slow);
                 return Next::Continue;
             }
             ReadDecision::QueueBehindWriter => {
@@ -385,6 +407,7 @@ impl Sim<'_> {
         {
             self.rwsem_extra[index].reader_owned_hint = false;
             self.op(now, Some(task), OpKind::LockFast, code(1), T::WRITE_FAST, &[t, l], &[acquire]);
+            self.pay(task, Path::Fast);
             return Next::Continue;
         }
         // Queued, the slow path tries the lock once before sleeping.
@@ -395,6 +418,7 @@ impl Sim<'_> {
             self.rwsem_extra[index].reader_owned_hint = false;
             let args = [t, l, Arg::Count(state.waiters.len() as u64)];
             self.op(now, Some(task), OpKind::LockSlow, code(3), T::WRITE_STEAL, &args, &[enqueue, acquire]);
+            self.pay(task, Path::Slow);
             return Next::Continue;
         }
         let args = [t, l, Arg::Count(state.holders.len() as u64), Arg::Count(state.waiters.len() as u64 + 1)];
@@ -420,6 +444,7 @@ impl Sim<'_> {
                 self.rt(task).retry = false;
                 self.granted(task, waited);
                 self.op(now, Some(task), OpKind::LockGranted, code, T::WRITE_RETRY_GOT, &args, &effects);
+                self.pay(task, Path::Slow);
                 return Next::Continue;
             }
             RetryDecision::Sleep => {

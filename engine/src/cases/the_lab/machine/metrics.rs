@@ -52,7 +52,7 @@ impl Sim<'_> {
                 fields.push(("sleep_avg_ns", Metric::Ns(o1.sleep_avg_ns)));
             }
             if let Some(sched) = &self.fair {
-                fields.push(("weight", Metric::Count(sched.rq.entities[index].weight)));
+                fields.push(("weight", Metric::Count(sched.weight(index))));
             }
             if let Some(sched) = &self.good {
                 fields.push(("counter", Metric::Count(sched.tasks[index].counter.max(0) as u64)));

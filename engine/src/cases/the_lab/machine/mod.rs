@@ -50,6 +50,8 @@ struct TaskRt {
     lock_wait_ns: u64,
     /// Bytes a `send` still has to write after sleeping on a full pipe.
     pipe_left: Option<u64>,
+    /// The `lockcost` owed for the lock it has just taken itself.
+    lock_cost_ns: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -187,8 +189,10 @@ pub(super) fn run(program: &Program) -> Finished {
             o1::O1Sched::new(program.tasks.len(), program.hz.unwrap_or(o1::HZ), program.cpus.into())
         }),
         fair: (program.kernel == KernelChoice::Eevdf).then(|| fair::FairSched::new(program)),
-        good: (program.kernel == KernelChoice::Goodness)
-            .then(|| goodness::GoodSched::new(program.tasks.len(), program.hz.unwrap_or(goodness::HZ))),
+        good: (program.kernel == KernelChoice::Goodness).then(|| {
+            let hz = program.hz.unwrap_or(goodness::HZ);
+            goodness::GoodSched::new(program.tasks.len(), hz, program.cpus.into())
+        }),
         pipes,
     };
     let outcome = sim.simulate();

@@ -1,20 +1,20 @@
 //! `kernel o1`: the 2.6.14 O(1) scheduler of `kernel::sched::o1` at HZ 1000, one
 //! run queue per CPU. Every rule is the library's (`O1Task::wake`, `charge`,
 //! `credit_runqueue_wait`, `RunQueue::tick`, `pick`, `sched_yield`,
-//! `wakeup_preempts`, `balance_plan`, `pull_candidate`); this file only calls them
-//! where `schedule()`, `scheduler_tick()`, `try_to_wake_up()` and `idle_balance()`
-//! do, and narrates their numbers.
+//! `wakeup_preempts`, `balance_plan`, `pull_candidate`, `BalanceTimer`); this file
+//! only calls them where `schedule()`, `scheduler_tick()`, `try_to_wake_up()`,
+//! `idle_balance()` and `rebalance_tick()` do, and narrates their numbers.
 //!
 //! As in the kernel, the running task stays queued in its array: leaving the CPU
 //! by a tick or a preemption keeps it there; sleeping, blocking or exiting takes
 //! it out. A task arrives on CPU 0 (forked by a shell there) or its `cpu=`, and
 //! wakes where it last ran; an idle CPU pulls from the busiest queue each time it
-//! looks for work (coredump-threads' balancing: the busy CPUs' own periodic
-//! balancing is not modelled).
+//! looks for work (coredump-threads' balancing), and a busy CPU when its
+//! `rebalance_tick` is due.
 
 use super::{Sim, Why};
 use crate::cases::the_lab::text::{self, at, T};
-use crate::kernel::sched::o1::{self, Array, O1Task, RunQueue, TickOutcome, O1};
+use crate::kernel::sched::o1::{self, Array, BalanceTimer, O1Task, RunQueue, TickOutcome, O1};
 use crate::run::narration::Arg;
 use crate::run::trace::OpKind;
 use crate::run::world::{Effect, TaskId, TaskState};
@@ -32,6 +32,8 @@ pub(super) struct O1Sched {
     pub cpu_of: Vec<usize>,
     /// `TIF_NEED_RESCHED` of each CPU's current task.
     pub need_resched: Vec<bool>,
+    /// Each CPU's periodic balancing clock (rebalance_tick's sched domain).
+    pub balance: Vec<BalanceTimer>,
 }
 
 impl O1Sched {
@@ -43,6 +45,7 @@ impl O1Sched {
             tasks: vec![O1Task::new(&o1, 0, 0); tasks],
             cpu_of: vec![0; tasks],
             need_resched: vec![false; cpus],
+            balance: vec![BalanceTimer::default(); cpus],
         }
     }
 
@@ -220,6 +223,10 @@ impl Sim<'_> {
                 sched.need_resched[usize::from(cpu)] = true;
                 self.op(now, Some(task), OpKind::Preempt, at(text::O1_TICK_FN, line), template, &args, &[]);
             }
+            // scheduler_tick ends with rebalance_tick(NOT_IDLE) on a busy CPU.
+            if cpus > 1 {
+                self.o1_rebalance_tick(usize::from(cpu), now);
+            }
         }
         let next_tick = self.sched().next_tick_ns(now);
         if !self.sched().need_resched[usize::from(cpu)] {
@@ -282,6 +289,54 @@ impl Sim<'_> {
                 array,
             ];
             self.op(now, Some(task), OpKind::Note, at(text::O1_SCHEDULE_FN, 6), T::O1_MIGRATE, &args, &[]);
+        }
+    }
+
+    /// rebalance_tick on a busy CPU (2.6.14): when its domain's interval (times
+    /// busy_factor) has passed, load_balance pulls from the busiest run queue as
+    /// idle_balance does (half the difference by tasks now, never a running task nor
+    /// one pinned elsewhere); a pulled task that beats the running one preempts it.
+    fn o1_rebalance_tick(&mut self, this: usize, now: u64) {
+        let sched = self.sched();
+        let hz = 1_000_000_000 / sched.o1.tick_ns();
+        let jiffies = now / sched.o1.tick_ns();
+        if !sched.balance[this].due(this as u64, jiffies, hz, false) {
+            return;
+        }
+        let every = Arg::Ns(sched.balance[this].interval_jiffies(hz, false) * sched.o1.tick_ns());
+        let loads: Vec<usize> = sched.rqs.iter().map(RunQueue::nr_running).collect();
+        let plan = o1::balance_plan(&loads, this);
+        self.sched().balance[this].balanced(plan.is_some());
+        let Some((busiest, count)) = plan else { return };
+        for _ in 0..count {
+            let running = self.cpus[busiest].task;
+            let allowed = |t: TaskId| self.allowed(t, this as u16);
+            let Some((from, task)) = self.sched_ref().rqs[busiest].pull_candidate(running, allowed) else {
+                return;
+            };
+            let sched = self.sched();
+            sched.rqs[busiest].remove(task);
+            let prio = sched.tasks[task.0 as usize].prio;
+            sched.rqs[this].enqueue(from, task, prio);
+            sched.cpu_of[task.0 as usize] = this;
+            let array = Arg::Word(if from == Array::Active { "active" } else { "expired" });
+            let args = [
+                Arg::Count(this as u64),
+                Arg::Task(task),
+                Arg::Count(busiest as u64),
+                Arg::Count(loads[busiest] as u64),
+                Arg::Count(loads[this] as u64),
+                every,
+                array,
+            ];
+            self.op(now, Some(task), OpKind::Note, at(text::O1_SCHEDULE_FN, 7), T::O1_REBALANCE, &args, &[]);
+            // pull_task: TASK_PREEMPTS_CURR reschedules this CPU's task.
+            if let Some(current) = self.cpus[this].task {
+                let current_prio = self.sched().tasks[current.0 as usize].prio;
+                if o1::wakeup_preempts(prio, current_prio) {
+                    self.sched().need_resched[this] = true;
+                }
+            }
         }
     }
 

@@ -123,7 +123,30 @@ impl Sim<'_> {
                 }
                 Next::Continue
             }
-            Instr::Take { lock, mode } => self.take(task, cpu, now, lock, mode),
+            Instr::Take { lock, mode } => {
+                let next = self.take(task, cpu, now, lock, mode);
+                let cost = std::mem::take(&mut self.rt(task).lock_cost_ns);
+                if next != Next::Continue || cost == 0 {
+                    return next;
+                }
+                // The lock operation's own time (`lockcost`), in the kernel, before the
+                // next operation: the `Take` stays current until this burst ends.
+                self.rt(task).burst_left_ns = cost;
+                self.cpus[usize::from(cpu)].charged_ns = now;
+                let state = TaskState::RunningKernel { cpu };
+                let args = [Arg::Task(task), Arg::Ns(cost)];
+                let effects = [Effect::SetState { task, state }];
+                self.op(
+                    now,
+                    Some(task),
+                    OpKind::Syscall,
+                    body(text::BODY_LOCK_COST),
+                    T::LOCK_COST,
+                    &args,
+                    &effects,
+                );
+                Next::OnCpu
+            }
             Instr::Give { lock } => {
                 self.give(task, now, lock);
                 Next::Continue

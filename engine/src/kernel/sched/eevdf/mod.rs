@@ -100,6 +100,11 @@ pub struct RunQueue {
     pub tick_ns: u64,
     /// zero_vruntime: where V is taken when the queue is empty.
     pub zero_vruntime: i64,
+    /// rq->cfs_tasks as an order: when each task was last put at the list's front (on
+    /// enqueue, and when picked: the list is most recently used first). Load balancing
+    /// detaches from the tail, the smallest here.
+    pub mru: Vec<u64>,
+    mru_clock: u64,
 }
 
 impl RunQueue {
@@ -122,7 +127,15 @@ impl RunQueue {
             base_slice_ns: slice,
             tick_ns: 1_000_000_000 / hz.max(1),
             zero_vruntime: 0,
+            mru: vec![0; tasks],
+            mru_clock: 0,
         }
+    }
+
+    /// `list_add`/`list_move` of `task` to the front of rq->cfs_tasks.
+    fn touch(&mut self, task: usize) {
+        self.mru_clock += 1;
+        self.mru[task] = self.mru_clock;
     }
 
     /// Tasks on the queue, the current one included (cfs_rq->nr_queued).
@@ -178,6 +191,7 @@ impl RunQueue {
         e.vruntime = v - lag as i64;
         e.deadline = e.vruntime + vslice;
         e.on_rq = true;
+        self.touch(task);
     }
 
     /// dequeue for sleep: update_entity_lag keeps V − vruntime, clamped to the virtual
@@ -197,6 +211,41 @@ impl RunQueue {
         if self.nr_queued() == 0 {
             self.zero_vruntime = v;
         }
+    }
+
+    /// dequeue for a migration (detach_task): update_entity_lag keeps V − vruntime,
+    /// clamped as for a sleep, whether eligible or not (no delayed dequeue: the task is
+    /// not going to sleep). The entity, with its lag, is for the destination's
+    /// `place_entity` ([`RunQueue::adopt`]).
+    pub fn dequeue_migrate(&mut self, task: usize) -> Entity {
+        assert!(self.entities[task].on_rq && self.curr != Some(task), "task {task} is not waiting here");
+        let v = self.avg_vruntime();
+        let tick = self.tick_ns;
+        let e = &mut self.entities[task];
+        let limit = calc_delta_fair((2 * e.slice_ns).max(tick), e.weight) as i64;
+        e.vlag = (v - e.vruntime).clamp(-limit, limit);
+        e.on_rq = false;
+        let left = *e;
+        if self.nr_queued() == 0 {
+            self.zero_vruntime = v;
+        }
+        left
+    }
+
+    /// A task arriving from another CPU's queue (a migration, or a wakeup placed on
+    /// another CPU): it brings its weight, slice and kept lag; `enqueue` places it.
+    pub fn adopt(&mut self, task: usize, from: &Entity) {
+        assert!(!self.entities[task].on_rq, "task {task} is queued here already");
+        self.entities[task] = Entity { on_rq: false, ..*from };
+    }
+
+    /// The task load balancing would detach: a queued task, not the current one, that
+    /// `movable` allows, from the tail of rq->cfs_tasks (the least recently enqueued or
+    /// picked). detach_tasks' cache-hotness test (`task_hot`) is not modelled.
+    pub fn migration_candidate(&self, movable: impl Fn(usize) -> bool) -> Option<usize> {
+        (0..self.entities.len())
+            .filter(|&t| self.entities[t].on_rq && self.curr != Some(t) && movable(t))
+            .min_by_key(|&t| (self.mru[t], t))
     }
 
     /// update_curr: the current task ran `delta_ns`; its vruntime advances by the
@@ -250,6 +299,7 @@ impl RunQueue {
     pub fn set_next(&mut self, task: usize) {
         assert!(self.entities[task].on_rq, "task {task} picked but not queued");
         self.curr = Some(task);
+        self.touch(task);
         let min_slice =
             self.entities.iter().filter(|e| e.on_rq).map(|e| e.slice_ns).min().unwrap_or(self.base_slice_ns);
         let e = &mut self.entities[task];
@@ -338,6 +388,19 @@ impl RunQueue {
             (u128::from(left_virtual) * u128::from(e.weight)).div_ceil(u128::from(NICE_0_WEIGHT)) as u64;
         Some(left_ns.div_ceil(self.tick_ns).max(1) * self.tick_ns)
     }
+}
+
+/// Where a waking task is placed (select_task_rq_fair), simplified: its previous CPU
+/// if idle, else the first idle CPU after it (wrapping, as select_idle_cpu scans from
+/// the target), else its previous CPU. `idle` says, per CPU, whether it is idle and the
+/// task may run there. The kernel's select_idle_sibling also weighs wake_affine (the
+/// waker's CPU), cache domains, SMT siblings and recent use (`recent_used_cpu`).
+pub fn select_idle_sibling(prev: usize, idle: &[bool]) -> usize {
+    let n = idle.len();
+    if idle.get(prev).copied().unwrap_or(false) || n == 0 {
+        return prev;
+    }
+    (1..n).map(|step| (prev + step) % n).find(|&cpu| idle[cpu]).unwrap_or(prev)
 }
 
 #[cfg(test)]

@@ -292,3 +292,46 @@ fn an_eligible_task_that_yields_gives_up_the_rest_of_its_request() {
     assert!(!alone.yield_curr(200_000));
     assert_eq!(alone.entities[0].vruntime, 0);
 }
+
+#[test]
+fn a_wakeup_goes_to_its_previous_cpu_if_idle_else_the_next_idle_one_else_back() {
+    assert_eq!(select_idle_sibling(1, &[true, true, false]), 1);
+    assert_eq!(select_idle_sibling(1, &[true, false, false]), 0, "wrapping after CPU 1");
+    assert_eq!(select_idle_sibling(1, &[true, false, true]), 2, "the first after it");
+    assert_eq!(select_idle_sibling(2, &[false, false, false]), 2, "none idle: its own");
+}
+
+#[test]
+fn a_migrated_task_keeps_its_lag_and_the_oldest_waiter_moves() {
+    // Three tasks on one queue: a runs 2 ms; b and c wait, owed service.
+    let mut from = queue(3);
+    for task in 0..3 {
+        from.enqueue(task, Enqueue::Wakeup);
+    }
+    assert_eq!(from.schedule(None, 0, false), Some(0));
+    from.update_curr(2 * MS as u64);
+    // b was enqueued before c, and neither has run since: b is at the tail of cfs_tasks.
+    assert_eq!(from.migration_candidate(|_| true), Some(1));
+    assert_eq!(from.migration_candidate(|t| t != 1), Some(2));
+    // V = (2 ms + 0 + 0) / 3 rounded down; b's lag is V − 0, within the clamp.
+    let v = from.avg_vruntime();
+    assert_eq!(v, 666_666);
+    let left = from.dequeue_migrate(1);
+    assert_eq!(left.vlag, 666_666);
+    assert!(!from.entities[1].on_rq);
+    // On an empty queue it is placed at that queue's V (zero) less nothing: PLACE_LAG
+    // scales a lag only by a load already there.
+    let mut to = queue(3);
+    to.adopt(1, &left);
+    to.enqueue(1, Enqueue::Wakeup);
+    assert_eq!((to.entities[1].vruntime, to.entities[1].deadline), (0, 1_400_000));
+    // A task that is not eligible leaves with its negative lag too (not a sleep).
+    let mut ahead = queue(2);
+    ahead.enqueue(0, Enqueue::Wakeup);
+    ahead.enqueue(1, Enqueue::Wakeup);
+    assert_eq!(ahead.schedule(None, 0, false), Some(0));
+    ahead.update_curr(2 * MS as u64);
+    ahead.schedule(Some(0), 0, false);
+    assert_eq!(ahead.curr, Some(1));
+    assert_eq!(ahead.dequeue_migrate(0).vlag, -MS);
+}

@@ -293,3 +293,57 @@ pub fn balance_plan(loads: &[usize], this: usize) -> Option<(usize, usize)> {
     let (mine, theirs) = (loads[this], loads[busiest]);
     (theirs >= mine + 2).then(|| (busiest, (theirs - mine) / 2))
 }
+
+/// SD_CPU_INIT at 2.6.14 (include/linux/topology.h, the one domain of an SMP machine
+/// without SMT or NUMA): the balancing interval starts at and returns to `min_interval`.
+pub const SD_MIN_INTERVAL_MS: u64 = 1;
+/// SD_CPU_INIT's `max_interval`: the interval doubles up to it while balanced.
+pub const SD_MAX_INTERVAL_MS: u64 = 4;
+/// SD_CPU_INIT's `busy_factor`: a busy CPU balances this many times less often.
+pub const SD_BUSY_FACTOR: u64 = 64;
+/// CONFIG_NR_CPUS's default on i386 (arch/i386/Kconfig), for rebalance_tick's
+/// `CPU_OFFSET(cpu)`, which staggers the CPUs' balancing.
+pub const NR_CPUS: u64 = 8;
+
+/// One CPU's balancing clock in its sched domain (`sd->last_balance`, in jiffies since
+/// the domain was built, and `sd->balance_interval`, in ms): rebalance_tick at 2.6.14.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BalanceTimer {
+    pub last_balance: u64,
+    pub interval_ms: u64,
+}
+
+impl Default for BalanceTimer {
+    fn default() -> Self {
+        BalanceTimer { last_balance: 0, interval_ms: SD_MIN_INTERVAL_MS }
+    }
+}
+
+impl BalanceTimer {
+    /// The interval rebalance_tick waits, in jiffies: `balance_interval`, times
+    /// `busy_factor` unless idle, through msecs_to_jiffies, at least one.
+    pub fn interval_jiffies(&self, hz: u64, idle: bool) -> u64 {
+        let ms = if idle { self.interval_ms } else { self.interval_ms * SD_BUSY_FACTOR };
+        (ms * hz).div_ceil(1000).max(1)
+    }
+
+    /// rebalance_tick on `cpu` at `jiffies`: whether load_balance runs now (`j −
+    /// last_balance ≥ interval`, `j` ahead by CPU_OFFSET); if so, `last_balance` moves
+    /// on by the interval (not to now: a CPU behind catches up tick by tick).
+    pub fn due(&mut self, cpu: u64, jiffies: u64, hz: u64, idle: bool) -> bool {
+        let j = jiffies + hz * cpu / NR_CPUS;
+        let interval = self.interval_jiffies(hz, idle);
+        if j.saturating_sub(self.last_balance) < interval {
+            return false;
+        }
+        self.last_balance += interval;
+        true
+    }
+
+    /// load_balance's tuning of the interval: reset to `min_interval` when it found an
+    /// imbalance, doubled up to `max_interval` when balanced.
+    pub fn balanced(&mut self, found_imbalance: bool) {
+        self.interval_ms =
+            if found_imbalance { SD_MIN_INTERVAL_MS } else { (self.interval_ms * 2).min(SD_MAX_INTERVAL_MS) };
+    }
+}

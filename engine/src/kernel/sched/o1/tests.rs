@@ -309,3 +309,27 @@ fn balancing_pulls_half_the_difference_from_the_busiest_never_the_running_task()
     rq.enqueue(Array::Expired, TaskId(3), 130);
     assert_eq!(rq.pull_candidate(None, |_| true), Some((Array::Expired, TaskId(3))));
 }
+
+#[test]
+fn a_busy_cpu_balances_every_64_intervals_staggered_by_cpu_offset() {
+    // HZ 1000: busy, the interval is 1 ms × 64 = 64 jiffies. CPU 0 first balances at
+    // jiffy 64; CPU 1, 1000 × 1 / 8 = 125 jiffies ahead, at once.
+    let mut cpu0 = BalanceTimer::default();
+    assert!(!cpu0.due(0, 63, 1000, false));
+    assert!(cpu0.due(0, 64, 1000, false));
+    assert_eq!(cpu0.last_balance, 64);
+    let mut cpu1 = BalanceTimer::default();
+    assert!(cpu1.due(1, 0, 1000, false));
+    // Balanced: the interval doubles, 2 ms × 64 = 128 jiffies, up to 4 ms × 64.
+    cpu1.balanced(false);
+    assert_eq!(cpu1.interval_jiffies(1000, false), 128);
+    assert!(!cpu1.due(1, 66, 1000, false), "125 + 66 − 64 = 127");
+    assert!(cpu1.due(1, 67, 1000, false));
+    cpu1.balanced(false);
+    cpu1.balanced(false);
+    assert_eq!(cpu1.interval_ms, 4);
+    // An imbalance found resets it; idle, no busy factor; HZ 100 rounds up to jiffies.
+    cpu1.balanced(true);
+    assert_eq!((cpu1.interval_ms, cpu1.interval_jiffies(1000, true)), (1, 1));
+    assert_eq!(cpu1.interval_jiffies(100, false), 7, "64 ms at 10 ms a jiffy");
+}
