@@ -265,21 +265,25 @@ impl RunQueue {
 }
 
 impl RunQueue {
-    /// move_tasks' next task to pull from this queue: the expired array first if it
-    /// has any task, the best priority with a task that may move, from its list's tail;
-    /// never the running task, nor one `movable` refuses (cpus_allowed).
+    /// move_tasks' next task to pull from this queue: the expired array first, then
+    /// (when no expired task may move) the active one, as move_tasks goes on to the
+    /// active array after the expired one's last priority; in an array, the best
+    /// priority with a task that may move, from its list's tail; never the running
+    /// task, nor one `movable` refuses (cpus_allowed).
     pub fn pull_candidate(
         &self,
         running: Option<TaskId>,
         movable: impl Fn(TaskId) -> bool,
     ) -> Option<(Array, TaskId)> {
         let (active, expired) = self.arrays();
-        let (from, list) =
-            if expired.is_empty() { (Array::Active, active) } else { (Array::Expired, expired) };
         let may = |t: TaskId| Some(t) != running && movable(t);
-        let best = list.iter().map(|&(p, _)| p).find(|&p| list.iter().any(|&(q, t)| q == p && may(t)))?;
-        let &(_, task) = list.iter().rev().find(|&&(q, t)| q == best && may(t))?;
-        Some((from, task))
+        let pick = |list: &ArrayView| {
+            let best = list.iter().map(|&(p, _)| p).find(|&p| list.iter().any(|&(q, t)| q == p && may(t)))?;
+            list.iter().rev().find(|&&(q, t)| q == best && may(t)).map(|&(_, task)| task)
+        };
+        pick(&expired)
+            .map(|task| (Array::Expired, task))
+            .or_else(|| pick(&active).map(|task| (Array::Active, task)))
     }
 }
 

@@ -308,6 +308,9 @@ fn balancing_pulls_half_the_difference_from_the_busiest_never_the_running_task()
     // The expired array goes first.
     rq.enqueue(Array::Expired, TaskId(3), 130);
     assert_eq!(rq.pull_candidate(None, |_| true), Some((Array::Expired, TaskId(3))));
+    // Nothing in the expired array may move (pinned): move_tasks goes on to the active one.
+    assert_eq!(rq.pull_candidate(Some(TaskId(0)), |t| t != TaskId(3)), Some((Array::Active, TaskId(1))));
+    assert_eq!(rq.pull_candidate(Some(TaskId(0)), |t| t == TaskId(0)), None, "nothing may move");
 }
 
 #[test]
