@@ -914,6 +914,40 @@ fn eevdf_on_two_cpus_places_wakeups_on_idle_cpus_and_an_idle_cpu_pulls() {
 }
 
 #[test]
+fn o1_an_all_pinned_imbalance_backs_off_to_max_pinned_interval() {
+    // x runs pinned on CPU 1, three hogs pinned on CPU 0. CPU 1 sees 3 tasks against
+    // its 1 at every balance, but none may come: load_balance goes to out_balanced and
+    // the interval doubles past max_interval (4 ms). CPU 1 is 125 jiffies ahead; busy,
+    // the interval is balance_interval × 64: due at jiffy 1 (126 − 0 ≥ 64; last_balance
+    // 64, interval 2 ms), 67 (192 − 64 ≥ 128; 192, 4 ms), 323 (448; 8 ms), 835 (960;
+    // 16 ms), 1859 (1984; 32 ms). Capped at max_interval it would come every 256 ms
+    // from 323 on (579, 835, 1091, ...).
+    let workload = "kernel o1\ncpus 2\nuntil 2s\ntask x cpu=1\n  forever {\n    run 50ms\n  }\n\
+                    task hog x 3 cpu=0\n  forever {\n    run 50ms\n  }\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    let pinned: Vec<&str> = text.lines().filter(|line| line.contains("finds them all pinned")).collect();
+    assert_eq!(pinned.len(), 5, "{}", pinned.join("\n"));
+    assert!(
+        pinned[0].contains(
+            "CPU 1, busy, balances (rebalance_tick: every 64 ms while busy): CPU 0 has 3 tasks, it has 1"
+        ),
+        "{}",
+        pinned[0]
+    );
+    assert!(pinned[0].contains("next in 128 ms while busy"), "{}", pinned[0]);
+    let at_ms: Vec<u64> = pinned
+        .iter()
+        .map(|line| {
+            line.split_whitespace().next().and_then(|ns| ns.parse::<u64>().ok()).unwrap_or(0) / 1_000_000
+        })
+        .collect();
+    assert_eq!(at_ms, vec![1, 67, 323, 835, 1859]);
+    assert!(pinned[4].contains("every 1.02 s while busy"), "{}", pinned[4]);
+    assert!(!text.contains("load_balance pulls"), "nothing may move");
+}
+
+#[test]
 fn o1_a_busy_cpu_pulls_at_its_periodic_rebalance() {
     // x runs pinned on CPU 1; three hogs arrive on CPU 0. CPU 1 is never idle, so
     // idle_balance never runs there; but rebalance_tick does at each tick, due once

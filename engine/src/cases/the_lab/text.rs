@@ -113,6 +113,7 @@ crate::templates! {
     FAIR_SELECT = "select_task_rq_fair: {0} joins CPU {1}'s queue, {2} (CPU {3}). (Lab simplification of select_idle_sibling: no wake_affine, cache domains or SMT siblings.)",
     FAIR_MIGRATE = "CPU {0} finds its queue empty: newidle balancing pulls {1} from CPU {2}, the queue with the most tasks ({3}), the waiting task that ran least recently. It leaves with lag {4}{5} and is placed here at vruntime {6}{7}, deadline {8}{9}. (Lab simplification of sched_balance_newidle: one task, by task count, no cache-hotness.)",
     O1_REBALANCE = "CPU {0}, busy, balances (rebalance_tick: every {5} while busy, its domain's interval times busy_factor): CPU {2} has {3} tasks, it has {4}, so load_balance pulls {1} out of CPU {2}'s {6} array.",
+    O1_REBALANCE_PINNED = "CPU {0}, busy, balances (rebalance_tick: every {4} while busy): CPU {1} has {2} tasks, it has {3}, but none of CPU {1}'s tasks may run on CPU {0} (cpus_allowed): load_balance finds them all pinned and backs off, doubling its interval up to MAX_PINNED_INTERVAL rather than max_interval: next in {5} while busy.",
     LOCK_COST = "{0} spends {1} in the kernel on the lock operation itself (the workload's `lockcost`).",
 }
 
@@ -297,6 +298,7 @@ pub(crate) static CODE: &[Function] = &[
             "idle_balance(cpu):   // no task here: pull half the difference from the busiest CPU",
             "rebalance_tick(cpu, NOT_IDLE):   // at each tick; due every interval × busy_factor ms",
             "    load_balance: pull half the difference from the busiest CPU; interval reset or doubled",
+            "    all of the busiest CPU's tasks pinned elsewhere: double the interval up to MAX_PINNED_INTERVAL",
         ],
     },
     Function {
