@@ -904,9 +904,11 @@ fn eevdf_on_two_cpus_places_wakeups_on_idle_cpus_and_an_idle_cpu_pulls() {
     // B ends at 2 ms and CPU 1's queue is empty: it pulls from CPU 0 (2 tasks) its waiting
     // task, C. A is charged 2 ms first, so V there is (2 + 0) / 2 = 1 ms and C leaves owed
     // 1 ms. CPU 1's queue is empty, so no lag is scaled: C is placed at its V, where B left
-    // it (vruntime 2 ms), with a deadline a slice on (3.4 ms), and runs 2–8 ms.
+    // it (vruntime 2 ms). A migration is no sleep, so PLACE_REL_DEADLINE keeps C's deadline
+    // as far after its vruntime as it was, the half slice it arrived with: 2.7 ms (a fresh
+    // slice would give 3.4 ms). C runs 2–8 ms.
     assert!(
-        text.contains("CPU 1 finds its queue empty: newidle balancing pulls C from CPU 0, the queue with the most tasks (2), the waiting task that ran least recently. It leaves with lag 1 ms and is placed here at vruntime 2 ms, deadline 3.4 ms."),
+        text.contains("CPU 1 finds its queue empty: newidle balancing pulls C from CPU 0, the queue with the most tasks (2), the waiting task that ran least recently. It leaves with lag 1 ms and is placed here at vruntime 2 ms, deadline 2.7 ms"),
         "{text}"
     );
     // A has CPU 0 to itself from then on: 0–10 ms.
