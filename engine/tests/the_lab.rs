@@ -956,7 +956,11 @@ fn o1_a_busy_cpu_pulls_at_its_periodic_rebalance() {
     // 1 ms × busy_factor 64 has passed. CPU 1 is CPU_OFFSET = 1000 × 1 / 8 = 125 jiffies
     // ahead of the domain's clock, so at its first tick (1 ms): CPU 0 has 3 tasks, it has
     // 1, it pulls one, hog3 (the tail, not running). Then each CPU runs two hogs in
-    // turns of a 100 ms slice: 500 ms each in 1 s.
+    // turns of a 100 ms slice: 500 ms each in 1 s. The 1 ms pull follows from the Lab's
+    // named simplification (task counts now instead of 2.6.14's decayed cpu_load, which
+    // starts at 0 and would not show the imbalance at that first balance, so the first
+    // pull would come at a later one, a busy interval or more on); it is not 2.6.14's
+    // own timing.
     let workload = "kernel o1\ncpus 2\nuntil 1s\ntask x cpu=1\n  forever {\n    run 50ms\n  }\n\
                     task hog x 3\n  forever {\n    run 50ms\n  }\n";
     let run = run(workload, "as-written");
