@@ -33,7 +33,9 @@ pub fn weight_of_nice(nice: i32) -> u64 {
 pub const NORMALIZED_BASE_SLICE_NS: u64 = 700_000;
 
 /// sysctl_sched_base_slice: 0.70 ms × (1 + ilog2(CPUs)), CPUs counted up to 8
-/// (sched_update_scaling with the default SCHED_TUNABLESCALING_LOG).
+/// (get_update_sysctl_factor with the default SCHED_TUNABLESCALING_LOG, applied at
+/// boot by update_sysctl from sched_init_granularity and rq_online_fair;
+/// sched_update_scaling is the inverse, for a write to the sysctl).
 pub fn base_slice_ns(cpus: u32) -> u64 {
     NORMALIZED_BASE_SLICE_NS * (1 + u64::from(cpus.clamp(1, 8).ilog2()))
 }
