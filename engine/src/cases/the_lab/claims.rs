@@ -216,6 +216,7 @@ pub(super) static CLAIMS: &[StageClaim] = &[
             T::GOOD_SYSCALL_RETURN as u16,
             T::O1_MIGRATE as u16,
             T::O1_REBALANCE as u16,
+            T::O1_REBALANCE_PINNED as u16,
             T::FAIR_NEW as u16,
             T::FAIR_SELECT as u16,
             T::FAIR_MIGRATE as u16,

@@ -107,12 +107,13 @@ crate::templates! {
     GOOD_IN_KERNEL = "{0} must reschedule, but it is in a system call: 2.4 never preempts the kernel, so the switch waits until the call returns to user space.",
     GOOD_SYSCALL_RETURN = "{0}'s system call returns with need_resched set: on the way back to user space (ret_from_sys_call) it calls schedule().",
     GOOD_SMP_IDLE = "reschedule_idle: CPU {1} runs its idle task and is {2}: {0} is sent there, and CPU {1} runs schedule().",
-    GOOD_SMP_PREEMPT = "reschedule_idle: no CPU {0} may use is idle; on CPU {1} its goodness {2} beats {3}'s {4} (PROC_CHANGE_PENALTY to each on its own CPU, +1 to {3} for its own mm) by the most: {3}'s need_resched is set, to switch as soon as {3} is in user space.",
+    GOOD_SMP_PREEMPT = "reschedule_idle: no CPU {0} may use is idle; on CPU {1} its goodness {2} beats {3}'s {4} (PROC_CHANGE_PENALTY to each on its own CPU, +1 to {3} for its own mm; a spent counter weighs 0, with no bonus) by the most: {3}'s need_resched is set, to switch as soon as {3} is in user space.",
     GOOD_PICK_SMP = "{0} runs on CPU {1}: goodness {2} (counter {3} + 20 − nice {4}, + PROC_CHANGE_PENALTY {6} if it last ran on CPU {1}, + 1 if it ran last there) is the best of the {5} runnable tasks CPU {1} may take (not running elsewhere); the first in list order wins a tie.",
     GOOD_RECALC_SMP = "Every runnable task CPU {1} may take (not running elsewhere) has a counter of 0: schedule() starts a new epoch. Every task, sleeping and running ones too, gets counter / 2 + NICE_TO_TICKS(nice): {0} ticks at nice 0 for a task that used all of its counter.",
     FAIR_SELECT = "select_task_rq_fair: {0} joins CPU {1}'s queue, {2} (CPU {3}). (Lab simplification of select_idle_sibling: no wake_affine, cache domains or SMT siblings.)",
-    FAIR_MIGRATE = "CPU {0} finds its queue empty: newidle balancing pulls {1} from CPU {2}, the queue with the most tasks ({3}), the waiting task that ran least recently. It leaves with lag {4}{5} and is placed here at vruntime {6}{7}, deadline {8}{9}. (Lab simplification of sched_balance_newidle: one task, by task count, no cache-hotness.)",
+    FAIR_MIGRATE = "CPU {0} finds its queue empty: newidle balancing pulls {1} from CPU {2}, the queue with the most tasks ({3}), the waiting task that ran least recently. It leaves with lag {4}{5} and is placed here at vruntime {6}{7}, deadline {8}{9}, as far after its vruntime as before (PLACE_REL_DEADLINE: a migration is no sleep, so what was left of its slice goes with it). (Lab simplification of sched_balance_newidle: by task count, no cache-hotness, no rd->overloaded or avg_idle gate; one task, as a CONFIG_PREEMPTION kernel's detach_tasks takes on a newly idle CPU.)",
     O1_REBALANCE = "CPU {0}, busy, balances (rebalance_tick: every {5} while busy, its domain's interval times busy_factor): CPU {2} has {3} tasks, it has {4}, so load_balance pulls {1} out of CPU {2}'s {6} array.",
+    O1_REBALANCE_PINNED = "CPU {0}, busy, balances (rebalance_tick: every {4} while busy): CPU {1} has {2} tasks, it has {3}, but none of CPU {1}'s tasks may run on CPU {0} (cpus_allowed): load_balance finds them all pinned and backs off, doubling its interval up to MAX_PINNED_INTERVAL rather than max_interval: next in {5} while busy.",
     LOCK_COST = "{0} spends {1} in the kernel on the lock operation itself (the workload's `lockcost`).",
 }
 
@@ -297,6 +298,7 @@ pub(crate) static CODE: &[Function] = &[
             "idle_balance(cpu):   // no task here: pull half the difference from the busiest CPU",
             "rebalance_tick(cpu, NOT_IDLE):   // at each tick; due every interval × busy_factor ms",
             "    load_balance: pull half the difference from the busiest CPU; interval reset or doubled",
+            "    all of the busiest CPU's tasks pinned elsewhere: double the interval up to MAX_PINNED_INTERVAL",
         ],
     },
     Function {

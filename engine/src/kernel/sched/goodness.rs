@@ -244,9 +244,11 @@ pub fn reschedule_idle_smp(woken: &GoodTask, last_cpu: usize, cpus: &[CpuSeen<'_
     for (index, cpu) in cpus.iter().enumerate().filter(|(_, cpu)| cpu.allowed) {
         let Some(current) = cpu.current else { continue };
         // goodness seen from the running task's mm and CPU: it gets +1 (mm) and the
-        // CPU bonus; the woken task gets the CPU bonus only on its last CPU.
-        let theirs = woken.goodness(false) + if index == last_cpu { PROC_CHANGE_PENALTY } else { 0 };
-        let prio = theirs - (current.goodness(true) + PROC_CHANGE_PENALTY);
+        // CPU bonus; the woken task gets the CPU bonus only on its last CPU. A spent
+        // counter is 0 before any bonus (goodness() returns early), which a task in a
+        // sys burst can hold while it runs.
+        let theirs = woken.goodness_smp(false, index == last_cpu);
+        let prio = theirs - current.goodness_smp(true, true);
         if prio > best.map_or(0, |(_, p)| p) {
             best = Some((index, prio));
         }
@@ -321,6 +323,22 @@ mod tests {
         assert_eq!(reschedule_idle_smp(&listener, 1, &[barred, busy]), SmpWake::Preempt(1));
         let barred_busy = CpuSeen { allowed: false, ..busy };
         assert_eq!(reschedule_idle_smp(&listener, 1, &[barred, barred_busy]), SmpWake::Wait);
+    }
+
+    #[test]
+    fn smp_reschedule_idle_weighs_a_spent_running_task_as_zero_without_the_cpu_bonus() {
+        // A task in a sys burst runs on with counter 0: goodness() returns 0 before
+        // PROC_CHANGE_PENALTY. A nice 19 task with one tick left weighs 1 + 20 − 19 = 2
+        // on a CPU it did not last use: preemption_goodness 2 − 0 > 0, it preempts
+        // (with the bonus wrongly added to the spent task, 2 − 15 < 0: it would wait).
+        let spent = GoodTask { nice: 0, counter: 0 };
+        let weak = GoodTask { nice: 19, counter: 1 };
+        let running = CpuSeen { current: Some(&spent), last_schedule_ns: 0, allowed: true };
+        let barred = CpuSeen { current: None, last_schedule_ns: 0, allowed: false };
+        assert_eq!(reschedule_idle_smp(&weak, 1, &[running, barred]), SmpWake::Preempt(0));
+        // A spent woken task weighs 0 even on its last CPU: it preempts nobody.
+        let none_left = GoodTask { nice: 0, counter: 0 };
+        assert_eq!(reschedule_idle_smp(&none_left, 0, &[running]), SmpWake::Wait);
     }
 
     #[test]

@@ -14,8 +14,9 @@
 //! the next idle CPU, else its previous CPU (select_idle_sibling without wake_affine,
 //! cache domains or SMT); a CPU that finds its queue empty pulls one waiting task,
 //! the least recently run, from the queue with the most tasks if it has two or more
-//! (sched_balance_newidle without load weights, cache-hotness or the periodic
-//! balancing of busy CPUs).
+//! (sched_balance_newidle without load weights, cache-hotness, the rd->overloaded
+//! and avg_idle gate, or the periodic balancing of busy CPUs; one task, as
+//! detach_tasks takes on a newly idle CPU in a CONFIG_PREEMPTION kernel).
 
 use super::{Sim, Why};
 use crate::cases::the_lab::lang::Program;
@@ -46,7 +47,7 @@ impl FairSched {
     pub fn new(program: &Program) -> FairSched {
         let hz = program.hz.unwrap_or(HZ);
         let cpus = usize::from(program.cpus).max(1);
-        // sysctl_sched_base_slice grows with the CPUs (sched_update_scaling).
+        // sysctl_sched_base_slice grows with the CPUs (update_sysctl, at boot).
         let mut rq = RunQueue::new(program.tasks.len(), 0, cpus as u32, hz, eevdf::DEFAULT_FEATURES);
         for (entity, task) in rq.entities.iter_mut().zip(&program.tasks) {
             entity.weight = eevdf::weight_of_nice(task.nice as i32);

@@ -305,9 +305,31 @@ impl Sim<'_> {
         }
         let every = Arg::Ns(sched.balance[this].interval_jiffies(hz, false) * sched.o1.tick_ns());
         let loads: Vec<usize> = sched.rqs.iter().map(RunQueue::nr_running).collect();
-        let plan = o1::balance_plan(&loads, this);
-        self.sched().balance[this].balanced(plan.is_some());
-        let Some((busiest, count)) = plan else { return };
+        let Some((busiest, count)) = o1::balance_plan(&loads, this) else {
+            self.sched().balance[this].balanced(o1::Balance::Balanced);
+            return;
+        };
+        let allowed = |t: TaskId| self.allowed(t, this as u16);
+        if self.sched_ref().rqs[busiest].all_pinned(allowed) {
+            // move_tasks found every task pinned: out_balanced, backing off further than
+            // max_interval, so a pinned imbalance is looked at ever more rarely.
+            let sched = self.sched();
+            sched.balance[this].balanced(o1::Balance::AllPinned);
+            let next = Arg::Ns(sched.balance[this].interval_jiffies(hz, false) * sched.o1.tick_ns());
+            let args = [
+                Arg::Count(this as u64),
+                Arg::Count(busiest as u64),
+                Arg::Count(loads[busiest] as u64),
+                Arg::Count(loads[this] as u64),
+                every,
+                next,
+            ];
+            self.op(now, None, OpKind::Note, at(text::O1_SCHEDULE_FN, 9), T::O1_REBALANCE_PINNED, &args, &[]);
+            return;
+        }
+        // Tasks were looked at: the interval resets whether or not one could move (a
+        // running task is not pulled, and active balancing is not modelled).
+        self.sched().balance[this].balanced(o1::Balance::Tried);
         for _ in 0..count {
             let running = self.cpus[busiest].task;
             let allowed = |t: TaskId| self.allowed(t, this as u16);

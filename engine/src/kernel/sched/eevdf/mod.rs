@@ -33,7 +33,9 @@ pub fn weight_of_nice(nice: i32) -> u64 {
 pub const NORMALIZED_BASE_SLICE_NS: u64 = 700_000;
 
 /// sysctl_sched_base_slice: 0.70 ms × (1 + ilog2(CPUs)), CPUs counted up to 8
-/// (sched_update_scaling with the default SCHED_TUNABLESCALING_LOG).
+/// (get_update_sysctl_factor with the default SCHED_TUNABLESCALING_LOG, applied at
+/// boot by update_sysctl from sched_init_granularity and rq_online_fair;
+/// sched_update_scaling is the inverse, for a write to the sysctl).
 pub fn base_slice_ns(cpus: u32) -> u64 {
     NORMALIZED_BASE_SLICE_NS * (1 + u64::from(cpus.clamp(1, 8).ilog2()))
 }
@@ -78,6 +80,9 @@ pub struct Entity {
     pub vprot: i64,
     /// On the run queue (queued or current).
     pub on_rq: bool,
+    /// PLACE_REL_DEADLINE (on by default): `deadline` holds deadline − vruntime, kept
+    /// by a dequeue that is not a sleep (a migration) for the next `place_entity`.
+    pub rel_deadline: bool,
 }
 
 /// How a task joins the queue.
@@ -119,6 +124,7 @@ impl RunQueue {
             slice_ns: slice,
             vprot: 0,
             on_rq: false,
+            rel_deadline: false,
         };
         RunQueue {
             entities: vec![entity; tasks],
@@ -173,7 +179,8 @@ impl RunQueue {
 
     /// place_entity and enqueue: a task joins at V less its lag (scaled up by PLACE_LAG
     /// so that adding it does not move V away from what it is owed), its deadline one
-    /// virtual slice later (half for a new task).
+    /// virtual slice later (half for a new task), or, for a migrated task
+    /// (`rel_deadline`, PLACE_REL_DEADLINE), as far after its vruntime as before.
     pub fn enqueue(&mut self, task: usize, how: Enqueue) {
         assert!(!self.entities[task].on_rq, "task {task} enqueued twice");
         let v = self.avg_vruntime();
@@ -189,7 +196,8 @@ impl RunQueue {
         }
         let e = &mut self.entities[task];
         e.vruntime = v - lag as i64;
-        e.deadline = e.vruntime + vslice;
+        e.deadline = e.vruntime + if e.rel_deadline { e.deadline } else { vslice };
+        e.rel_deadline = false;
         e.on_rq = true;
         self.touch(task);
     }
@@ -215,8 +223,9 @@ impl RunQueue {
 
     /// dequeue for a migration (detach_task): update_entity_lag keeps V − vruntime,
     /// clamped as for a sleep, whether eligible or not (no delayed dequeue: the task is
-    /// not going to sleep). The entity, with its lag, is for the destination's
-    /// `place_entity` ([`RunQueue::adopt`]).
+    /// not going to sleep), and, not being a sleep, PLACE_REL_DEADLINE keeps its
+    /// deadline relative to its vruntime (`rel_deadline`): it keeps what is left of its
+    /// slice. The entity is for the destination's `place_entity` ([`RunQueue::adopt`]).
     pub fn dequeue_migrate(&mut self, task: usize) -> Entity {
         assert!(self.entities[task].on_rq && self.curr != Some(task), "task {task} is not waiting here");
         let v = self.avg_vruntime();
@@ -224,6 +233,8 @@ impl RunQueue {
         let e = &mut self.entities[task];
         let limit = calc_delta_fair((2 * e.slice_ns).max(tick), e.weight) as i64;
         e.vlag = (v - e.vruntime).clamp(-limit, limit);
+        e.deadline -= e.vruntime;
+        e.rel_deadline = true;
         e.on_rq = false;
         let left = *e;
         if self.nr_queued() == 0 {

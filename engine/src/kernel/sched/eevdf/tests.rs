@@ -335,3 +335,34 @@ fn a_migrated_task_keeps_its_lag_and_the_oldest_waiter_moves() {
     assert_eq!(ahead.curr, Some(1));
     assert_eq!(ahead.dequeue_migrate(0).vlag, -MS);
 }
+
+#[test]
+fn a_migrated_task_keeps_what_is_left_of_its_slice_a_woken_one_gets_a_fresh_one() {
+    // a and b join at V = 0, each with a deadline one virtual slice (1.4 ms on 2 CPUs)
+    // later; a runs 0.5 ms, then b is picked (a is not eligible: 0.5 ms > V = 0.25 ms).
+    let mut from = queue(2);
+    from.enqueue(0, Enqueue::Wakeup);
+    from.enqueue(1, Enqueue::Wakeup);
+    assert_eq!(from.schedule(None, 0, false), Some(0));
+    from.update_curr(MS as u64 / 2);
+    assert_eq!(from.schedule(Some(0), 0, false), Some(1));
+    assert_eq!((from.entities[0].vruntime, from.entities[0].deadline), (500_000, 1_400_000));
+    // detach_task is no sleep: PLACE_REL_DEADLINE keeps deadline − vruntime = 0.9 ms.
+    let left = from.dequeue_migrate(0);
+    assert_eq!((left.vlag, left.deadline, left.rel_deadline), (-250_000, 900_000, true));
+    // On an empty queue it joins at V = 0 (no load to scale its lag by), deadline 0.9 ms
+    // on (a fresh slice would put it at 1.4 ms).
+    let mut to = queue(2);
+    to.adopt(0, &left);
+    to.enqueue(0, Enqueue::Wakeup);
+    assert_eq!((to.entities[0].vruntime, to.entities[0].deadline), (0, 900_000));
+    assert!(!to.entities[0].rel_deadline);
+    // A sleep keeps no relative deadline: woken elsewhere, a fresh slice.
+    assert_eq!(to.schedule(None, 0, false), Some(0));
+    to.update_curr(MS as u64 / 2);
+    to.dequeue_sleep(0);
+    let mut other = queue(2);
+    other.adopt(0, &to.entities[0]);
+    other.enqueue(0, Enqueue::Wakeup);
+    assert_eq!((other.entities[0].vruntime, other.entities[0].deadline), (0, 1_400_000));
+}

@@ -17,7 +17,7 @@
 
 mod run_queue;
 
-pub use run_queue::{balance_plan, Array, ArrayView, BalanceTimer, RunQueue, TickOutcome};
+pub use run_queue::{balance_plan, Array, ArrayView, Balance, BalanceTimer, RunQueue, TickOutcome};
 
 pub const MAX_RT_PRIO: i32 = 100;
 pub const MAX_PRIO: i32 = 140;

@@ -265,21 +265,34 @@ impl RunQueue {
 }
 
 impl RunQueue {
-    /// move_tasks' next task to pull from this queue: the expired array first if it
-    /// has any task, the best priority with a task that may move, from its list's tail;
-    /// never the running task, nor one `movable` refuses (cpus_allowed).
+    /// move_tasks' next task to pull from this queue: the expired array first, then
+    /// (when no expired task may move) the active one, as move_tasks goes on to the
+    /// active array after the expired one's last priority; in an array, the best
+    /// priority with a task that may move, from its list's tail; never the running
+    /// task, nor one `movable` refuses (cpus_allowed).
     pub fn pull_candidate(
         &self,
         running: Option<TaskId>,
         movable: impl Fn(TaskId) -> bool,
     ) -> Option<(Array, TaskId)> {
         let (active, expired) = self.arrays();
-        let (from, list) =
-            if expired.is_empty() { (Array::Active, active) } else { (Array::Expired, expired) };
         let may = |t: TaskId| Some(t) != running && movable(t);
-        let best = list.iter().map(|&(p, _)| p).find(|&p| list.iter().any(|&(q, t)| q == p && may(t)))?;
-        let &(_, task) = list.iter().rev().find(|&&(q, t)| q == best && may(t))?;
-        Some((from, task))
+        let pick = |list: &ArrayView| {
+            let best = list.iter().map(|&(p, _)| p).find(|&p| list.iter().any(|&(q, t)| q == p && may(t)))?;
+            list.iter().rev().find(|&&(q, t)| q == best && may(t)).map(|&(_, task)| task)
+        };
+        pick(&expired)
+            .map(|task| (Array::Expired, task))
+            .or_else(|| pick(&active).map(|task| (Array::Active, task)))
+    }
+}
+
+impl RunQueue {
+    /// move_tasks' `all_pinned`: no task on this queue, the running one included, may
+    /// run on the pulling CPU (`movable` is its cpus_allowed test).
+    pub fn all_pinned(&self, movable: impl Fn(TaskId) -> bool) -> bool {
+        let (active, expired) = self.arrays();
+        !active.iter().chain(expired.iter()).any(|&(_, task)| movable(task))
     }
 }
 
@@ -304,6 +317,21 @@ pub const SD_BUSY_FACTOR: u64 = 64;
 /// CONFIG_NR_CPUS's default on i386 (arch/i386/Kconfig), for rebalance_tick's
 /// `CPU_OFFSET(cpu)`, which staggers the CPUs' balancing.
 pub const NR_CPUS: u64 = 8;
+
+/// MAX_PINNED_INTERVAL (kernel/sched.c at 2.6.14, before load_balance): how far, in ms,
+/// the interval backs off while every task load_balance could pull is pinned elsewhere.
+pub const MAX_PINNED_INTERVAL_MS: u64 = 512;
+
+/// What one load_balance found, for the interval's tuning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Balance {
+    /// No imbalance (find_busiest_group found none).
+    Balanced,
+    /// An imbalance and move_tasks ran (whether or not a task could move).
+    Tried,
+    /// An imbalance, but no task of the busiest queue may run on this CPU.
+    AllPinned,
+}
 
 /// One CPU's balancing clock in its sched domain (`sd->last_balance`, in jiffies since
 /// the domain was built, and `sd->balance_interval`, in ms): rebalance_tick at 2.6.14.
@@ -340,10 +368,16 @@ impl BalanceTimer {
         true
     }
 
-    /// load_balance's tuning of the interval: reset to `min_interval` when it found an
-    /// imbalance, doubled up to `max_interval` when balanced.
-    pub fn balanced(&mut self, found_imbalance: bool) {
-        self.interval_ms =
-            if found_imbalance { SD_MIN_INTERVAL_MS } else { (self.interval_ms * 2).min(SD_MAX_INTERVAL_MS) };
+    /// load_balance's tuning of the interval: reset to `min_interval` after it tried to
+    /// move tasks (active balancing is not modelled); doubled while below `max_interval`
+    /// when balanced (`out_balanced`), or while below MAX_PINNED_INTERVAL when every
+    /// task it found was pinned elsewhere (`all_pinned`, which also goes to out_balanced).
+    pub fn balanced(&mut self, outcome: Balance) {
+        let cap = if outcome == Balance::AllPinned { MAX_PINNED_INTERVAL_MS } else { SD_MAX_INTERVAL_MS };
+        self.interval_ms = match outcome {
+            Balance::Tried => SD_MIN_INTERVAL_MS,
+            Balance::Balanced | Balance::AllPinned if self.interval_ms < cap => self.interval_ms * 2,
+            Balance::Balanced | Balance::AllPinned => self.interval_ms,
+        };
     }
 }

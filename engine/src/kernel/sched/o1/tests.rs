@@ -308,6 +308,9 @@ fn balancing_pulls_half_the_difference_from_the_busiest_never_the_running_task()
     // The expired array goes first.
     rq.enqueue(Array::Expired, TaskId(3), 130);
     assert_eq!(rq.pull_candidate(None, |_| true), Some((Array::Expired, TaskId(3))));
+    // Nothing in the expired array may move (pinned): move_tasks goes on to the active one.
+    assert_eq!(rq.pull_candidate(Some(TaskId(0)), |t| t != TaskId(3)), Some((Array::Active, TaskId(1))));
+    assert_eq!(rq.pull_candidate(Some(TaskId(0)), |t| t == TaskId(0)), None, "nothing may move");
 }
 
 #[test]
@@ -321,15 +324,38 @@ fn a_busy_cpu_balances_every_64_intervals_staggered_by_cpu_offset() {
     let mut cpu1 = BalanceTimer::default();
     assert!(cpu1.due(1, 0, 1000, false));
     // Balanced: the interval doubles, 2 ms × 64 = 128 jiffies, up to 4 ms × 64.
-    cpu1.balanced(false);
+    cpu1.balanced(Balance::Balanced);
     assert_eq!(cpu1.interval_jiffies(1000, false), 128);
     assert!(!cpu1.due(1, 66, 1000, false), "125 + 66 − 64 = 127");
     assert!(cpu1.due(1, 67, 1000, false));
-    cpu1.balanced(false);
-    cpu1.balanced(false);
+    cpu1.balanced(Balance::Balanced);
+    cpu1.balanced(Balance::Balanced);
     assert_eq!(cpu1.interval_ms, 4);
     // An imbalance found resets it; idle, no busy factor; HZ 100 rounds up to jiffies.
-    cpu1.balanced(true);
+    cpu1.balanced(Balance::Tried);
     assert_eq!((cpu1.interval_ms, cpu1.interval_jiffies(1000, true)), (1, 1));
     assert_eq!(cpu1.interval_jiffies(100, false), 7, "64 ms at 10 ms a jiffy");
+}
+
+#[test]
+fn an_all_pinned_imbalance_backs_off_to_max_pinned_interval() {
+    // Every task of the busiest queue pinned elsewhere: out_balanced, doubling past
+    // max_interval (4 ms) up to MAX_PINNED_INTERVAL (512 ms): 1 ms × 2⁹.
+    let mut rq = RunQueue::new();
+    rq.enqueue(Array::Active, TaskId(0), 120);
+    rq.enqueue(Array::Expired, TaskId(1), 120);
+    assert!(rq.all_pinned(|_| false));
+    assert!(!rq.all_pinned(|t| t == TaskId(1)), "one allowed here, even expired");
+    let mut cpu = BalanceTimer::default();
+    for _ in 0..9 {
+        cpu.balanced(Balance::AllPinned);
+    }
+    assert_eq!(cpu.interval_ms, 512);
+    cpu.balanced(Balance::AllPinned);
+    assert_eq!(cpu.interval_ms, 512, "MAX_PINNED_INTERVAL caps it");
+    // Balanced next: above max_interval already, it stays; a real attempt resets it.
+    cpu.balanced(Balance::Balanced);
+    assert_eq!(cpu.interval_ms, 512);
+    cpu.balanced(Balance::Tried);
+    assert_eq!(cpu.interval_ms, 1);
 }
