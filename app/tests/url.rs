@@ -253,9 +253,8 @@ fn every_preset_and_its_comparison_fits_200_characters() {
 /// The link without its `<param>.z=<packed>` pairs, and the packed values.
 fn without_packed_text(link: &str) -> (String, String) {
     let Some((address, query)) = link.split_once('?') else { return (link.to_string(), String::new()) };
-    let (packed, rest): (Vec<&str>, Vec<&str>) = query
-        .split('&')
-        .partition(|pair| pair.split('=').next().is_some_and(|key| key.ends_with(".z")));
+    let (packed, rest): (Vec<&str>, Vec<&str>) =
+        query.split('&').partition(|pair| pair.split('=').next().is_some_and(|key| key.ends_with(".z")));
     (format!("{address}?{}", rest.join("&")), packed.join("&"))
 }
 
