@@ -12,8 +12,160 @@ use crate::player::panels::LockPanel;
 use slowpath_engine::run::format;
 use slowpath_engine::run::timeline::SpanState;
 use slowpath_engine::run::view::TaskView;
-use slowpath_engine::run::world::TaskState;
+use slowpath_engine::run::view::View;
+use slowpath_engine::run::world::{Layout, TaskState};
 use yew::prelude::*;
+
+/// The engine's queue gauges (`the_lab/machine/shown.rs`): where, key, mark, CPU.
+const PLACE: usize = 0;
+const KEY: usize = 1;
+const MARK: usize = 2;
+const CPU: usize = 3;
+
+/// Which kernel's run-queue structure the run recorded, by its first gauge's name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Structure {
+    O1,
+    Eevdf,
+    Goodness,
+}
+
+fn structure_of(layout: &Layout) -> Option<Structure> {
+    match layout.gauges.first().map(String::as_str) {
+        Some("o1_array") => Some(Structure::O1),
+        Some("eevdf_queued") => Some(Structure::Eevdf),
+        Some("good_queued") => Some(Structure::Goodness),
+        _ => None,
+    }
+}
+
+fn gauge(task: &TaskView, slot: usize) -> i64 {
+    task.gauges.get(slot).copied().unwrap_or(0)
+}
+
+fn on_cpu(task: &TaskView) -> bool {
+    matches!(
+        task.state,
+        TaskState::RunningUser { .. }
+            | TaskState::RunningKernel { .. }
+            | TaskState::Spinning { .. }
+            | TaskState::Exiting { .. }
+    )
+}
+
+/// A task in its kernel's structure: its name and what orders it there; the one on
+/// a CPU ringed.
+fn queued_chip(task: &TaskView, figure: String, words: String) -> Html {
+    let span = SpanState::of(task.state);
+    let state_class = format!("s-{span:?}").to_ascii_lowercase();
+    let label = format!("{}: {words}; {}", task.name, span.label());
+    html! {
+        <li class={classes!("world-task", "lab-chip", state_class, on_cpu(task).then_some("lab-running"))}
+            key={task.id.0} title={label.clone()} aria-label={label}>
+            <span class="world-task-name">{ &task.name }</span>
+            <span class="lab-key">{ figure }</span>
+        </li>
+    }
+}
+
+/// A virtual time relative to V, signed, as a person writes a duration.
+fn after_v(ns: i64) -> String {
+    let magnitude = format::duration(ns.unsigned_abs());
+    if ns < 0 {
+        format!("V − {magnitude}")
+    } else {
+        format!("V + {magnitude}")
+    }
+}
+
+/// The kernel's own run-queue structure at the cursor: O(1)'s active and expired
+/// arrays by priority on each CPU, EEVDF's queue of each CPU by virtual deadline
+/// with eligibility, 2.4's one run list by goodness. The task on a CPU is ringed.
+fn kernel_structure(structure: Structure, view: &View) -> Html {
+    let cpus = view.cpus.len();
+    let queued: Vec<&TaskView> = view.tasks.iter().filter(|task| gauge(task, PLACE) != 0).collect();
+    let row = |title: String,
+               mut members: Vec<&TaskView>,
+               order: fn(&TaskView) -> i64,
+               chip: &dyn Fn(&TaskView) -> Html| {
+        members.sort_by_key(|task| (order(task), task.id.0));
+        html! {
+            <div class={classes!("lab-group", members.is_empty().then_some("empty"))} key={title.clone()}>
+                <h3>{ format!("{title}: {}", members.len()) }</h3>
+                if !members.is_empty() {
+                    <ol class="world-task-list lab-chips">{ for members.into_iter().map(chip) }</ol>
+                }
+            </div>
+        }
+    };
+    let on = |cpu: usize| -> Vec<&TaskView> {
+        queued.iter().copied().filter(|task| gauge(task, CPU) == cpu as i64).collect()
+    };
+    let prefix = |cpu: usize| if cpus > 1 { format!("CPU {cpu}: ") } else { String::new() };
+    let rows: Html = match structure {
+        Structure::O1 => (0..cpus)
+            .flat_map(|cpu| {
+                let tasks = on(cpu);
+                let o1_chip = |task: &TaskView| {
+                    queued_chip(task, gauge(task, KEY).to_string(), format!("priority {}", gauge(task, KEY)))
+                };
+                [(1, "active array"), (2, "expired array")].map(|(array, name)| {
+                    let members = tasks.iter().copied().filter(|task| gauge(task, PLACE) == array).collect();
+                    row(
+                        format!("{}{name}, by priority", prefix(cpu)),
+                        members,
+                        |task| gauge(task, KEY),
+                        &o1_chip,
+                    )
+                })
+            })
+            .collect(),
+        Structure::Eevdf => (0..cpus)
+            .map(|cpu| {
+                let eevdf_chip = |task: &TaskView| {
+                    let eligible = gauge(task, MARK) == 1;
+                    let deadline = after_v(gauge(task, KEY));
+                    let mark = if eligible { "✓" } else { "✗" };
+                    queued_chip(
+                        task,
+                        format!("{mark} {deadline}"),
+                        format!(
+                            "{}, virtual deadline {deadline}",
+                            if eligible { "eligible" } else { "not eligible (ahead of V)" }
+                        ),
+                    )
+                };
+                row(
+                    format!("{}queue, by virtual deadline (✓ eligible)", prefix(cpu)),
+                    on(cpu),
+                    |task| gauge(task, KEY),
+                    &eevdf_chip,
+                )
+            })
+            .collect(),
+        Structure::Goodness => {
+            let good_chip = |task: &TaskView| {
+                queued_chip(
+                    task,
+                    gauge(task, KEY).to_string(),
+                    format!("goodness {} (counter {})", gauge(task, KEY), gauge(task, MARK)),
+                )
+            };
+            row(
+                "run list, best goodness first".to_string(),
+                queued.clone(),
+                |task| -gauge(task, KEY),
+                &good_chip,
+            )
+        }
+    };
+    html! {
+        <section class="panel lab-structure" data-testid="lab-structure">
+            <h2>{ "The kernel's run queue" }</h2>
+            { rows }
+        </section>
+    }
+}
 
 /// The groups, in the order a reader scans them: what is waiting to run first.
 const GROUPS: &[(Group, &str)] = &[
@@ -69,6 +221,8 @@ fn chip(task: &TaskView) -> Html {
 pub fn stage(context: &StageContext) -> Html {
     let view = &context.view;
     let layout = &context.run.layout;
+    // A kernel's own structure replaces the plain "waiting for a CPU" set.
+    let structure = structure_of(layout);
     html! {
         <div class="world-stage lab-stage" data-testid="world-stage">
             <section class="panel world-cpus">
@@ -90,9 +244,12 @@ pub fn stage(context: &StageContext) -> Html {
                     }) }
                 </ol>
             </section>
+            if let Some(structure) = structure {
+                { kernel_structure(structure, view) }
+            }
             <section class="panel lab-groups">
                 <h2>{ format!("Tasks ({})", view.tasks.len()) }</h2>
-                { for GROUPS.iter().map(|&(group, heading)| {
+                { for GROUPS.iter().filter(|(group, _)| structure.is_none() || *group != Group::Ready).map(|&(group, heading)| {
                     let members: Vec<&TaskView> = view.tasks.iter().filter(|task| group_of(task.state) == group).collect();
                     html! {
                         <div class={classes!("lab-group", members.is_empty().then_some("empty"))} key={heading}>

@@ -17,6 +17,7 @@ mod metrics;
 mod o1;
 mod pipes;
 mod program;
+mod shown;
 
 use super::lang::ast::{KernelChoice, ResourceKind};
 use super::lang::{Instr, Program};
@@ -117,6 +118,9 @@ pub(super) struct Sim<'p> {
     /// 2.4's run queue and counters, when the workload runs on it.
     good: Option<goodness::GoodSched>,
     pipes: Vec<pipes::PipeRt>,
+    /// Each task's place in its kernel's run-queue structure as last recorded
+    /// (`shown.rs`); None under a textbook policy.
+    shown: Option<Vec<shown::Place>>,
 }
 
 /// The policy a kernel choice runs (`check.rs` refuses the kernels not built yet).
@@ -138,6 +142,15 @@ pub(super) struct Finished {
 
 pub(super) fn run(program: &Program) -> Finished {
     let mut layout = Layout::new(program.cpus);
+    shown::add(
+        &mut layout,
+        match program.kernel {
+            KernelChoice::O1 => Some(shown::O1_GAUGES),
+            KernelChoice::Eevdf => Some(shown::EEVDF_GAUGES),
+            KernelChoice::Goodness => Some(shown::GOOD_GAUGES),
+            _ => None,
+        },
+    );
     let group = layout.add_group("workload");
     for task in &program.tasks {
         layout.add_task(task.name.clone(), group);
@@ -194,6 +207,8 @@ pub(super) fn run(program: &Program) -> Finished {
             goodness::GoodSched::new(program.tasks.len(), hz, program.cpus.into())
         }),
         pipes,
+        shown: matches!(program.kernel, KernelChoice::O1 | KernelChoice::Eevdf | KernelChoice::Goodness)
+            .then(|| vec![[0; 4]; program.tasks.len()]),
     };
     let outcome = sim.simulate();
     let metrics = sim.metrics();
@@ -280,7 +295,21 @@ impl Sim<'_> {
         if let Some(when) = self.iteration_due.take() {
             self.builder.iteration(say(T::ITER_AT.id(), &[Arg::Ns(when)]));
         }
-        self.builder.op(OpSpec { at_ns, actor, kind, code, text: say(template.id(), args), effects });
+        // The kernel's run-queue structure as this decision left it, for the stage.
+        let gauges = self.queue_gauges();
+        let effects: std::borrow::Cow<'_, [Effect]> = if gauges.is_empty() {
+            std::borrow::Cow::Borrowed(effects)
+        } else {
+            std::borrow::Cow::Owned(effects.iter().copied().chain(gauges).collect())
+        };
+        self.builder.op(OpSpec {
+            at_ns,
+            actor,
+            kind,
+            code,
+            text: say(template.id(), args),
+            effects: &effects,
+        });
     }
 
     fn state(&self, task: TaskId) -> TaskState {

@@ -1,0 +1,90 @@
+//! The kernel's own run-queue structure, for the stage: four gauges a task (where it
+//! is, its key there, a mark, its queue's CPU), named per kernel so that the stage
+//! knows how to draw them. Recorded with each step, only for the tasks whose place
+//! changed; a textbook policy records none (its queue is the generic stage's).
+//!
+//! What each kernel's gauges mean:
+//! - O(1) (`o1_*`): the array (1 active, 2 expired, 0 neither), the dynamic
+//!   priority it is queued at, nothing, the CPU whose run queue holds it.
+//! - EEVDF (`eevdf_*`): 1 while on its CPU's queue (waiting or running), its virtual
+//!   deadline less the queue's average vruntime V (virtual ns: the order it is picked
+//!   in among the eligible), 1 when eligible (vruntime ≤ V), the queue's CPU.
+//! - 2.4 (`good_*`): 1 while on the run list, its goodness before the CPU and mm
+//!   bonuses (0 once the counter is spent), its counter (ticks left), 0 (one list).
+
+use super::Sim;
+use crate::kernel::sched::o1::Array;
+use crate::run::world::{Effect, Layout, TaskId};
+
+/// The gauges' order in the layout: where, key, mark, CPU.
+pub const PLACE: u8 = 0;
+pub const KEY: u8 = 1;
+pub const MARK: u8 = 2;
+pub const CPU: u8 = 3;
+
+/// Gauge names by kernel, in the order above.
+pub const O1_GAUGES: [&str; 4] = ["o1_array", "o1_prio", "o1_none", "o1_cpu"];
+pub const EEVDF_GAUGES: [&str; 4] = ["eevdf_queued", "eevdf_deadline_after_v", "eevdf_eligible", "eevdf_cpu"];
+pub const GOOD_GAUGES: [&str; 4] = ["good_queued", "good_goodness", "good_counter", "good_none"];
+
+/// Registers a kernel's gauges (none for a textbook policy).
+pub(super) fn add(layout: &mut Layout, names: Option<[&str; 4]>) {
+    for (index, name) in names.iter().flatten().enumerate() {
+        let id = layout.add_gauge(*name);
+        assert_eq!(usize::from(id), index, "the queue gauges come first");
+    }
+}
+
+/// One task's four values.
+pub(super) type Place = [i64; 4];
+
+impl Sim<'_> {
+    /// Where task `index` is in its kernel's structure now; None under a textbook policy.
+    fn place_of(&self, index: usize) -> Option<Place> {
+        let task = TaskId(index as u32);
+        if let Some(sched) = &self.o1 {
+            let cpu = sched.cpu_of[index];
+            let (array, prio) = match sched.rqs[cpu].find(task) {
+                Some((Array::Active, prio)) => (1, prio),
+                Some((Array::Expired, prio)) => (2, prio),
+                None => (0, 0),
+            };
+            return Some([array, i64::from(prio), 0, cpu as i64]);
+        }
+        if let Some(sched) = &self.fair {
+            let cpu = sched.cpu_of[index];
+            let rq = &sched.rqs[cpu];
+            let entity = &rq.entities[index];
+            if !entity.on_rq {
+                return Some([0, 0, 0, cpu as i64]);
+            }
+            let after_v = entity.deadline.saturating_sub(rq.avg_vruntime());
+            return Some([1, after_v, i64::from(rq.eligible(index)), cpu as i64]);
+        }
+        if let Some(sched) = &self.good {
+            let queued = sched.queue.contains(&task);
+            let good = &sched.tasks[index];
+            return Some([i64::from(queued), good.goodness(false), good.counter, 0]);
+        }
+        None
+    }
+
+    /// The gauge effects of every task whose place changed since the last step, which
+    /// are remembered as shown.
+    pub(super) fn queue_gauges(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        let Some(mut shown) = self.shown.take() else { return effects };
+        for (index, last) in shown.iter_mut().enumerate() {
+            let Some(now) = self.place_of(index) else { break };
+            for gauge in [PLACE, KEY, MARK, CPU] {
+                let slot = usize::from(gauge);
+                if now[slot] != last[slot] {
+                    effects.push(Effect::Gauge { task: TaskId(index as u32), gauge, value: now[slot] });
+                }
+            }
+            *last = now;
+        }
+        self.shown = Some(shown);
+        effects
+    }
+}
