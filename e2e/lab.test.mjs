@@ -99,6 +99,12 @@ describe('the Lab', () => {
         assert.equal(start, 'start', `${id}: the run opens at its start`);
         await page.keyboard.press('n');
         await page.waitForFunction((start) => (location.hash.match(/step=[^&]*/)?.[0] ?? 'start') !== start, start);
+        // A kernel of its own draws its run queue: O(1)'s arrays, EEVDF's deadlines, 2.4's goodness.
+        const text = await page.getByTestId('lab-text').inputValue();
+        const ownKernel = /^kernel (o1|eevdf|goodness)\b/m.test(text);
+        assert.equal(await page.getByTestId('lab-structure').count(), ownKernel ? 1 : 0, `${id}: the kernel's run queue`);
+        if (/^kernel o1\b/m.test(text)) assert.match(await page.getByTestId('lab-structure').innerText(), /active array/, id);
+        if (/^kernel eevdf\b/m.test(text)) assert.match(await page.getByTestId('lab-structure').innerText(), /virtual deadline/, id);
         const shown = await page.evaluate(() => {
           const rect = (selector) => document.querySelector(selector)?.getBoundingClientRect();
           return { stage: rect('[data-testid="world-stage"]'), editor: rect('[data-testid="lab-editor"]'), height: window.innerHeight, width: window.innerWidth };

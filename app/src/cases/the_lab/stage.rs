@@ -1,11 +1,13 @@
-//! The Lab's stage: who is on each CPU, then every other task grouped by what it
-//! waits for (a CPU, a lock, a timer or a pipe, its arrival) or whether it has
-//! exited, then the locks with their holders and queues. Grouping keeps up to the
+//! The Lab's stage: who is on each CPU; under a kernel of its own, that kernel's
+//! run-queue structure (O(1)'s arrays, EEVDF's queue by virtual deadline, 2.4's run
+//! list by goodness, from the machine's queue gauges); then every other task grouped
+//! by what it waits for (a CPU, a lock, a timer or a pipe, its arrival) or whether it
+//! has exited, then the locks with their holders and queues. Chips keep up to the
 //! Lab's 64 tasks on the first screen, where one card a task would not fit.
 //!
-//! The groups are sets, not queues: the order inside "waiting for a CPU" is the
-//! tasks' order in the workload, not the kernel's run-queue order, and the heading
-//! says so.
+//! The groups are sets, not queues: under a textbook policy the order inside
+//! "waiting for a CPU" is the tasks' order in the workload, not the policy's queue,
+//! and the heading says so.
 
 use super::StageContext;
 use crate::player::panels::LockPanel;
