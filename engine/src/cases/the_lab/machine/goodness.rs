@@ -302,26 +302,11 @@ impl Sim<'_> {
             if let Some(prev) = preempted {
                 self.good_reschedule_idle_smp(prev, Some((this, next)), now);
             }
-            let args = vec![
-                Arg::Task(next),
-                Arg::Count(u64::from(cpu)),
-                Arg::Signed(weight),
-                Arg::Count(task.counter as u64),
-                Arg::Signed(i64::from(task.nice)),
-                Arg::Count(queue.len() as u64),
-                Arg::Count(goodness::PROC_CHANGE_PENALTY as u64),
-            ];
+            let mut args = pick_args(next, cpu, weight, &task, queue.len());
+            args.push(Arg::Count(goodness::PROC_CHANGE_PENALTY as u64));
             return Some((next, args));
         }
-        let args = vec![
-            Arg::Task(next),
-            Arg::Count(u64::from(cpu)),
-            Arg::Signed(weight),
-            Arg::Count(task.counter as u64),
-            Arg::Signed(i64::from(task.nice)),
-            Arg::Count(queue.len() as u64),
-        ];
-        Some((next, args))
+        Some((next, pick_args(next, cpu, weight, &task, queue.len())))
     }
 
     /// The timer tick on the CPU running `task`: its counter goes down; at 0, need_resched.
@@ -364,4 +349,17 @@ impl Sim<'_> {
         self.op(now, Some(task), OpKind::Note, code, T::GOOD_SYSCALL_RETURN, &[Arg::Task(task)], &[]);
         self.resched_leave(cpu, task, now);
     }
+}
+
+/// The words of a pick: the task, the CPU, its goodness, counter and nice, and how
+/// many were queued.
+fn pick_args(next: TaskId, cpu: u16, weight: i64, task: &GoodTask, queued: usize) -> Vec<Arg> {
+    vec![
+        Arg::Task(next),
+        Arg::Count(u64::from(cpu)),
+        Arg::Signed(weight),
+        Arg::Count(task.counter as u64),
+        Arg::Signed(i64::from(task.nice)),
+        Arg::Count(queued as u64),
+    ]
 }

@@ -264,22 +264,28 @@ impl Sim<'_> {
         self.leave_cpu(cpu);
     }
 
+    /// pull_task: moves the task `pull_candidate` chooses (never the running one nor
+    /// one pinned elsewhere) from `busiest`'s run queue to `this` one's, into the same
+    /// array at the same priority; the array it came from and the task.
+    fn o1_pull_task(&mut self, this: usize, busiest: usize) -> Option<(Array, TaskId)> {
+        let running = self.cpus[busiest].task;
+        let allowed = |t: TaskId| self.allowed(t, this as u16);
+        let (from, task) = self.sched_ref().rqs[busiest].pull_candidate(running, allowed)?;
+        let sched = self.sched();
+        sched.rqs[busiest].remove(task);
+        let prio = sched.tasks[task.0 as usize].prio;
+        sched.rqs[this].enqueue(from, task, prio);
+        sched.cpu_of[task.0 as usize] = this;
+        Some((from, task))
+    }
+
     /// `idle_balance`: the CPU about to idle pulls from the busiest run queue (half the
     /// difference, never a running task nor one pinned elsewhere).
     fn o1_idle_balance(&mut self, this: usize, now: u64) {
         let loads: Vec<usize> = self.sched().rqs.iter().map(RunQueue::nr_running).collect();
         let Some((busiest, count)) = o1::balance_plan(&loads, this) else { return };
         for _ in 0..count {
-            let running = self.cpus[busiest].task;
-            let allowed = |t: TaskId| self.allowed(t, this as u16);
-            let Some((from, task)) = self.sched_ref().rqs[busiest].pull_candidate(running, allowed) else {
-                return;
-            };
-            let sched = self.sched();
-            sched.rqs[busiest].remove(task);
-            let prio = sched.tasks[task.0 as usize].prio;
-            sched.rqs[this].enqueue(from, task, prio);
-            sched.cpu_of[task.0 as usize] = this;
+            let Some((from, task)) = self.o1_pull_task(this, busiest) else { return };
             let array = Arg::Word(if from == Array::Active { "active" } else { "expired" });
             let args = [
                 Arg::Count(this as u64),
@@ -331,16 +337,7 @@ impl Sim<'_> {
         // running task is not pulled, and active balancing is not modelled).
         self.sched().balance[this].balanced(o1::Balance::Tried);
         for _ in 0..count {
-            let running = self.cpus[busiest].task;
-            let allowed = |t: TaskId| self.allowed(t, this as u16);
-            let Some((from, task)) = self.sched_ref().rqs[busiest].pull_candidate(running, allowed) else {
-                return;
-            };
-            let sched = self.sched();
-            sched.rqs[busiest].remove(task);
-            let prio = sched.tasks[task.0 as usize].prio;
-            sched.rqs[this].enqueue(from, task, prio);
-            sched.cpu_of[task.0 as usize] = this;
+            let Some((from, task)) = self.o1_pull_task(this, busiest) else { return };
             let array = Arg::Word(if from == Array::Active { "active" } else { "expired" });
             let args = [
                 Arg::Count(this as u64),
@@ -354,7 +351,9 @@ impl Sim<'_> {
             self.op(now, Some(task), OpKind::Note, at(text::O1_SCHEDULE_FN, 7), T::O1_REBALANCE, &args, &[]);
             // pull_task: TASK_PREEMPTS_CURR reschedules this CPU's task.
             if let Some(current) = self.cpus[this].task {
-                let current_prio = self.sched().tasks[current.0 as usize].prio;
+                let sched = self.sched();
+                let (prio, current_prio) =
+                    (sched.tasks[task.0 as usize].prio, sched.tasks[current.0 as usize].prio);
                 if o1::wakeup_preempts(prio, current_prio) {
                     self.sched().need_resched[this] = true;
                 }
