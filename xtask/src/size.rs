@@ -18,9 +18,10 @@ use std::path::{Path, PathBuf};
 /// about 5 % above what ships, so that noise never blocks a landing while a real
 /// regression (a second copy of the engine, a big crate) fails the tests. Since
 /// one wasm module per case (xtask/src/modules.rs) this is the whole build, every
-/// module included (2.95 MB gz on 2026-12-03), which no visit downloads: the
-/// routes' ceilings below say what a page costs. Lower it as the bundle shrinks.
-pub const CEILING_GZ_BYTES: usize = 3_100_000;
+/// module included (2.95 MB gz on 2026-12-03 with six modules; 3.43 MB on
+/// 2026-12-07 with the Lab's, a seventh), which no visit downloads: the routes'
+/// ceilings below say what a page costs. Lower it as the bundle shrinks.
+pub const CEILING_GZ_BYTES: usize = 3_600_000;
 pub const BUDGET_GZ_BYTES: usize = 300_000;
 
 /// One shipped file.

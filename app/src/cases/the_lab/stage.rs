@@ -90,7 +90,7 @@ fn kernel_structure(structure: Structure, view: &View) -> Html {
                mut members: Vec<&TaskView>,
                order: fn(&TaskView) -> i64,
                chip: &dyn Fn(&TaskView) -> Html| {
-        members.sort_by_key(|task| (order(task), task.id.0));
+        slowpath_engine::run::sort::sort_by_key(&mut members, |task| (order(task), task.id.0));
         html! {
             <div class={classes!("lab-group", members.is_empty().then_some("empty"))} key={title.clone()}>
                 <h3>{ format!("{title}: {}", members.len()) }</h3>
