@@ -121,6 +121,10 @@
 
   const page = staticPageOf(location.hash);
   document.documentElement.dataset.route = page || 'app';
+  // The presenter view's light theme from the first paint (the app keeps the class
+  // in step with the route afterwards: `app.rs`).
+  const flags = (String(location.hash).split('?')[1] || '').split('&').map((pair) => pair.split('=')[0]);
+  if (caseOf(location.hash) !== null && flags.includes('present')) document.documentElement.dataset.present = '';
   let intro = null;
   if (!page) {
     loadStyles(true);

@@ -84,6 +84,11 @@ pub fn app() -> Html {
         })
     };
 
+    // The presenter view's theme is the root's (`:root[data-present]` in the
+    // stylesheets): set while drawing, so that it changes in the same frame as the page.
+    let root = gloo::utils::document_element();
+    let _ = if route.presenting() { root.set_attribute("data-present", "") } else { root.remove_attribute("data-present") };
+
     let case = resolved_case(&route);
     let page = match &*route {
         // Drawn at build time into index.html (`crate::prerender`) and shown by the
@@ -110,7 +115,7 @@ pub fn app() -> Html {
         <>
             <button type="button" class="skip-link" onclick={skip_to_content}>{ "Skip to content" }</button>
             { site_header(&route) }
-            <main id="main" class="wrap site-main" tabindex="-1" ref={main_ref}>
+            <main id="main" class={classes!("wrap", "site-main", route.is_case_page().then_some("on-case"))} tabindex="-1" ref={main_ref}>
                 { page }
             </main>
             { site_footer() }

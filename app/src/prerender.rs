@@ -77,7 +77,7 @@ fn case_intro(props: &CaseIntroProps) -> Html {
     html! {
         <ContextProvider<KnownHeadlines> context={props.headlines.clone()}>
             { site_header(&Route::case(meta.id)) }
-            <main class="wrap site-main">
+            <main class="wrap site-main on-case">
                 <article class="case" data-case-id={meta.id} aria-labelledby="case-title">
                     { crate::pages::case_header(meta, why) }
                     <section class="player player-loading" data-testid="player-loading" aria-label={format!("Player: {}", meta.title)}>

@@ -45,6 +45,12 @@ impl Route {
         self.has_flag("embed")
     }
 
+    /// A page drawn as a case (a case, its tour, the load test): the site's header
+    /// is one line and the page is wider (`on-case` in the stylesheet).
+    pub fn is_case_page(&self) -> bool {
+        matches!(self, Route::Case { .. } | Route::Tour { .. } | Route::Perf { .. })
+    }
+
     /// A case in the presenter view (`present` in its query): no site header or footer.
     pub fn presenting(&self) -> bool {
         self.has_flag("present")

@@ -12,7 +12,7 @@ pub fn site_header(route: &Route) -> Html {
     };
     let about_current = matches!(route, Route::About).then_some("page");
     html! {
-        <header class="site-header">
+        <header class={classes!("site-header", route.is_case_page().then_some("on-case"))}>
             <div class="wrap site-header-inner">
                 <a class="brand" href={Route::Landing.to_hash()}>
                     <img class="brand-mark" src="favicon.svg" alt="" width="32" height="32" />

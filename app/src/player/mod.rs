@@ -172,6 +172,7 @@ pub fn player_view(props: &PlayerProps) -> Html {
         player: Rc::new((*player).clone()),
         address: props.address.clone(),
         aside: props.aside.clone().unwrap_or_default(),
+        touring: props.aside.is_some(),
         links: Links::of(meta, &player.query),
         view,
         case_ui,
@@ -228,6 +229,8 @@ struct Screen {
     address: Option<AttrValue>,
     /// The page's own panel for the words' column (`PlayerProps::aside`).
     aside: Html,
+    /// Whether there is one (a guided tour's): the words' column makes room for it.
+    touring: bool,
     links: Links,
     view: Rc<slowpath_engine::View>,
     case_ui: Option<&'static CaseUi>,
@@ -380,7 +383,7 @@ fn presenter_screen(
         None
     };
     html! {
-        <section class={classes!("player", "player-present", pointer_idle.then_some("pointer-idle"))} aria-label={format!("Presenter view: {}", meta.title)} data-testid="player">
+        <section class={classes!("player", "player-present", pointer_idle.then_some("pointer-idle"), screen.touring.then_some("with-tour"))} aria-label={format!("Presenter view: {}", meta.title)} data-testid="player">
             <div class="present-bar">
                 <h1 class="present-title">{ meta.title }</h1>
                 <span class="present-keys">{ "v: leave · f: fullscreen · q: QR code" }</span>
@@ -390,7 +393,7 @@ fn presenter_screen(
             // The stage first, as on the case page: the transport, the words and the QR
             // code beside it; the case's charts below.
             <div class={screen.stage_area_class()} data-fit="pending" ref={screen.stage_area.clone()}>
-                <div class="player-words present-words">
+                <div class={classes!("player-words", "present-words", screen.touring.then_some("with-tour"))}>
                     <Transport player={player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
                     { screen.aside.clone() }
@@ -423,7 +426,7 @@ fn embedded_screen(screen: &Screen) -> Html {
                 <a href={screen.links.share_url.clone()} target="_blank" rel="noopener" data-testid="open-full">{ "Open in slowpath ↗" }</a>
             </div>
             <div class={screen.stage_area_class()}>
-                <div class="player-words">
+                <div class={classes!("player-words", screen.touring.then_some("with-tour"))}>
                     <Transport player={screen.player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
                     { screen.aside.clone() }
@@ -442,7 +445,8 @@ fn embedded_screen(screen: &Screen) -> Html {
 fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
     let (meta, player, view) = (screen.meta, &screen.player, &screen.view);
     html! {
-        <section class="player" aria-label={format!("Player: {}", meta.title)} data-testid="player">
+        <section class={classes!("player", (details_shown < DETAIL_PARTS).then_some("details-pending"))}
+            aria-label={format!("Player: {}", meta.title)} data-testid="player">
             { notices(&player.notices, screen.dismiss_notices.clone()) }
             // A run that stopped at the engine's work budget says so, and what its figures cover.
             if let Some(text) = player.run.outcome.limit_text() {
@@ -454,7 +458,7 @@ fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
             // The words come first in the document: the transport is the first stop for
             // the keyboard.
             <div class={screen.stage_area_class()} data-testid="stage-area" data-fit="pending" ref={screen.stage_area.clone()}>
-                <div class="player-words">
+                <div class={classes!("player-words", screen.touring.then_some("with-tour"))}>
                     <Transport player={player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
                     // Compare mode's control is on the first screen while comparing, else below (`details-compare`).
