@@ -1,6 +1,7 @@
 //! The layout check that `cargo xtask test` runs first: every `use` follows the
 //! dependency rule ([`uses`]), the generic code knows no case, the Markdown stays
-//! inside the repository, and the wasm's crates sort through the one stable sort.
+//! inside the repository, the wasm's crates sort through the one stable sort, and
+//! no stylesheet selects with `:has()`.
 //!
 //! Why: adding a case must be one folder on each side (`engine/src/cases/<case>/`,
 //! `app/src/cases/<case>/`) plus a registry line; the moment the run machinery,
@@ -26,6 +27,8 @@ const SKIPPED_DIRS: &[&str] = &["target", "node_modules", "dist", ".git"];
 const WASM_TREES: &[&str] = &["engine/src", "app/src"];
 /// The one place that calls the standard library's stable sort.
 const THE_SORT: &str = "engine/src/run/sort.rs";
+/// Where the stylesheets are: the shell's and each case's.
+const STYLE_TREES: &[&str] = &["static", "app/src"];
 
 pub fn check() -> Outcome {
     let root = root();
@@ -35,10 +38,11 @@ pub fn check() -> Outcome {
     problems.extend(every_case_has_notes(&root));
     problems.extend(markdown_stays_inside(&root));
     problems.extend(stable_sorts_go_through_run_sort(&root));
+    problems.extend(no_stylesheet_selects_with_has(&root));
     if problems.is_empty() {
         println!(
             "xtask: layout: every use follows the dependency rule, generic code names no case, every case has notes, Markdown stays in the repository, \
-             stable sorts go through run::sort"
+             stable sorts go through run::sort, no stylesheet uses :has()"
         );
         Ok(())
     } else {
@@ -105,6 +109,34 @@ fn stable_sorts_go_through_run_sort(root: &Path) -> Vec<String> {
         }
     }
     problems
+}
+
+/// A `:has()` makes every change to the DOM below its subject re-check the subject's
+/// style: on the root or a page's article that is every step of the player, and it
+/// was most of a phone's blocking time (Lighthouse's TBT). The app sets a class instead.
+fn no_stylesheet_selects_with_has(root: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    for tree in STYLE_TREES {
+        for file in files_with_extension(&root.join(tree), "css") {
+            let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
+            if without_css_comments(&read(&file)).contains(":has(") {
+                problems.push(format!("{shown} selects with `:has()`: set a class from the app instead"));
+            }
+        }
+    }
+    problems
+}
+
+/// `css` without its `/* … */` comments, which may name a selector in prose.
+fn without_css_comments(css: &str) -> String {
+    let mut rules = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(start) = rest.find("/*") {
+        rules.push_str(&rest[..start]);
+        rest = rest[start + 2..].find("*/").map_or("", |end| &rest[start + 2 + end + 2..]);
+    }
+    rules.push_str(rest);
+    rules
 }
 
 /// Every engine case folder has its notes, `docs/cases/<id>.md`: the About page links them.
@@ -260,5 +292,12 @@ mod tests {
     fn prose_is_not_code() {
         let text = "let a = \"FifoCase \\\" x\"; // uses FifoCase\nlet b = c / d;";
         assert_eq!(code_only(text), "let a = ; \nlet b = c / d;\n");
+    }
+
+    #[test]
+    fn a_css_comment_is_not_a_rule() {
+        let css = "/* not `:has()` */ a:has(b) { } /* open";
+        assert_eq!(without_css_comments(css), " a:has(b) { } ");
+        assert!(!without_css_comments("/* :has( */ a { }").contains(":has("));
     }
 }
