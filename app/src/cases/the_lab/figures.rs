@@ -52,6 +52,33 @@ fn cell(fields: &BTreeMap<String, Metric>, key: &str) -> Html {
     html! { <td class="num">{ text }</td> }
 }
 
+/// A table's heading row: what its rows are, then each column's heading.
+fn head_row(rows_are: &str, columns: &[(&str, &str)]) -> Html {
+    html! {
+        <thead><tr>
+            <th scope="col">{ rows_are.to_string() }</th>
+            { for columns.iter().map(|(_, heading)| html! { <th scope="col">{ *heading }</th> }) }
+        </tr></thead>
+    }
+}
+
+/// A row per named object (a task, a lock): its name, then its figure in each column.
+fn body_rows(rows: &BTreeMap<String, Metric>, columns: &[(&str, &str)]) -> Html {
+    html! {
+        <tbody>
+            { for rows.iter().map(|(name, figures)| match figures {
+                Metric::Object(fields) => html! {
+                    <tr key={name.clone()}>
+                        <th scope="row">{ name }</th>
+                        { for columns.iter().map(|(key, _)| cell(fields, key)) }
+                    </tr>
+                },
+                _ => Html::default(),
+            }) }
+        </tbody>
+    }
+}
+
 /// The wide slot: the tables, under one heading.
 pub fn figures(context: &StageContext) -> Html {
     let metrics = &context.run.metrics;
@@ -61,21 +88,8 @@ pub fn figures(context: &StageContext) -> Html {
             <h2 id="lab-figures-title">{ "Per task, at the run's end" }</h2>
             <div class="table-scroll" role="region" aria-label="Figures per task" tabindex="0">
                 <table class="lab-table" data-testid="lab-task-table">
-                    <thead><tr>
-                        <th scope="col">{ "task" }</th>
-                        { for TASK_COLUMNS.iter().map(|(_, heading)| html! { <th scope="col">{ *heading }</th> }) }
-                    </tr></thead>
-                    <tbody>
-                        { for tasks.iter().map(|(name, figures)| match figures {
-                            Metric::Object(fields) => html! {
-                                <tr key={name.clone()}>
-                                    <th scope="row">{ name }</th>
-                                    { for TASK_COLUMNS.iter().map(|(key, _)| cell(fields, key)) }
-                                </tr>
-                            },
-                            _ => Html::default(),
-                        }) }
-                    </tbody>
+                    { head_row("task", TASK_COLUMNS) }
+                    { body_rows(tasks, TASK_COLUMNS) }
                     <tfoot><tr>
                         <th scope="row">{ "average" }</th>
                         { for TASK_COLUMNS.iter().map(|(column, _)| {
@@ -91,21 +105,8 @@ pub fn figures(context: &StageContext) -> Html {
                 <h3>{ "Per lock" }</h3>
                 <div class="table-scroll" role="region" aria-label="Figures per lock" tabindex="0">
                     <table class="lab-table" data-testid="lab-lock-table">
-                        <thead><tr>
-                            <th scope="col">{ "lock" }</th>
-                            { for LOCK_COLUMNS.iter().map(|(_, heading)| html! { <th scope="col">{ *heading }</th> }) }
-                        </tr></thead>
-                        <tbody>
-                            { for locks.iter().map(|(name, figures)| match figures {
-                                Metric::Object(fields) => html! {
-                                    <tr key={name.clone()}>
-                                        <th scope="row">{ name }</th>
-                                        { for LOCK_COLUMNS.iter().map(|(key, _)| cell(fields, key)) }
-                                    </tr>
-                                },
-                                _ => Html::default(),
-                            }) }
-                        </tbody>
+                        { head_row("lock", LOCK_COLUMNS) }
+                        { body_rows(locks, LOCK_COLUMNS) }
                     </table>
                 </div>
             }

@@ -286,13 +286,12 @@ impl Sim<'_> {
         let Some((busiest, count)) = o1::balance_plan(&loads, this) else { return };
         for _ in 0..count {
             let Some((from, task)) = self.o1_pull_task(this, busiest) else { return };
-            let array = Arg::Word(if from == Array::Active { "active" } else { "expired" });
             let args = [
                 Arg::Count(this as u64),
                 Arg::Task(task),
                 Arg::Count(busiest as u64),
                 Arg::Count(loads[busiest] as u64),
-                array,
+                array_word(from),
             ];
             self.op(now, Some(task), OpKind::Note, at(text::O1_SCHEDULE_FN, 6), T::O1_MIGRATE, &args, &[]);
         }
@@ -338,7 +337,6 @@ impl Sim<'_> {
         self.sched().balance[this].balanced(o1::Balance::Tried);
         for _ in 0..count {
             let Some((from, task)) = self.o1_pull_task(this, busiest) else { return };
-            let array = Arg::Word(if from == Array::Active { "active" } else { "expired" });
             let args = [
                 Arg::Count(this as u64),
                 Arg::Task(task),
@@ -346,7 +344,7 @@ impl Sim<'_> {
                 Arg::Count(loads[busiest] as u64),
                 Arg::Count(loads[this] as u64),
                 every,
-                array,
+                array_word(from),
             ];
             self.op(now, Some(task), OpKind::Note, at(text::O1_SCHEDULE_FN, 7), T::O1_REBALANCE, &args, &[]);
             // pull_task: TASK_PREEMPTS_CURR reschedules this CPU's task.
@@ -364,4 +362,9 @@ impl Sim<'_> {
     fn sched_ref(&self) -> &O1Sched {
         self.o1.as_ref().expect("the O(1) scheduler runs this workload")
     }
+}
+
+/// Which array a pulled task came from, as the narration names it.
+fn array_word(from: Array) -> Arg {
+    Arg::Word(if from == Array::Active { "active" } else { "expired" })
 }
