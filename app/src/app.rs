@@ -87,7 +87,11 @@ pub fn app() -> Html {
     // The presenter view's theme is the root's (`:root[data-present]` in the
     // stylesheets): set while drawing, so that it changes in the same frame as the page.
     let root = gloo::utils::document_element();
-    let _ = if route.presenting() { root.set_attribute("data-present", "") } else { root.remove_attribute("data-present") };
+    let _ = if route.presenting() {
+        root.set_attribute("data-present", "")
+    } else {
+        root.remove_attribute("data-present")
+    };
 
     let case = resolved_case(&route);
     let page = match &*route {
