@@ -1,6 +1,6 @@
 //! The Lab's presets: workloads a lecture can start from, each with what it shows in
 //! two sentences and a question to predict before running. Data, in every build (the
-//! page lists them); `engine/tests/the_lab.rs` runs each one.
+//! page lists them); `engine/tests/lab_presets.rs` runs each one.
 
 /// One preset.
 pub struct Preset {

@@ -1,0 +1,112 @@
+//! The textbook's policies on its own exercises, each computed by hand (OSTEP 7).
+
+use super::*;
+
+const THREE_JOBS: &str = "\
+job A at=0 length=100ms
+job B at=0 length=200ms
+job C at=0 length=300ms
+";
+
+#[test]
+fn fifo_three_jobs_together() {
+    // FIFO runs A 0–100, B 100–300, C 300–600.
+    // response = start − arrival: 0, 100, 300; turnaround = end − arrival: 100, 300, 600;
+    // waiting (ready, not running) = response here, since none runs twice: 0, 100, 300.
+    let run = run(&format!("kernel fifo\n{THREE_JOBS}"), "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 100, 0), (100, 300, 100), (300, 600, 300)]);
+    // Average turnaround (100 + 300 + 600) / 3 = 333.33 ms, to the nanosecond below.
+    assert_eq!(ns(run.metrics.get("turnaround_avg_ns")), 333_333_333);
+    assert_eq!(ns(run.metrics.get("response_avg_ns")), 133_333_333);
+}
+
+#[test]
+fn fifo_suffers_the_convoy_that_sjf_avoids() {
+    // The long job first: FIFO runs C 0–300, B 300–500, A 500–600:
+    // turnarounds 600, 500, 300 (A, B, C), average 1400 / 3 = 466.67 ms.
+    let reversed = "job C length=300ms\njob B length=200ms\njob A length=100ms\n";
+    let fifo = run(reversed, "fifo");
+    assert_eq!(figures(&fifo, &["A", "B", "C"]), vec![(500, 600, 500), (300, 500, 300), (0, 300, 0)]);
+    assert_eq!(ns(fifo.metrics.get("turnaround_avg_ns")), 466_666_666);
+    // SJF picks by length whatever the order: A 0–100, B 100–300, C 300–600, as FIFO did in order.
+    let sjf = run(reversed, "sjf");
+    assert_eq!(figures(&sjf, &["A", "B", "C"]), vec![(0, 100, 0), (100, 300, 100), (300, 600, 300)]);
+    assert_eq!(ns(sjf.metrics.get("turnaround_avg_ns")), 333_333_333);
+}
+
+#[test]
+fn round_robin_with_a_one_millisecond_quantum() {
+    // Quantum 1 ms, A B C in turn: responses 0, 1, 2 ms.
+    // A needs 100 slices: its 100th starts at 3 × 99 = 297 and ends at 298.
+    // Then B and C alternate: B's 100th slice ended at 299, C's at 300; B needs 100 more,
+    // one every 2 ms: it ends at 300 + 2 × 99 + 1 = 499. C alone then ends at 600.
+    // waiting = turnaround − length: 298 − 100 = 198, 499 − 200 = 299, 600 − 300 = 300.
+    let run = run(&format!("kernel rr quantum=1ms\n{THREE_JOBS}"), "as-written");
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 298, 198), (1, 499, 299), (2, 600, 300)]);
+    // Each job is switched in once per slice it runs, except C's last 100 back to back.
+    assert_eq!(task_ms(&run, "A", "user_ns"), 100);
+}
+
+const LATE_SHORT_JOBS: &str = "\
+job A at=0 length=100ms
+job B at=10ms length=10ms
+job C at=10ms length=10ms
+";
+
+#[test]
+fn sjf_with_late_short_jobs_waits_and_stcf_preempts() {
+    // SJF never preempts: A 0–100, B 100–110, C 110–120.
+    // response: A 0, B 100 − 10 = 90, C 110 − 10 = 100; turnaround: 100, 110 − 10 = 100, 120 − 10 = 110.
+    let sjf = run(LATE_SHORT_JOBS, "sjf");
+    assert_eq!(figures(&sjf, &["A", "B", "C"]), vec![(0, 100, 0), (90, 100, 90), (100, 110, 100)]);
+    assert_eq!(ns(sjf.metrics.get("turnaround_avg_ns")), 103_333_333, "(100 + 100 + 110) / 3");
+    // STCF: at 10 ms B (10 ms left) preempts A (90 ms left): A 0–10, B 10–20, C 20–30, A 30–120.
+    // response: A 0, B 0, C 20 − 10 = 10; turnaround: 120, 10, 20; A waited 20, C 10.
+    let stcf = run(LATE_SHORT_JOBS, "stcf");
+    assert_eq!(figures(&stcf, &["A", "B", "C"]), vec![(0, 120, 20), (0, 10, 0), (10, 20, 10)]);
+    assert_eq!(ns(stcf.metrics.get("turnaround_avg_ns")), 50 * MS, "(120 + 10 + 20) / 3");
+    assert_eq!(ns(stcf.metrics.get("preemptions")), 1);
+}
+
+#[test]
+fn two_cpus_share_one_queue() {
+    // Two CPUs, FIFO: A on CPU 0 and B on CPU 1 at 0; C waits for the first free CPU (A's, at 100).
+    let run = run(&format!("kernel fifo\ncpus 2\n{THREE_JOBS}"), "as-written");
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 100, 0), (0, 200, 0), (100, 400, 100)]);
+}
+
+#[test]
+fn stcf_on_two_cpus_preempts_the_task_with_the_most_left() {
+    // A (100 ms) on CPU 0 and B (50 ms) on CPU 1 from 0; C (10 ms) arrives at 20 ms,
+    // when A has 80 ms left and B 30: C takes A's CPU, 20–30, and A resumes at 30.
+    let workload = "cpus 2\njob A length=100ms\njob B length=50ms\njob C at=20ms length=10ms\n";
+    let run = run(workload, "stcf");
+    assert_eq!(figures(&run, &["A", "B", "C"]), vec![(0, 110, 10), (0, 50, 0), (0, 10, 0)]);
+}
+
+#[test]
+fn jobs_with_io_overlap_under_stcf_and_leave_the_cpu_idle_under_fifo() {
+    // OSTEP 7.8, "Incorporating I/O": A computes 50 ms in 10 ms bursts, each followed by
+    // 10 ms of I/O; B computes 60 ms. STCF: A (50 left) runs 0–10; during its I/O B runs;
+    // each time A wakes it has less left than B (40 < 50, 30 < 40, 20 < 30, 10 < 20) and
+    // preempts it: A ends at 90, B at 110, the CPU never idle.
+    let workload = "job A length=50ms io_every=10ms io_for=10ms\njob B length=60ms\n";
+    let stcf = run(workload, "stcf");
+    assert_eq!(figures(&stcf, &["A", "B"]), vec![(0, 90, 0), (10, 110, 50)]);
+    assert_eq!(task_ms(&stcf, "A", "sleep_ns"), 40);
+    // FIFO: B runs 10–70 to its end while A's I/O is long done; then A alone: its four
+    // remaining bursts at 70, 90, 110 and 130 with the CPU idle during each I/O.
+    let fifo = run(workload, "fifo");
+    assert_eq!(figures(&fifo, &["A", "B"]), vec![(0, 140, 50), (10, 70, 10)]);
+}
+
+#[test]
+fn io_options_are_checked() {
+    let alone = errors("job A length=10ms io_every=2ms\n");
+    assert!(alone.contains("line 1, column 19: `io_every=` and `io_for=` go together"), "{alone}");
+    let many = errors("job A length=10s io_every=1ns io_for=1ms\n");
+    assert!(many.contains("line 1, column 31: 10,000,000,000 I/O bursts; at most 1,000,000"), "{many}");
+    let task = errors("task t io_every=1ms\n  run 1ms\n");
+    assert!(task.contains("unknown option `io_every`; expected at=, nice= or cpu="), "{task}");
+}
