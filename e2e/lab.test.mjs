@@ -101,12 +101,15 @@ describe('the Lab', () => {
         assert.equal(start, 'start', `${id}: the run opens at its start`);
         await page.keyboard.press('n');
         await page.waitForFunction((start) => (location.hash.match(/step=[^&]*/)?.[0] ?? 'start') !== start, start);
-        // A kernel of its own draws its run queue: O(1)'s arrays, EEVDF's deadlines, 2.4's goodness.
+        // Every run draws its run queue: O(1)'s arrays, EEVDF's deadlines, 2.4's goodness,
+        // a textbook policy's queue in the order the policy takes it.
         const text = await page.getByTestId('lab-text').inputValue();
-        const ownKernel = /^kernel (o1|eevdf|goodness)\b/m.test(text);
-        assert.equal(await page.getByTestId('lab-structure').count(), ownKernel ? 1 : 0, `${id}: the kernel's run queue`);
-        if (/^kernel o1\b/m.test(text)) assert.match(await page.getByTestId('lab-structure').innerText(), /active array/, id);
-        if (/^kernel eevdf\b/m.test(text)) assert.match(await page.getByTestId('lab-structure').innerText(), /virtual deadline/, id);
+        assert.equal(await page.getByTestId('lab-structure').count(), 1, `${id}: the run queue`);
+        const structure = await page.getByTestId('lab-structure').innerText();
+        if (/^kernel o1\b/m.test(text)) assert.match(structure, /active array/, id);
+        if (/^kernel eevdf\b/m.test(text)) assert.match(structure, /virtual deadline/, id);
+        if (/^kernel rr\b/m.test(text)) assert.match(structure, /round robin: the head is next/, id);
+        if (/^kernel (fifo|sjf|stcf)\b/m.test(text)) assert.match(structure, /The policy.s run queue/, id);
         const shown = await page.evaluate(() => {
           const rect = (selector) => document.querySelector(selector)?.getBoundingClientRect();
           return { stage: rect('[data-testid="world-stage"]'), editor: rect('[data-testid="lab-editor"]'), height: window.innerHeight, width: window.innerWidth };

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use slowpath_engine::run::params::ParamValues;
 use slowpath_engine::run::trace::{Metric, Outcome, Run};
-use slowpath_engine::run::world::Effect;
+use slowpath_engine::run::world::{Effect, TaskState, World};
 use slowpath_engine::{run_checked, simulation, RunError};
 
 const MS: u64 = 1_000_000;

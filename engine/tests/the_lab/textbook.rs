@@ -110,3 +110,32 @@ fn io_options_are_checked() {
     let task = errors("task t io_every=1ms\n  run 1ms\n");
     assert!(task.contains("unknown option `io_every`; expected at=, nice= or cpu="), "{task}");
 }
+
+/// Each queued task's (rank, key) in the policy's queue (`machine/shown.rs`), the
+/// first time `ready(world)` holds; None for a task not in the queue.
+fn queue_when(run: &Run, ready: impl Fn(&World) -> bool) -> Vec<Option<(i64, i64)>> {
+    let world = (0..=run.total_ops()).map(|position| run.state_at(position)).find(|world| ready(world));
+    let world = world.expect("the moment comes");
+    world.tasks.iter().map(|task| (task.gauges[0] == 1).then(|| (task.gauges[1], task.gauges[2]))).collect()
+}
+
+#[test]
+fn the_queue_is_shown_in_the_order_each_policy_takes_it() {
+    // Round robin: once B has A's CPU (A's quantum ended), C is next and A, just put
+    // at the tail, after it; B runs, out of the queue.
+    let rr = run(&format!("kernel rr quantum=10ms\n{THREE_JOBS}"), "as-written");
+    let b_runs = |world: &World| matches!(world.tasks[1].state, TaskState::RunningUser { .. });
+    assert_eq!(queue_when(&rr, b_runs), vec![Some((2, 0)), None, Some((1, 0))]);
+    // SJF: A runs; B (20 ms) and C (10 ms) arrive and are ordered by length, C first.
+    let sjf = run(
+        "kernel sjf\njob A length=30ms\njob B at=1ms length=20ms\njob C at=2ms length=10ms\n",
+        "as-written",
+    );
+    let all_in = |world: &World| world.tasks[2].state == TaskState::Runnable;
+    assert_eq!(queue_when(&sjf, all_in), vec![None, Some((2, 20 * MS as i64)), Some((1, 10 * MS as i64))]);
+    // STCF orders by the time left: A ran 2 ms of 30 before C came and stays on its CPU
+    // (28 ms left is more than C's 10 only if C preempts: it does; A is queued with 28).
+    let stcf = run("kernel stcf\njob A length=30ms\njob C at=2ms length=10ms\n", "as-written");
+    let c_runs = |world: &World| matches!(world.tasks[1].state, TaskState::RunningUser { .. });
+    assert_eq!(queue_when(&stcf, c_runs), vec![Some((1, 28 * MS as i64)), None]);
+}

@@ -1,13 +1,10 @@
-//! The Lab's stage: who is on each CPU; under a kernel of its own, that kernel's
-//! run-queue structure (O(1)'s arrays, EEVDF's queue by virtual deadline, 2.4's run
-//! list by goodness, from the machine's queue gauges); then every other task grouped
-//! by what it waits for (a CPU, a lock, a timer or a pipe, its arrival) or whether it
-//! has exited, then the locks with their holders and queues. Chips keep up to the
-//! Lab's 64 tasks on the first screen, where one card a task would not fit.
-//!
-//! The groups are sets, not queues: under a textbook policy the order inside
-//! "waiting for a CPU" is the tasks' order in the workload, not the policy's queue,
-//! and the heading says so.
+//! The Lab's stage: who is on each CPU; the run-queue structure of the kernel (O(1)'s
+//! arrays, EEVDF's queue by virtual deadline, 2.4's run list by goodness) or the
+//! textbook policy's queue in the order the policy takes it, from the machine's queue
+//! gauges; then every other task grouped by what it waits for (a lock, a timer or a
+//! pipe, its arrival) or whether it has exited, then the locks with their holders and
+//! queues. Chips keep up to the Lab's 64 tasks on the first screen, where one card a
+//! task would not fit.
 
 use super::StageContext;
 use crate::player::panels::LockPanel;
@@ -30,6 +27,16 @@ enum Structure {
     O1,
     Eevdf,
     Goodness,
+    /// A textbook policy's one queue, ranked in the order the policy takes it.
+    Textbook(Policy),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Policy {
+    Fifo,
+    Sjf,
+    Stcf,
+    RoundRobin,
 }
 
 fn structure_of(layout: &Layout) -> Option<Structure> {
@@ -37,7 +44,45 @@ fn structure_of(layout: &Layout) -> Option<Structure> {
         Some("o1_array") => Some(Structure::O1),
         Some("eevdf_queued") => Some(Structure::Eevdf),
         Some("good_queued") => Some(Structure::Goodness),
+        Some("fifo_queued") => Some(Structure::Textbook(Policy::Fifo)),
+        Some("sjf_queued") => Some(Structure::Textbook(Policy::Sjf)),
+        Some("stcf_queued") => Some(Structure::Textbook(Policy::Stcf)),
+        Some("rr_queued") => Some(Structure::Textbook(Policy::RoundRobin)),
         _ => None,
+    }
+}
+
+/// A duration a policy orders by; a task without an end has no length.
+fn policy_duration(ns: i64) -> String {
+    if ns == i64::MAX {
+        "no end".to_string()
+    } else {
+        format::duration(ns.unsigned_abs())
+    }
+}
+
+/// The textbook queue's heading, and what the policy orders it by (FIFO and round
+/// robin take it in order).
+fn textbook_title(policy: Policy) -> (&'static str, Option<&'static str>) {
+    match policy {
+        Policy::Fifo => ("queue, first in first out: next first", None),
+        Policy::RoundRobin => {
+            ("queue, round robin: the head is next, a used-up quantum goes to the tail", None)
+        }
+        Policy::Sjf => ("queue, shortest job first: next first", Some("length")),
+        Policy::Stcf => ("queue, least time left first: next first", Some("left")),
+    }
+}
+
+/// A task in the textbook queue: its place (1 is next) and what the policy orders by.
+fn textbook_chip(by: Option<&str>, task: &TaskView) -> Html {
+    let rank = gauge(task, KEY);
+    match by {
+        None => queued_chip(task, format!("#{rank}"), format!("place {rank} in the queue")),
+        Some(word) => {
+            let key = policy_duration(gauge(task, MARK));
+            queued_chip(task, format!("#{rank} · {key}"), format!("place {rank} in the queue, {word} {key}"))
+        }
     }
 }
 
@@ -82,7 +127,8 @@ fn after_v(ns: i64) -> String {
 
 /// The kernel's own run-queue structure at the cursor: O(1)'s active and expired
 /// arrays by priority on each CPU, EEVDF's queue of each CPU by virtual deadline
-/// with eligibility, 2.4's one run list by goodness. The task on a CPU is ringed.
+/// with eligibility, 2.4's one run list by goodness, a textbook policy's queue in the
+/// order it takes it. The task on a CPU is ringed.
 fn kernel_structure(structure: Structure, view: &View) -> Html {
     let cpus = view.cpus.len();
     let queued: Vec<&TaskView> = view.tasks.iter().filter(|task| gauge(task, PLACE) != 0).collect();
@@ -145,6 +191,11 @@ fn kernel_structure(structure: Structure, view: &View) -> Html {
                 )
             })
             .collect(),
+        Structure::Textbook(policy) => {
+            let (title, by) = textbook_title(policy);
+            let chip = |task: &TaskView| textbook_chip(by, task);
+            row(title.to_string(), queued.clone(), |task| gauge(task, KEY), &chip)
+        }
         Structure::Goodness => {
             let good_chip = |task: &TaskView| {
                 queued_chip(
@@ -163,7 +214,7 @@ fn kernel_structure(structure: Structure, view: &View) -> Html {
     };
     html! {
         <section class="panel lab-structure" data-testid="lab-structure">
-            <h2>{ "The kernel's run queue" }</h2>
+            <h2>{ if matches!(structure, Structure::Textbook(_)) { "The policy's run queue" } else { "The kernel's run queue" } }</h2>
             { rows }
         </section>
     }
@@ -171,7 +222,7 @@ fn kernel_structure(structure: Structure, view: &View) -> Html {
 
 /// The groups, in the order a reader scans them: what is waiting to run first.
 const GROUPS: &[(Group, &str)] = &[
-    (Group::Ready, "Waiting for a CPU (in workload order)"),
+    (Group::Ready, "Waiting for a CPU"),
     (Group::Lock, "Waiting for a lock"),
     (Group::Asleep, "Asleep (a timer or a pipe)"),
     (Group::NotYet, "Not arrived yet"),

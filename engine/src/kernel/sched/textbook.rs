@@ -48,13 +48,15 @@ impl Policy {
         }
     }
 
-    /// Which of `waiting` runs next (its index): the least key, then the earliest queued.
+    /// The queue's order under this policy, least first: its key, then the earliest
+    /// queued (then the task, which two entries never share).
+    pub fn order(self, waiting: &Waiting) -> (u64, u64, TaskId) {
+        (self.key_ns(waiting), waiting.queued_seq, waiting.task)
+    }
+
+    /// Which of `waiting` runs next (its index): the first in the policy's `order`.
     pub fn pick(self, waiting: &[Waiting]) -> Option<usize> {
-        waiting
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, candidate)| (self.key_ns(candidate), candidate.queued_seq, candidate.task))
-            .map(|(index, _)| index)
+        waiting.iter().enumerate().min_by_key(|(_, candidate)| self.order(candidate)).map(|(index, _)| index)
     }
 
     /// Whether `arriving` takes the CPU from `running` at once (only STCF preempts).

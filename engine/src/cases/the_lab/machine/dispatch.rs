@@ -54,8 +54,26 @@ impl Sim<'_> {
 
     pub(super) fn enqueue(&mut self, task: TaskId) {
         assert!(!self.queue.iter().any(|(queued, _)| *queued == task), "task {} queued twice", task.0);
+        if let Some(at) = self.joining.iter().position(|joining| *joining == task) {
+            self.joining.remove(at);
+        }
         self.queue.push((task, self.next_seq));
         self.next_seq += 1;
+    }
+
+    /// Under a textbook policy: the tasks the op being recorded makes runnable join
+    /// `joining` (after those still to join), and those no longer runnable leave it.
+    pub(super) fn note_joining(&mut self, effects: &[Effect]) {
+        let world = self.builder.world();
+        self.joining.retain(|task| world.tasks[task.0 as usize].state == TaskState::Runnable);
+        for effect in effects {
+            if let Effect::SetState { task, state: TaskState::Runnable } = *effect {
+                let queued = self.queue.iter().any(|(queued, _)| *queued == task);
+                if !queued && !self.joining.contains(&task) {
+                    self.joining.push(task);
+                }
+            }
+        }
     }
 
     /// Tasks ready and off every CPU (the O(1) scheduler keeps the running one queued too).

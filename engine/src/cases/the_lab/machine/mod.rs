@@ -101,6 +101,10 @@ pub(super) struct Sim<'p> {
     /// The run queue: each task with the sequence number it joined with.
     queue: Vec<(TaskId, u64)>,
     next_seq: u64,
+    /// Under a textbook policy, the tasks an op made runnable that have not joined the
+    /// queue yet, in order: each joins right after its op (or after the CPUs it woke
+    /// are given tasks), and the op already shows them there (`shown.rs`).
+    joining: Vec<TaskId>,
     steps: u64,
     stopped: Option<Outcome>,
     /// The instant whose iteration opens with the next op.
@@ -118,8 +122,8 @@ pub(super) struct Sim<'p> {
     /// 2.4's run queue and counters, when the workload runs on it.
     good: Option<goodness::GoodSched>,
     pipes: Vec<pipes::PipeRt>,
-    /// Each task's place in its kernel's run-queue structure as last recorded
-    /// (`shown.rs`); None under a textbook policy.
+    /// Each task's place in its kernel's run-queue structure (or its policy's
+    /// queue) as last recorded (`shown.rs`).
     shown: Option<Vec<shown::Place>>,
 }
 
@@ -145,10 +149,13 @@ pub(super) fn run(program: &Program) -> Finished {
     shown::add(
         &mut layout,
         match program.kernel {
-            KernelChoice::O1 => Some(shown::O1_GAUGES),
-            KernelChoice::Eevdf => Some(shown::EEVDF_GAUGES),
-            KernelChoice::Goodness => Some(shown::GOOD_GAUGES),
-            _ => None,
+            KernelChoice::O1 => shown::O1_GAUGES,
+            KernelChoice::Eevdf => shown::EEVDF_GAUGES,
+            KernelChoice::Goodness => shown::GOOD_GAUGES,
+            KernelChoice::Fifo => shown::FIFO_GAUGES,
+            KernelChoice::Sjf => shown::SJF_GAUGES,
+            KernelChoice::Stcf => shown::STCF_GAUGES,
+            KernelChoice::Rr { .. } => shown::RR_GAUGES,
         },
     );
     let group = layout.add_group("workload");
@@ -190,6 +197,7 @@ pub(super) fn run(program: &Program) -> Finished {
         cpus: vec![CpuRt { task: None, charged_ns: 0, slice_end_ns: u64::MAX }; usize::from(program.cpus)],
         queue: Vec::new(),
         next_seq: 0,
+        joining: Vec::new(),
         steps: 0,
         stopped: None,
         iteration_due: None,
@@ -207,8 +215,7 @@ pub(super) fn run(program: &Program) -> Finished {
             goodness::GoodSched::new(program.tasks.len(), hz, program.cpus.into())
         }),
         pipes,
-        shown: matches!(program.kernel, KernelChoice::O1 | KernelChoice::Eevdf | KernelChoice::Goodness)
-            .then(|| vec![[0; 4]; program.tasks.len()]),
+        shown: Some(vec![[0; 4]; program.tasks.len()]),
     };
     let outcome = sim.simulate();
     let metrics = sim.metrics();
@@ -296,6 +303,9 @@ impl Sim<'_> {
             self.builder.iteration(say(T::ITER_AT.id(), &[Arg::Ns(when)]));
         }
         // The kernel's run-queue structure as this decision left it, for the stage.
+        if !self.kernel_sched() {
+            self.note_joining(effects);
+        }
         let gauges = self.queue_gauges();
         let effects: std::borrow::Cow<'_, [Effect]> = if gauges.is_empty() {
             std::borrow::Cow::Borrowed(effects)
