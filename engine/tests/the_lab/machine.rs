@@ -107,3 +107,35 @@ fn the_same_text_kernel_and_seed_give_the_same_trace() {
     let other = run(preset, "fifo");
     assert_ne!(first.trace_hash, other.trace_hash, "another kernel, another trace");
 }
+
+/// The Perfetto export of a Lab run: each task a thread of the machine, each lock a
+/// track of its own (process 2) with its holds as slices, when they were held.
+#[test]
+fn a_lab_run_exports_its_tasks_as_threads_and_its_locks_as_tracks() {
+    let run = run(MUTEX_PAIR, "as-written");
+    let meta = simulation("the-lab").expect("the Lab is built").meta();
+    let json: serde_json::Value =
+        serde_json::from_str(&slowpath_engine::export::perfetto::perfetto_json(meta, &run)).expect("JSON");
+    let events = json["traceEvents"].as_array().expect("events");
+    let named = |pid: u64| -> Vec<(u64, String)> {
+        events
+            .iter()
+            .filter(|event| event["name"] == "thread_name" && event["pid"] == pid)
+            .map(|event| {
+                (event["tid"].as_u64().unwrap(), event["args"]["name"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    let threads: Vec<String> = named(1).into_iter().map(|(_, name)| name).collect();
+    assert!(threads.contains(&"t1".to_string()) && threads.contains(&"t2".to_string()), "{threads:?}");
+    let tracks = named(2);
+    let (lock_tid, _) = tracks.iter().find(|(_, name)| name == "M").expect("M has a track");
+    // Its holds: t1's 0–15 ms and t2's 15–30 ms, in µs on the track.
+    let mut holds: Vec<(f64, f64)> = events
+        .iter()
+        .filter(|event| event["ph"] == "X" && event["pid"] == 2 && event["tid"].as_u64() == Some(*lock_tid))
+        .map(|event| (event["ts"].as_f64().unwrap(), event["dur"].as_f64().unwrap()))
+        .collect();
+    holds.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert_eq!(holds, vec![(0.0, 15_000.0), (15_000.0, 15_000.0)]);
+}
