@@ -302,8 +302,19 @@ pub fn stage(context: &StageContext) -> Html {
             }
             <section class="panel lab-groups">
                 <h2>{ format!("Tasks ({})", view.tasks.len()) }</h2>
-                { for GROUPS.iter().filter(|(group, _)| structure.is_none() || *group != Group::Ready).map(|&(group, heading)| {
-                    let members: Vec<&TaskView> = view.tasks.iter().filter(|task| group_of(task.state) == group).collect();
+                { for GROUPS.iter().filter_map(|&(group, heading)| {
+                    let mut members: Vec<&TaskView> = view.tasks.iter().filter(|task| group_of(task.state) == group).collect();
+                    // With a run queue drawn, a ready task is in it, but for the step that
+                    // wakes it and the next, which queues it: it is shown between the two.
+                    if structure.is_some() && group == Group::Ready {
+                        members.retain(|task| gauge(task, PLACE) == 0);
+                        if members.is_empty() {
+                            return None;
+                        }
+                        return Some((group, "Woken, joining the run queue", members));
+                    }
+                    Some((group, heading, members))
+                }).map(|(_, heading, members)| {
                     html! {
                         <div class={classes!("lab-group", members.is_empty().then_some("empty"))} key={heading}>
                             <h3>{ format!("{heading}: {}", members.len()) }</h3>
