@@ -6,7 +6,7 @@ use slowpath_engine::run::format;
 use slowpath_engine::run::lock::{LockKind, LockMode};
 use slowpath_engine::run::narration::{group_digits, Segment};
 use slowpath_engine::run::trace::{Granularity, Metric};
-use slowpath_engine::run::view::View;
+use slowpath_engine::run::view::{LockView, View};
 use slowpath_engine::run::world::TaskState;
 use slowpath_engine::Run;
 use std::rc::Rc;
@@ -255,6 +255,20 @@ fn kind_word(kind: LockKind) -> &'static str {
     }
 }
 
+/// The longest any of `lock`'s waiters has waited at `now_ns`.
+fn longest_wait_ns(lock: &LockView, now_ns: u64) -> u64 {
+    lock.waiters.iter().map(|waiter| now_ns.saturating_sub(waiter.since_ns)).max().unwrap_or(0)
+}
+
+/// A wait as a share of the longest, in whole percent: the bar behind a waiter's chip,
+/// so that who has waited longest reads at a glance.
+fn wait_share_percent(waited_ns: u64, longest_ns: u64) -> u64 {
+    if longest_ns == 0 {
+        return 0;
+    }
+    (u128::from(waited_ns) * 100 / u128::from(longest_ns)) as u64
+}
+
 #[function_component(LockPanel)]
 pub fn lock_panel(props: &ViewProps) -> Html {
     let view = &props.view;
@@ -284,11 +298,15 @@ pub fn lock_panel(props: &ViewProps) -> Html {
                         <span class="label">{ format!("Wait queue ({}): ", lock.waiters.len()) }</span>
                         if lock.waiters.is_empty() { <span class="muted">{ "empty" }</span> }
                         <ol class="queue">
-                            { for lock.waiters.iter().map(|waiter| html! {
-                                <li key={waiter.task.0} class={classes!("chip", "waiter", mode_word(waiter.mode))}>
-                                    { name(waiter.task) }{ " · " }{ mode_word(waiter.mode) }
-                                    { " · waiting " }{ format::duration(view.now_ns - waiter.since_ns) }
-                                </li>
+                            { for lock.waiters.iter().map(|waiter| {
+                                let waited_ns = view.now_ns.saturating_sub(waiter.since_ns);
+                                html! {
+                                    <li key={waiter.task.0} class={classes!("chip", "waiter", mode_word(waiter.mode))}
+                                        style={format!("--waited: {}%", wait_share_percent(waited_ns, longest_wait_ns(lock, view.now_ns)))}>
+                                        { name(waiter.task) }{ " · " }{ mode_word(waiter.mode) }
+                                        { " · waiting " }{ format::duration(waited_ns) }
+                                    </li>
+                                }
                             }) }
                         </ol>
                     </div>
@@ -405,7 +423,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::first_sentence;
+    use super::{first_sentence, wait_share_percent};
 
     #[test]
     fn the_first_sentence_ends_at_a_stop_not_at_a_decimal_point() {
@@ -415,5 +433,13 @@ mod tests {
         );
         assert_eq!(first_sentence(" One sentence only "), "One sentence only");
         assert_eq!(first_sentence("Done? Yes."), "Done?");
+    }
+
+    #[test]
+    fn a_wait_bar_is_its_share_of_the_longest_wait() {
+        assert_eq!(wait_share_percent(5, 20), 25);
+        assert_eq!(wait_share_percent(20, 20), 100);
+        assert_eq!(wait_share_percent(0, 0), 0, "a waiter that has just queued");
+        assert_eq!(wait_share_percent(u64::MAX, u64::MAX), 100, "no overflow");
     }
 }
