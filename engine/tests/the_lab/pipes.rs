@@ -1,4 +1,5 @@
-//! Pipes: a writer that fills one sleeps, a reader of an empty one sleeps.
+//! Pipes: page slots, who sleeps, and who wakes whom by v6.13's rules (was_empty,
+//! was_full, wake_next_reader).
 
 use super::*;
 
@@ -17,36 +18,129 @@ task consumer
   }
 ";
 
+fn pipe_figure(run: &Run, pipe: &str, key: &str) -> u64 {
+    let Some(Metric::Object(pipes)) = run.metrics.get("pipes") else { panic!("no pipes") };
+    let Some(Metric::Object(p)) = pipes.get(pipe) else { panic!("no pipe {pipe}") };
+    ns(p.get(key))
+}
+
 #[test]
 fn a_full_pipe_puts_the_writer_to_sleep_and_an_empty_one_the_reader() {
-    // FIFO on one CPU. producer runs 0–3: sends at 1 and 2 fill the 8 KiB pipe; the third
-    // 4 KiB send is atomic (≤ PIPE_BUF) and finds no room: it sleeps at 3. consumer runs:
-    // its read at 3 makes room and wakes producer (runnable, FIFO keeps consumer on), reads
-    // again at 5, finds the pipe empty at 7 and sleeps; producer's retried send at 7 wakes
-    // it, its last send at 8 fills 4 KiB again, and it exits at 8; consumer reads at 8 and
-    // 10 and exits at 12. producer waits 3–7 for the CPU; consumer 0–3 and 7–8.
+    // FIFO on one CPU; the 8 KiB pipe has two page slots. producer runs 0–3: its sends
+    // at 1 and 2 take a slot each; the third, at 3, finds both in use and, being at most
+    // a page, writes nothing and sleeps. consumer runs: its read at 3 began on a full
+    // pipe (was_full), so it wakes producer (runnable; FIFO keeps consumer on); reads
+    // again at 5 and finds the pipe empty at 7, and sleeps. producer's send at 7 goes
+    // into an empty pipe (was_empty) and wakes consumer; its last send at 8 takes the
+    // second slot, and it exits at 8; consumer reads at 8 and 10 and exits at 12.
+    // producer waits 3–7 for the CPU; consumer 0–3 and 7–8.
     let run = run(PRODUCER_CONSUMER, "as-written");
     assert_eq!(figures(&run, &["producer", "consumer"]), vec![(0, 8, 4), (3, 12, 4)]);
-    let Some(Metric::Object(pipes)) = run.metrics.get("pipes") else { panic!("no pipes") };
-    let Some(Metric::Object(p)) = pipes.get("P") else { panic!("no pipe P") };
-    let figure = |key: &str| ns(p.get(key));
+    let figure = |key: &str| pipe_figure(&run, "P", key);
     assert_eq!((figure("sent_bytes"), figure("received_bytes"), figure("left_bytes")), (16_384, 16_384, 0));
-    assert_eq!((figure("read_waits"), figure("write_waits")), (1, 1));
+    assert_eq!((figure("read_waits"), figure("write_waits"), figure("spurious_wakeups")), (1, 1, 0));
+    assert_eq!((figure("capacity_bytes"), figure("slots")), (8_192, 2));
     let text = narration(&run);
-    assert!(text.contains("producer must write its 4,096 bytes at once (at most PIPE_BUF, 4 KiB, is atomic) but pipe P holds 8,192 of 8,192"), "{text}");
-    assert!(text.contains("consumer wakes producer, the first writer asleep on the full pipe P"), "{text}");
+    assert!(text.contains("producer cannot write yet: all 2 page slots of pipe P are in use"), "{text}");
+    assert!(
+        text.contains(
+            "The pipe was full when consumer's read began (was_full), so it wakes one writer, producer"
+        ),
+        "{text}"
+    );
     assert!(text.contains("consumer finds pipe P empty and sleeps"), "{text}");
+    assert!(
+        text.contains(
+            "The pipe was empty when producer's write began (was_empty), so it wakes one reader, consumer"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_read_that_frees_no_slot_still_wakes_the_writer_which_sleeps_again() {
+    // v6.13: a read wakes a writer whenever the pipe was full as it began. reader's 1 KiB
+    // read of a full two-slot pipe frees no slot (a partly read page stays in use), yet
+    // wakes writer; reader then sleeps for 1 ms, writer runs, finds every slot still in use
+    // and sleeps again (a wakeup for nothing). At 1 ms reader empties the pipe (was_full
+    // again: writer is woken, and this time writes).
+    let workload = "\
+kernel fifo
+pipe P 8KiB
+task writer
+  send P 8KiB
+  send P 4KiB
+task reader
+  recv P 1KiB
+  sleep 1ms
+  recv P 8KiB
+  recv P 4KiB
+";
+    let run = run(workload, "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    assert_eq!(pipe_figure(&run, "P", "spurious_wakeups"), 1);
+    assert_eq!(pipe_figure(&run, "P", "write_waits"), 1);
+    assert_eq!(pipe_figure(&run, "P", "received_bytes"), 12_288);
+    let text = narration(&run);
+    assert!(
+        text.contains(
+            "reader reads 1,024 bytes from pipe P (it asked for 1,024), emptying and freeing 0 page slot(s)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("writer runs again, but all 2 page slots of pipe P are still in use"), "{text}");
+    assert!(
+        text.contains(
+            "reader reads 7,168 bytes from pipe P (it asked for 8,192), emptying and freeing 2 page slot(s)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_woken_reader_that_leaves_data_wakes_the_next() {
+    // Two readers asleep on an empty pipe; one 8 KiB write wakes one of them (each wakeup
+    // wakes one exclusive waiter). r1, having slept, reads its 4 KiB and leaves 4 KiB:
+    // wake_next_reader passes the wakeup on to r2.
+    let workload =
+        "kernel fifo\npipe P\ntask r1\n  recv P 4KiB\ntask r2\n  recv P 4KiB\ntask w\n  send P 8KiB\n";
+    let run = run(workload, "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    let text = narration(&run);
+    assert!(text.contains("w writes 8,192 bytes into pipe P, in 2 new page slot(s): it holds 8,192 bytes in 2 of its 16 slots."), "{text}");
+    assert!(text.contains("so it wakes one reader, r1, the first asleep on pipe P"), "{text}");
+    assert!(text.contains("r1 had slept before it read, and leaves 4,096 bytes in pipe P: it wakes the next reader asleep, r2"), "{text}");
+    assert_eq!(pipe_figure(&run, "P", "read_waits"), 2);
+}
+
+#[test]
+fn small_writes_merge_into_the_last_page() {
+    // The first write takes a slot; the next two are not page-aligned and the page has
+    // room: they merge into it. A 4 KiB write is a whole page: it takes a slot of its own.
+    let workload = "pipe P\ntask w\n  send P 100\n  send P 100\n  send P 3896\n  send P 4KiB\n  send P 4100\ntask r\n  sleep 1ms\n  recv P 16KiB\n";
+    let run = run(workload, "as-written");
+    let text = narration(&run);
+    assert!(text.contains("w writes 100 bytes into pipe P, merged into the page of its last slot"), "{text}");
+    assert!(text.contains("w writes 3,896 bytes into pipe P, merged into the page of its last slot (a write not a whole number of pages first fills the last page, if it has room): it holds 4,096 bytes in 1 of its 16 slots."), "{text}");
+    assert!(text.contains("w writes 4,096 bytes into pipe P, in 1 new page slot(s): it holds 8,192 bytes in 2 of its 16 slots."), "{text}");
+    // 4,100 = a page and 4 bytes: the 4 do not fit the full last page, so two new slots.
+    assert!(text.contains("w writes 4,100 bytes into pipe P, in 2 new page slot(s): it holds 12,292 bytes in 4 of its 16 slots."), "{text}");
+    assert!(
+        text.contains(
+            "r reads 12,292 bytes from pipe P (it asked for 16,384), emptying and freeing 4 page slot(s)"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
 fn a_pipe_is_as_big_as_the_kernel_makes_it() {
-    // round_pipe_size: a 1-byte pipe is a page, so an atomic 4 KiB write fits it at once
+    // round_pipe_size: a 1-byte pipe is a page, one slot, so a 4 KiB write fits it at once
     // (in bytes as asked, it would never fit and the run would stall).
     let run = run("pipe P 1\ntask w\n  send P 4KiB\ntask r\n  recv P 4KiB\n", "as-written");
     assert_eq!(run.outcome, Outcome::Completed);
     let text = narration(&run);
-    assert!(text.contains("4,096 of 4,096"), "{text}");
-    assert!(!text.contains("holds 0 of 1"), "{text}");
+    assert!(text.contains("it holds 4,096 bytes in 1 of its 1 slots"), "{text}");
 }
 
 #[test]

@@ -82,12 +82,14 @@ impl Sim<'_> {
             let mut pipes = BTreeMap::new();
             for (pipe, (name, _)) in self.pipes.iter().zip(&self.program.pipes) {
                 let entry = object(vec![
-                    ("capacity_bytes", Metric::Count(pipe.capacity)),
+                    ("capacity_bytes", Metric::Count(pipe.capacity())),
+                    ("slots", Metric::Count(pipe.max_usage)),
                     ("sent_bytes", Metric::Count(pipe.sent)),
                     ("received_bytes", Metric::Count(pipe.received)),
                     ("left_bytes", Metric::Count(pipe.bytes)),
                     ("read_waits", Metric::Count(pipe.read_waits)),
                     ("write_waits", Metric::Count(pipe.write_waits)),
+                    ("spurious_wakeups", Metric::Count(pipe.spurious_wakeups)),
                 ]);
                 pipes.insert(name.clone(), entry);
             }

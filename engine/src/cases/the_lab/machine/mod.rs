@@ -49,8 +49,8 @@ struct TaskRt {
     retry: bool,
     switches: u64,
     lock_wait_ns: u64,
-    /// Bytes a `send` still has to write after sleeping on a full pipe.
-    pipe_left: Option<u64>,
+    /// A `send` or `recv` that sleeps on a pipe, to go on with when woken.
+    pipe_call: Option<pipes::PipeCall>,
     /// The `lockcost` owed for the lock it has just taken itself.
     lock_cost_ns: u64,
 }
@@ -124,7 +124,7 @@ pub(super) struct Sim<'p> {
     pipes: Vec<pipes::PipeRt>,
     /// Each task's place in its kernel's run-queue structure (or its policy's
     /// queue) as last recorded (`shown.rs`).
-    shown: Option<Vec<shown::Place>>,
+    shown: Vec<shown::Place>,
 }
 
 /// The policy a kernel choice runs (`check.rs` refuses the kernels not built yet).
@@ -215,7 +215,7 @@ pub(super) fn run(program: &Program) -> Finished {
             goodness::GoodSched::new(program.tasks.len(), hz, program.cpus.into())
         }),
         pipes,
-        shown: Some(vec![[0; 4]; program.tasks.len()]),
+        shown: vec![[0; 4]; program.tasks.len()],
     };
     let outcome = sim.simulate();
     let metrics = sim.metrics();

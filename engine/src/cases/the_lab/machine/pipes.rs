@@ -1,12 +1,22 @@
-//! Pipes: `send` and `recv` by the rules of fs/pipe.c (v6.13) at the byte level.
-//! A write of at most PIPE_BUF bytes is atomic (it waits for room for all of it), a
-//! larger one writes what fits and sleeps for the rest; a read takes what is there,
-//! up to what it asks, and sleeps only on an empty pipe. Waits are exclusive: a
-//! write wakes the first sleeping reader, a read the first sleeping writer, and a
-//! task that leaves data (or room) behind wakes the next one. Bytes in the pipe are
-//! a counter of the world; a sleeper waits on the pipe's channel. The capacity is
-//! rounded as the kernel rounds it (`round_pipe_size`), but counted in bytes, not
-//! page slots (a model choice, `docs/cases/the-lab.md`).
+//! Pipes: `send` and `recv` by the rules of fs/pipe.c at v6.13. A pipe is a ring of
+//! page slots (`pipe->bufs`, `max_usage` of them in use at most): a write first
+//! merges what is not page-aligned into the last slot's page if it has room, then
+//! takes a new slot a page at a time, and sleeps on `wr_wait` while every slot is in
+//! use; a read copies from the tail slot on, frees each slot it empties, and sleeps on
+//! `rd_wait` only while the pipe is empty (a short read returns). A write of at most
+//! a page is never split (PIPE_BUF's atomicity falls out of the slots).
+//!
+//! Who wakes whom is v6.13's, not "whoever could use it": a write wakes one reader
+//! only if the pipe was empty when it began (`was_empty`), a read wakes one writer
+//! only if the pipe was full when it began (`was_full`), even when it frees no slot
+//! (v6.14 changed that); a task that slept, once served, wakes the next sleeper of its
+//! kind if it leaves something for it (`wake_next_reader`, `wake_next_writer`). A woken
+//! task re-checks its condition when it runs (`wait_event`) and, not met, sleeps again
+//! at the tail. Waits are exclusive: each wakeup wakes the first sleeper.
+//!
+//! Not modelled (a model choice, `docs/cases/the-lab.md`): the pipe's ends (no EOF,
+//! EPIPE or SIGPIPE: a sleeper nobody can serve is a named stall), O_NONBLOCK, and
+//! `poll` (`poll_usage` makes every write wake readers).
 
 use super::{Next, Sim, Why};
 use crate::cases::the_lab::lang::Instr;
@@ -14,162 +24,325 @@ use crate::cases::the_lab::text::{self, at, T};
 use crate::run::narration::Arg;
 use crate::run::trace::OpKind;
 use crate::run::world::{ChannelId, CounterId, Effect, Layout, TaskId, TaskState};
+use std::collections::VecDeque;
 
-/// Writes up to this size are atomic (PIPE_BUF).
-pub(super) const PIPE_BUF: u64 = 4096;
+/// A page slot's size: what one slot holds, and the most a write may be without
+/// being split (PIPE_BUF, which equals it on every architecture the Lab names).
+pub(super) const PAGE_SIZE: u64 = 4096;
+
+/// One slot in use: its page's bytes from `offset`, `len` of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Slot {
+    pub offset: u64,
+    pub len: u64,
+}
 
 #[derive(Clone, Debug)]
 pub(super) struct PipeRt {
-    pub capacity: u64,
+    /// How many slots may be in use (`pipe->max_usage`): the capacity in pages.
+    pub max_usage: u64,
+    /// The slots in use, tail (the next to read) first.
+    pub slots: VecDeque<Slot>,
     pub bytes: u64,
     /// Readers sleep here (`pipe->rd_wait`); its name is the pipe's.
     pub rd_wait: ChannelId,
     /// Writers sleep here (`pipe->wr_wait`).
     pub wr_wait: ChannelId,
-    /// The bytes in the pipe, as the world counts them.
-    pub counter: CounterId,
+    /// The bytes in the pipe, and its slots in use, as the world counts them.
+    pub bytes_counter: CounterId,
+    pub slots_counter: CounterId,
     /// Sleeping readers and writers, first to wake first.
-    pub readers: Vec<TaskId>,
-    pub writers: Vec<TaskId>,
+    pub readers: VecDeque<TaskId>,
+    pub writers: VecDeque<TaskId>,
     pub sent: u64,
     pub received: u64,
     pub read_waits: u64,
     pub write_waits: u64,
+    /// Woken, found the condition still unmet, and slept again.
+    pub spurious_wakeups: u64,
 }
 
 /// The capacity the kernel gives a pipe asked for `asked` bytes (`round_pipe_size`,
-/// as `F_SETPIPE_SZ` does): at least a page, else a power of two. A pipe smaller
-/// than one atomic write cannot exist, so a send of PIPE_BUF always fits an empty one.
+/// as `F_SETPIPE_SZ` does): at least a page, else a power of two.
 pub(super) fn round_pipe_size(asked: u64) -> u64 {
-    const PAGE_SIZE: u64 = 4096;
     asked.max(PAGE_SIZE).next_power_of_two()
+}
+
+/// A `send` or `recv` that has slept: what it has left, and that it slept (which
+/// makes it wake the next sleeper of its kind once served).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PipeCall {
+    /// Bytes a write still has to write (0 for a read, which sleeps only before it
+    /// has read anything).
+    pub left: u64,
+}
+
+/// Why a wakeup wakes: the names the kernel's own flags have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WakeWhy {
+    WasEmpty,
+    /// `was_empty`, as a writer is about to sleep on a full pipe.
+    WasEmptyBeforeSleep,
+    WasFull,
+    NextReader,
+    NextWriter,
 }
 
 impl PipeRt {
     pub fn new(layout: &mut Layout, name: &str, asked: u64) -> PipeRt {
         let capacity = round_pipe_size(asked);
-        assert!(capacity >= PIPE_BUF && capacity.is_power_of_two(), "a pipe the kernel could make");
+        assert!(capacity >= PAGE_SIZE && capacity.is_power_of_two(), "a pipe the kernel could make");
         PipeRt {
-            capacity,
+            max_usage: capacity / PAGE_SIZE,
+            slots: VecDeque::new(),
             bytes: 0,
             rd_wait: layout.add_channel(name),
             wr_wait: layout.add_channel(format!("{name} (full)")),
-            counter: layout.add_counter(format!("pipe_{name}_bytes")),
-            readers: Vec::new(),
-            writers: Vec::new(),
+            bytes_counter: layout.add_counter(format!("pipe_{name}_bytes")),
+            slots_counter: layout.add_counter(format!("pipe_{name}_slots")),
+            readers: VecDeque::new(),
+            writers: VecDeque::new(),
             sent: 0,
             received: 0,
             read_waits: 0,
             write_waits: 0,
+            spurious_wakeups: 0,
         }
+    }
+
+    pub fn capacity(&self) -> u64 {
+        self.max_usage * PAGE_SIZE
+    }
+
+    pub fn full(&self) -> bool {
+        self.slots.len() as u64 >= self.max_usage
+    }
+
+    /// Merges `chars` bytes into the last slot's page if it has room (`PIPE_BUF_FLAG_CAN_MERGE`
+    /// is set on every slot a plain write makes). Whether it did.
+    fn merge(&mut self, chars: u64) -> bool {
+        let Some(last) = self.slots.back_mut() else { return false };
+        if last.offset + last.len + chars > PAGE_SIZE {
+            return false;
+        }
+        last.len += chars;
+        self.bytes += chars;
+        true
+    }
+
+    /// New slots, a page each, while any is free: the bytes written and the slots taken.
+    fn fill(&mut self, mut left: u64) -> (u64, u64) {
+        let (mut wrote, mut taken) = (0, 0);
+        while left > 0 && !self.full() {
+            let len = left.min(PAGE_SIZE);
+            self.slots.push_back(Slot { offset: 0, len });
+            (left, wrote, taken) = (left - len, wrote + len, taken + 1);
+        }
+        self.bytes += wrote;
+        (wrote, taken)
+    }
+
+    /// Copies up to `asked` bytes from the tail slot on: the bytes read and the slots freed.
+    fn drain(&mut self, asked: u64) -> (u64, u64) {
+        let (mut read, mut freed) = (0, 0);
+        while read < asked {
+            let Some(tail) = self.slots.front_mut() else { break };
+            let chars = tail.len.min(asked - read);
+            tail.offset += chars;
+            tail.len -= chars;
+            read += chars;
+            if tail.len == 0 {
+                self.slots.pop_front();
+                freed += 1;
+            }
+        }
+        self.bytes -= read;
+        (read, freed)
+    }
+
+    /// The invariants of the ring: slots within their page, none empty, the bytes their sum.
+    fn check(&self) {
+        assert!(self.slots.len() as u64 <= self.max_usage, "no more slots in use than max_usage");
+        assert!(self.slots.iter().all(|slot| slot.len > 0 && slot.offset + slot.len <= PAGE_SIZE));
+        assert_eq!(
+            self.bytes,
+            self.slots.iter().map(|slot| slot.len).sum::<u64>(),
+            "bytes are the slots' sum"
+        );
     }
 }
 
 impl Sim<'_> {
-    /// `send`: as much as pipe_write may write now; asleep on `wr_wait` for the rest.
+    /// `send`: pipe_write's merge and new slots; asleep on `wr_wait` while the pipe is full.
     pub(super) fn send(&mut self, task: TaskId, now: u64, pipe: usize, asked: u64) -> Next {
-        let p = &self.pipes[pipe];
-        let left = self.tasks[task.0 as usize].pipe_left.unwrap_or(asked);
-        let room = p.capacity - p.bytes;
-        let atomic = asked <= PIPE_BUF;
-        let wrote = if atomic {
-            if room >= left {
-                left
-            } else {
-                0
-            }
-        } else {
-            left.min(room)
-        };
-        let after = p.bytes + wrote;
-        let (name, counter, wr_wait, capacity) = (Arg::Channel(p.rd_wait), p.counter, p.wr_wait, p.capacity);
+        let call = self.rt(task).pipe_call.take();
+        let p = &mut self.pipes[pipe];
+        if call.is_some() && p.full() {
+            // wait_event re-checks pipe_writable in the woken task: no slot is free.
+            return self.pipe_sleep_again(task, now, pipe, call, false);
+        }
+        let was_empty = p.slots.is_empty();
+        let mut left = call.map_or(asked, |call| call.left);
+        // The merge is tried once, as the call begins, with what is not page-aligned.
+        let chars = asked % PAGE_SIZE;
+        let merged = if call.is_none() && chars > 0 && p.merge(chars) { chars } else { 0 };
+        left -= merged;
+        let (into_new, taken) = p.fill(left);
+        left -= into_new;
+        let wrote = merged + into_new;
+        p.sent += wrote;
+        p.check();
         let mut effects = Vec::new();
         if wrote > 0 {
-            effects.push(Effect::Count { counter, delta: wrote });
+            effects.push(Effect::Count { counter: p.bytes_counter, delta: wrote });
         }
-        let p = &mut self.pipes[pipe];
-        p.bytes = after;
-        p.sent += wrote;
-        let done = wrote == left;
+        if taken > 0 {
+            effects.push(Effect::Count { counter: p.slots_counter, delta: taken });
+        }
+        let (name, in_use, max_usage, bytes) =
+            (Arg::Channel(p.rd_wait), p.slots.len() as u64, p.max_usage, p.bytes);
         let t = Arg::Task(task);
-        let code = |line| at(text::PIPE_WRITE_FN, line);
-        if done {
-            self.rt(task).pipe_left = None;
-            let args = [t, Arg::Count(wrote), name, Arg::Count(after), Arg::Count(capacity)];
-            self.op(now, Some(task), OpKind::Syscall, code(1), T::PIPE_WRITE, &args, &effects);
-        } else {
-            p.writers.push(task);
-            p.write_waits += 1;
-            self.rt(task).pipe_left = Some(left - wrote);
-            effects.push(Effect::SetState { task, state: TaskState::Sleeping { channel: wr_wait } });
-            let args = [
-                t,
-                Arg::Count(wrote),
-                name,
-                Arg::Count(after),
-                Arg::Count(capacity),
-                Arg::Count(left - wrote),
-            ];
-            let (template, line) =
-                if atomic { (T::PIPE_WRITE_ATOMIC_WAIT, 2) } else { (T::PIPE_WRITE_WAIT, 3) };
-            self.op(now, Some(task), OpKind::Sleep, code(line), template, &args, &effects);
-        }
-        if wrote > 0 {
-            self.pipe_wake(task, now, pipe, true);
-        }
-        if done {
-            if self.pipes[pipe].bytes < capacity {
-                self.pipe_wake(task, now, pipe, false);
+        if left == 0 {
+            let (template, args) = match (merged, into_new) {
+                (0, _) => (T::PIPE_WRITE, vec![t, Arg::Count(wrote), name, Arg::Count(taken)]),
+                (_, 0) => (T::PIPE_WRITE_MERGE, vec![t, Arg::Count(wrote), name, Arg::Count(merged)]),
+                _ => (
+                    T::PIPE_WRITE_BOTH,
+                    vec![t, Arg::Count(wrote), name, Arg::Count(merged), Arg::Count(taken)],
+                ),
+            };
+            let args = [args, vec![Arg::Count(bytes), Arg::Count(in_use), Arg::Count(max_usage)]].concat();
+            let line = if merged > 0 && into_new == 0 { 1 } else { 2 };
+            self.op(
+                now,
+                Some(task),
+                OpKind::Syscall,
+                at(text::PIPE_WRITE_FN, line),
+                template,
+                &args,
+                &effects,
+            );
+            if was_empty {
+                self.pipe_wake(task, now, pipe, WakeWhy::WasEmpty);
             }
-            Next::Continue
-        } else {
-            Next::OffCpu
+            if call.is_some() && !self.pipes[pipe].full() {
+                self.pipe_wake(task, now, pipe, WakeWhy::NextWriter);
+            }
+            return Next::Continue;
         }
+        // Every slot is in use: wake a reader if the pipe was empty, then sleep.
+        let p = &mut self.pipes[pipe];
+        p.writers.push_back(task);
+        p.write_waits += 1;
+        effects.push(Effect::SetState { task, state: TaskState::Sleeping { channel: p.wr_wait } });
+        self.rt(task).pipe_call = Some(PipeCall { left });
+        let (template, args) = match wrote {
+            0 if asked <= PAGE_SIZE => {
+                (T::PIPE_WRITE_ATOMIC_WAIT, vec![t, name, Arg::Count(max_usage), Arg::Count(asked)])
+            }
+            0 => (T::PIPE_WRITE_FULL_WAIT, vec![t, name, Arg::Count(max_usage), Arg::Count(asked)]),
+            _ => (
+                T::PIPE_WRITE_WAIT,
+                vec![t, Arg::Count(wrote), name, Arg::Count(max_usage), Arg::Count(bytes), Arg::Count(left)],
+            ),
+        };
+        self.op(now, Some(task), OpKind::Sleep, at(text::PIPE_WRITE_FN, 4), template, &args, &effects);
+        if was_empty {
+            self.pipe_wake(task, now, pipe, WakeWhy::WasEmptyBeforeSleep);
+        }
+        Next::OffCpu
     }
 
-    /// `recv`: what the pipe holds, up to `asked`; asleep on `rd_wait` while it is empty.
+    /// `recv`: what the pipe holds, up to `asked` (a short read returns); asleep on
+    /// `rd_wait` while it is empty.
     pub(super) fn recv(&mut self, task: TaskId, now: u64, pipe: usize, asked: u64) -> Next {
+        let call = self.rt(task).pipe_call.take();
         let p = &mut self.pipes[pipe];
-        let (name, counter, rd_wait) = (Arg::Channel(p.rd_wait), p.counter, p.rd_wait);
-        let t = Arg::Task(task);
-        if p.bytes == 0 {
-            p.readers.push(task);
+        if p.slots.is_empty() {
+            if call.is_some() {
+                return self.pipe_sleep_again(task, now, pipe, call, true);
+            }
+            // Empty, so not full: the wake of writers before sleeping (was_full) never fires.
+            p.readers.push_back(task);
             p.read_waits += 1;
-            let effects = [Effect::SetState { task, state: TaskState::Sleeping { channel: rd_wait } }];
-            let code = at(text::PIPE_READ_FN, 2);
-            self.op(now, Some(task), OpKind::Sleep, code, T::PIPE_READ_WAIT, &[t, name], &effects);
+            let effects = [Effect::SetState { task, state: TaskState::Sleeping { channel: p.rd_wait } }];
+            let args = [Arg::Task(task), Arg::Channel(p.rd_wait)];
+            self.rt(task).pipe_call = Some(PipeCall { left: 0 });
+            let code = at(text::PIPE_READ_FN, 3);
+            self.op(now, Some(task), OpKind::Sleep, code, T::PIPE_READ_WAIT, &args, &effects);
             return Next::OffCpu;
         }
-        let read = asked.min(p.bytes);
-        p.bytes -= read;
+        let was_full = p.full();
+        let (read, freed) = p.drain(asked);
         p.received += read;
+        p.check();
+        let mut effects = vec![Effect::Decrease { counter: p.bytes_counter, delta: read }];
+        if freed > 0 {
+            effects.push(Effect::Decrease { counter: p.slots_counter, delta: freed });
+        }
+        let args = [
+            Arg::Task(task),
+            Arg::Count(read),
+            Arg::Channel(p.rd_wait),
+            Arg::Count(asked),
+            Arg::Count(freed),
+            Arg::Count(p.bytes),
+            Arg::Count(p.slots.len() as u64),
+            Arg::Count(p.max_usage),
+        ];
         let left = p.bytes;
-        let effects = [Effect::Decrease { counter, delta: read }];
-        let args = [t, Arg::Count(read), name, Arg::Count(asked), Arg::Count(left)];
-        self.op(now, Some(task), OpKind::Syscall, at(text::PIPE_READ_FN, 1), T::PIPE_READ, &args, &effects);
-        self.pipe_wake(task, now, pipe, false);
-        if left > 0 {
-            self.pipe_wake(task, now, pipe, true);
+        self.op(now, Some(task), OpKind::Syscall, at(text::PIPE_READ_FN, 2), T::PIPE_READ, &args, &effects);
+        if was_full {
+            self.pipe_wake(task, now, pipe, WakeWhy::WasFull);
+        }
+        if call.is_some() && left > 0 {
+            self.pipe_wake(task, now, pipe, WakeWhy::NextReader);
         }
         Next::Continue
     }
 
-    /// Wakes the first sleeping reader (or writer) of `pipe`: it retries when it runs.
-    fn pipe_wake(&mut self, waker: TaskId, now: u64, pipe: usize, reader: bool) {
+    /// A woken sleeper whose condition is still unmet sleeps again, at the tail.
+    fn pipe_sleep_again(
+        &mut self,
+        task: TaskId,
+        now: u64,
+        pipe: usize,
+        call: Option<PipeCall>,
+        reading: bool,
+    ) -> Next {
         let p = &mut self.pipes[pipe];
-        let queue = if reader { &mut p.readers } else { &mut p.writers };
-        if queue.is_empty() {
-            return;
-        }
-        let woken = queue.remove(0);
-        let name = Arg::Channel(p.rd_wait);
-        let effects = [Effect::SetState { task: woken, state: TaskState::Runnable }];
-        let (template, code) = if reader {
-            (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 4))
+        p.spurious_wakeups += 1;
+        let (channel, template, line) = if reading {
+            p.readers.push_back(task);
+            (p.rd_wait, T::PIPE_READ_STILL_EMPTY, (text::PIPE_READ_FN, 3))
         } else {
-            (T::PIPE_WAKE_WRITER, at(text::PIPE_READ_FN, 3))
+            p.writers.push_back(task);
+            (p.wr_wait, T::PIPE_WRITE_STILL_FULL, (text::PIPE_WRITE_FN, 4))
         };
-        let args = [Arg::Task(waker), Arg::Task(woken), name];
+        let args = [Arg::Task(task), Arg::Channel(p.rd_wait), Arg::Count(p.max_usage)];
+        self.rt(task).pipe_call = call;
+        let effects = [Effect::SetState { task, state: TaskState::Sleeping { channel } }];
+        self.op(now, Some(task), OpKind::Sleep, at(line.0, line.1), template, &args, &effects);
+        Next::OffCpu
+    }
+
+    /// Wakes the first sleeping reader (or writer) of `pipe`, if any: it re-checks
+    /// when it runs.
+    fn pipe_wake(&mut self, waker: TaskId, now: u64, pipe: usize, why: WakeWhy) {
+        let p = &mut self.pipes[pipe];
+        let reader = matches!(why, WakeWhy::WasEmpty | WakeWhy::WasEmptyBeforeSleep | WakeWhy::NextReader);
+        let queue = if reader { &mut p.readers } else { &mut p.writers };
+        let Some(woken) = queue.pop_front() else { return };
+        let (name, bytes) = (Arg::Channel(p.rd_wait), Arg::Count(p.bytes));
+        let effects = [Effect::SetState { task: woken, state: TaskState::Runnable }];
+        let (template, code) = match why {
+            WakeWhy::WasEmpty => (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 6)),
+            WakeWhy::WasEmptyBeforeSleep => (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 3)),
+            WakeWhy::NextWriter => (T::PIPE_WAKE_NEXT_WRITER, at(text::PIPE_WRITE_FN, 7)),
+            WakeWhy::WasFull => (T::PIPE_WAKE_WRITER, at(text::PIPE_READ_FN, 4)),
+            WakeWhy::NextReader => (T::PIPE_WAKE_NEXT_READER, at(text::PIPE_READ_FN, 5)),
+        };
+        let args = [Arg::Task(waker), Arg::Task(woken), name, bytes];
         self.op(now, Some(waker), OpKind::Wake, code, template, &args, &effects);
         self.make_runnable(woken, Why::Lock, now);
     }
@@ -225,7 +398,8 @@ impl Sim<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::round_pipe_size;
+    use super::{round_pipe_size, PipeRt, Slot, PAGE_SIZE};
+    use crate::run::world::Layout;
 
     #[test]
     fn pipes_are_rounded_as_round_pipe_size_does() {
@@ -233,5 +407,23 @@ mod tests {
         let rounded: Vec<u64> =
             [1, 4 * kib, 5 * kib, 64 * kib, 65 * kib, 1024 * kib].map(round_pipe_size).to_vec();
         assert_eq!(rounded, vec![4 * kib, 4 * kib, 8 * kib, 64 * kib, 128 * kib, 1024 * kib]);
+    }
+
+    #[test]
+    fn a_write_merges_what_is_not_page_aligned_and_a_read_frees_only_emptied_slots() {
+        let mut layout = Layout::new(1);
+        let mut pipe = PipeRt::new(&mut layout, "P", 2 * PAGE_SIZE);
+        assert_eq!(pipe.fill(100), (100, 1));
+        assert!(pipe.merge(900), "room in the first page");
+        assert!(!pipe.merge(3_200), "1,000 + 3,200 is more than a page");
+        assert_eq!(pipe.fill(5_000), (4_096, 1), "one free slot: one page of the 5,000");
+        assert!(pipe.full());
+        assert_eq!(pipe.drain(600), (600, 0), "a partly read page frees no slot");
+        assert!(pipe.full());
+        assert_eq!(pipe.slots[0], Slot { offset: 600, len: 400 });
+        assert!(!pipe.merge(1), "the last page is full");
+        assert_eq!(pipe.drain(10_000), (4_496, 2));
+        assert_eq!(pipe.bytes, 0);
+        pipe.check();
     }
 }

@@ -101,7 +101,7 @@ impl Sim<'_> {
     /// are remembered as shown.
     pub(super) fn queue_gauges(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
-        let Some(mut shown) = self.shown.take() else { return effects };
+        let mut shown = std::mem::take(&mut self.shown);
         let textbook = (!self.kernel_sched()).then(|| self.textbook_places());
         for (index, last) in shown.iter_mut().enumerate() {
             let Some(now) = textbook.as_ref().map(|places| places[index]).or_else(|| self.place_of(index))
@@ -116,7 +116,7 @@ impl Sim<'_> {
             }
             *last = now;
         }
-        self.shown = Some(shown);
+        self.shown = shown;
         effects
     }
 }
