@@ -23,7 +23,7 @@ describe('embed', () => {
       await page.goto(suite.url('#/case/sparse-dump?step=iter:3'));
       await waitForApp(page);
       code = await page.getByTestId('embed-code').inputValue();
-      assert.match(code, /^<iframe src="[^"]*#\/case\/sparse-dump\?lv=6&amp;step=iter:3&amp;ch=mmap-lock-is-taken-for-the-first-page:2of\d+&amp;embed" title="slowpath: /);
+      assert.match(code, /^<iframe src="[^"]*#\/case\/sparse-dump\?lv=7&amp;step=iter:3&amp;ch=mmap-lock-is-taken-for-the-first-page:2of\d+&amp;embed" title="slowpath: /);
     });
     await withPage(suite.browser, 'embed-frame', async ({ page, pageErrors }) => {
       // Someone else's page: a paragraph of course notes and the snippet.
@@ -35,7 +35,7 @@ describe('embed', () => {
       const open = frame.getByTestId('open-full');
       assert.equal(await open.getAttribute('target'), '_blank');
       const href = await open.getAttribute('href');
-      assert.match(href, /#\/case\/sparse-dump\?lv=6&step=iter:3&ch=mmap-lock-is-taken-for-the-first-page:2of\d+$/);
+      assert.match(href, /#\/case\/sparse-dump\?lv=7&step=iter:3&ch=mmap-lock-is-taken-for-the-first-page:2of\d+$/);
       const before = await frame.getByTestId('step-index').innerText();
       await frame.getByTestId('play').click();
       await page.waitForTimeout(1500);

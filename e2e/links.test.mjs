@@ -54,7 +54,7 @@ describe('old links and hostile links', () => {
         () => document.querySelector('[data-testid="param-loop_ps"]')?.value === '550',
       );
       assert.equal(await page.getByTestId('param-shell_slice').inputValue(), '102ms');
-      assert.match(await page.evaluate(() => location.hash), /[?&]lv=6&/);
+      assert.match(await page.evaluate(() => location.hash), /[?&]lv=7&/);
       assert.deepEqual(consoleErrors, []);
       assert.deepEqual(pageErrors, []);
     });

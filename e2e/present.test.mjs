@@ -81,7 +81,7 @@ describe('presenter view', () => {
 
         // The QR code is this moment's link as a student opens it: no presenter flag.
         const decoded = await decodeQr(page);
-        assert.equal(decoded, suite.url('#/case/sparse-dump?lv=6&step=iter:3&ch=mmap-lock-is-taken-for-the-first-page:2of9088683'));
+        assert.equal(decoded, suite.url('#/case/sparse-dump?lv=7&step=iter:3&ch=mmap-lock-is-taken-for-the-first-page:2of9088683'));
         await page.keyboard.press('q');
         assert.equal(await page.getByTestId('qr').count(), 0, 'q hides the QR code');
         await page.keyboard.press('q');
@@ -90,7 +90,7 @@ describe('presenter view', () => {
         // Stepping moves the QR code's link along.
         await page.keyboard.press('ArrowRight');
         await page.waitForFunction(() => location.hash.includes('step=iter:4'));
-        assert.equal(await decodeQr(page), suite.url('#/case/sparse-dump?lv=6&step=iter:4&ch=mmap-lock-is-taken-for-the-first-page:3of9088683'));
+        assert.equal(await decodeQr(page), suite.url('#/case/sparse-dump?lv=7&step=iter:4&ch=mmap-lock-is-taken-for-the-first-page:3of9088683'));
 
         // The pointer hides after a moment without a move and comes back with one.
         await page.mouse.move(200, 200);

@@ -198,7 +198,7 @@ fn an_untagged_link_states_its_reading_and_offers_the_others() {
     let message = &notices[0].message;
     assert!(message.contains("no version tag"), "{message}");
     assert!(
-        message.contains("#/case/fifo-trigger?lv=6&loop_ps=550&duration=3s&shell_slice=102ms&step=iter:5"),
+        message.contains("#/case/fifo-trigger?lv=7&loop_ps=550&duration=3s&shell_slice=102ms&step=iter:5"),
         "{message}"
     );
     assert!(message.contains("print_cost=155us"), "{message}");

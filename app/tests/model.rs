@@ -174,7 +174,7 @@ fn compare_mode_asks_for_the_second_run_and_ignores_stale_ones() {
     let asked = player.apply(Action::CompareWith("no-handoff".into()));
     let key = asked.wanted_compare().expect("a second run is wanted");
     assert_eq!((key.variant, key.seed, &key.params), ("no-handoff", player.query.seed, &player.query.params));
-    assert_eq!(asked.query.to_query(asked.meta), "lv=6&cmp=no-handoff");
+    assert_eq!(asked.query.to_query(asked.meta), "lv=7&cmp=no-handoff");
     // A run for other inputs is not the second side.
     let stale = asked.apply(Action::CompareReady(RunHandle(player.run.clone())));
     assert!(stale.other.is_none());

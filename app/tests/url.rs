@@ -28,7 +28,7 @@ fn a_link_says_what_it_shows() {
     query.variant = "no-spin";
     query.seed = 42;
     query.step = Some((Granularity::Iteration, 120));
-    assert_eq!(query.to_query(meta), "lv=6&readers=8&read_hold=1.5ms&v=no-spin&seed=42&step=iter:120");
+    assert_eq!(query.to_query(meta), "lv=7&readers=8&read_hold=1.5ms&v=no-spin&seed=42&step=iter:120");
     query.granularity = Granularity::Phase;
     assert_eq!(PlayerQuery::parse(meta, &query.to_query(meta)).0, query);
     query.step = None;
@@ -176,10 +176,10 @@ fn an_embed_keeps_its_flag_and_links_back_without_it() {
     let (query, notices) = PlayerQuery::parse(meta, "readers=8&embed");
     assert!(notices.is_empty(), "{notices:?}");
     assert!(query.embed);
-    assert_eq!(query.to_query(meta), "lv=6&readers=8&embed");
-    assert_eq!(query.unembedded().to_query(meta), "lv=6&readers=8");
+    assert_eq!(query.to_query(meta), "lv=7&readers=8&embed");
+    assert_eq!(query.unembedded().to_query(meta), "lv=7&readers=8");
     let (bare, _) = PlayerQuery::parse(meta, "embed");
-    assert_eq!(bare.to_query(meta), "lv=6&embed");
+    assert_eq!(bare.to_query(meta), "lv=7&embed");
     assert!(slowpath_app::route::Route::parse("#/case/rwsem-playground?embed").embedded());
     assert!(!slowpath_app::route::Route::parse("#/case/rwsem-playground?readers=8").embedded());
 }
@@ -273,7 +273,7 @@ fn a_comparison_writes_only_what_differs_and_reads_back() {
         side.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>(),
         query.params.0.iter().filter(|(name, _)| *name != "readers").collect::<Vec<_>>()
     );
-    assert_eq!(query.to_query(meta), "lv=6&readers=8&cmp=no-spin&cmp.readers=16&align=unit");
+    assert_eq!(query.to_query(meta), "lv=7&readers=8&cmp=no-spin&cmp.readers=16&align=unit");
     // The same variant with other parameters (20 against 40 threads, say).
     let (same, _) = PlayerQuery::parse(meta, "readers=20&cmp=v6.13&cmp.readers=40&cmp.seed=7");
     assert_eq!(same.compare.as_ref().map(|side| (side.variant, side.seed)), Some(("v6.13", 7)));

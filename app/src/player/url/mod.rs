@@ -1,6 +1,6 @@
 //! The player's state in the URL, both ways.
 //!
-//! `#/case/<id>?lv=6&readers=8&v=no-spin&seed=3&step=iter:120&ch=…`: the link version
+//! `#/case/<id>?lv=7&readers=8&v=no-spin&seed=3&step=iter:120&ch=…`: the link version
 //! whose defaults it leaves out (`versions`), parameters under the schema's own
 //! names (so a link says what it shows), `v` the variant, `seed`, and
 //! `step=<granularity>:<index>` (0-based, the unit last executed) with `ch`, where

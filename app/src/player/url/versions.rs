@@ -13,7 +13,7 @@ use slowpath_engine::run::sort::sort_by_key;
 use slowpath_engine::CaseMeta;
 
 /// The version every new link is written with.
-pub const LINK_VERSION: u32 = 6;
+pub const LINK_VERSION: u32 = 7;
 /// The query key of the version.
 pub const VERSION_KEY: &str = "lv";
 /// The version an untagged link is read as: the last one before links were tagged.
