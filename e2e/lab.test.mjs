@@ -125,6 +125,33 @@ describe('the Lab', () => {
     });
   });
 
+  test('a pipe shows its page slots and its sleepers; a read that frees no slot wakes the writer for nothing', T, async () => {
+    await withPage(suite.browser, 'lab-pipe', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/lab'));
+      await waitForApp(page, { below: false });
+      const workload = [
+        'kernel fifo', 'pipe P 8KiB',
+        'task writer', '  send P 8KiB', '  send P 4KiB',
+        'task reader', '  recv P 1KiB', '  sleep 1ms', '  recv P 8KiB', '  recv P 4KiB', '',
+      ].join('\n');
+      await setText(page, workload);
+      await runIt(page);
+      await page.getByTestId('lab-text').press('Escape');
+      // Micro-steps until the writer, woken by a read that freed no slot, sleeps again.
+      const narration = page.getByTestId('narration');
+      for (let step = 0; step < 40 && !/runs again, but all 2 page slots/.test(await narration.innerText()); step += 1) {
+        await page.keyboard.press('ArrowRight');
+      }
+      assert.match(await narration.innerText(), /writer runs again, but all 2 page slots of pipe P are still in use/);
+      const pipe = await page.getByTestId('lab-pipe').innerText();
+      assert.match(pipe, /P: 2 of 2 page slots in use, 7,168 bytes/, pipe);
+      assert.match(pipe, /Writers asleep \(wr_wait\): writer/, pipe);
+      assert.match(pipe, /Readers asleep \(rd_wait\): none/, pipe);
+      assert.equal(await page.locator('[data-testid="lab-pipe"] .lab-slot.in-use').count(), 2);
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+  });
+
   test('a link carries the workload byte-exactly, unicode comments and the longest text included', T, async () => {
     // Comments in several scripts, a right-to-left mark and an emoji, padded to the
     // limit in bytes (not characters) with comment lines.

@@ -92,3 +92,21 @@ fn the_textbook_jobs_give_the_hand_computed_averages_under_each_policy() {
     // 2 × 100 ms, A last; the responses are 0, 10 and 20 ms.
     assert_eq!(averages("rr"), ((300 + 500 + 600) * MS / 3, 30 * MS / 3));
 }
+
+#[test]
+fn a_read_of_a_full_pipe_wakes_the_writer_even_when_it_frees_no_slot() {
+    let run = run(preset("pipe-wakeups"), "as-written");
+    let Some(Metric::Object(pipes)) = run.metrics.get("pipes") else { panic!("no pipes") };
+    let Some(Metric::Object(pipe)) = pipes.get("P") else { panic!("no pipe P") };
+    let count = |key: &str| match pipe.get(key) {
+        Some(Metric::Count(value)) => *value,
+        other => panic!("{key}: {other:?}"),
+    };
+    // Each of the writer's waits on the full pipe ends with the read that empties a page;
+    // the reads of that page before it (a quarter page each) woke it for nothing: up to
+    // three a wait, fewer where the reader catches up.
+    let (waits, spurious) = (count("write_waits"), count("spurious_wakeups"));
+    assert!(waits > 0, "the pipe fills");
+    assert!((2 * waits..=3 * waits).contains(&spurious), "{spurious} wakeups for nothing, {waits} waits");
+    assert_eq!(count("received_bytes"), 12 * 4096);
+}

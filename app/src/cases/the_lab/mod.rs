@@ -1,11 +1,13 @@
 //! The Lab's page: the workload editor beside the stage (`editor.rs`), the stage
-//! of CPUs, tasks grouped by what they wait for, and locks (`stage.rs`), and below it the run's figures as the textbook
+//! of CPUs, tasks grouped by what they wait for, locks and pipes (`stage.rs`, `pipes.rs`), and below it the run's figures as the textbook
 //! tables them (`figures.rs`).
 
 #[cfg(feature = "the-lab")]
 mod editor;
 #[cfg(feature = "the-lab")]
 mod figures;
+#[cfg(feature = "the-lab")]
+mod pipes;
 #[cfg(feature = "the-lab")]
 mod stage;
 

@@ -3,7 +3,7 @@
 //! textbook policy's queue in the order the policy takes it, from the machine's queue
 //! gauges; then every other task grouped by what it waits for (a lock, a timer or a
 //! pipe, its arrival) or whether it has exited, then the locks with their holders and
-//! queues. Chips keep up to the Lab's 64 tasks on the first screen, where one card a
+//! queues, and the pipes with their page slots (`pipes.rs`). Chips keep up to the Lab's 64 tasks on the first screen, where one card a
 //! task would not fit.
 
 use super::StageContext;
@@ -326,6 +326,7 @@ pub fn stage(context: &StageContext) -> Html {
                 }) }
             </section>
             <LockPanel view={view.clone()} run={context.run.clone()} />
+            { super::pipes::pipes_panel(&context.run, view) }
         </div>
     }
 }

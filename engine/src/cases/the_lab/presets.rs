@@ -173,6 +173,28 @@ task yielder
   }
 ",
     },
+    Preset {
+        id: "pipe-wakeups",
+        title: "A pipe's page slots and wakeups for nothing (v6.13)",
+        explanation: "A writer puts whole pages into a pipe of four page slots while a reader on the other CPU takes a kilobyte at a time. A read frees a slot only once it has emptied a page, yet in v6.13 every read of a full pipe wakes the sleeping writer, which finds no free slot and sleeps again (Linux 6.14 stopped those wakeups).",
+        question: "Each read takes a quarter of a page: of the writer's wakeups, how many find a free slot?",
+        text: "\
+# A writer fills a 16 KiB pipe a page at a time; a reader on the other CPU takes 1 KiB at a time.
+kernel fifo
+cpus 2
+pipe P 16KiB
+task writer
+  repeat 12 {
+    run 1ms
+    send P 4KiB
+  }
+task reader
+  repeat 48 {
+    recv P 1KiB
+    run 1ms
+  }
+",
+    },
 ];
 
 /// The `textbook-three-jobs` preset's workload (the Lab's tour runs it too).
