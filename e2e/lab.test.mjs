@@ -139,10 +139,10 @@ describe('the Lab', () => {
       await page.getByTestId('lab-text').press('Escape');
       // Micro-steps until the writer, woken by a read that freed no slot, sleeps again.
       const narration = page.getByTestId('narration');
-      for (let step = 0; step < 40 && !/runs again, but all 2 page slots/.test(await narration.innerText()); step += 1) {
+      for (let step = 0; step < 40 && !/runs again, but every page slot of pipe P \(2\)/.test(await narration.innerText()); step += 1) {
         await page.keyboard.press('ArrowRight');
       }
-      assert.match(await narration.innerText(), /writer runs again, but all 2 page slots of pipe P are still in use/);
+      assert.match(await narration.innerText(), /writer runs again, but every page slot of pipe P \(2\) is still in use/);
       const pipe = await page.getByTestId('lab-pipe').innerText();
       assert.match(pipe, /P: 2 of 2 page slots in use, 7,168 bytes/, pipe);
       assert.match(pipe, /Writers asleep \(wr_wait\): writer/, pipe);

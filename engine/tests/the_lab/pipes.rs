@@ -41,7 +41,7 @@ fn a_full_pipe_puts_the_writer_to_sleep_and_an_empty_one_the_reader() {
     assert_eq!((figure("read_waits"), figure("write_waits"), figure("spurious_wakeups")), (1, 1, 0));
     assert_eq!((figure("capacity_bytes"), figure("slots")), (8_192, 2));
     let text = narration(&run);
-    assert!(text.contains("producer cannot write yet: all 2 page slots of pipe P are in use"), "{text}");
+    assert!(text.contains("producer cannot write yet: every page slot of pipe P (2) is in use"), "{text}");
     assert!(
         text.contains(
             "The pipe was full when consumer's read began (was_full), so it wakes one writer, producer"
@@ -88,7 +88,7 @@ task reader
         ),
         "{text}"
     );
-    assert!(text.contains("writer runs again, but all 2 page slots of pipe P are still in use"), "{text}");
+    assert!(text.contains("writer runs again, but every page slot of pipe P (2) is still in use"), "{text}");
     assert!(
         text.contains(
             "reader reads 7,168 bytes from pipe P (it asked for 8,192), emptying and freeing 2 page slot(s)"
@@ -101,9 +101,9 @@ task reader
 fn a_woken_reader_that_leaves_data_wakes_the_next() {
     // Two readers asleep on an empty pipe; one 8 KiB write wakes one of them (each wakeup
     // wakes one exclusive waiter). r1, having slept, reads its 4 KiB and leaves 4 KiB:
-    // wake_next_reader passes the wakeup on to r2.
-    let workload =
-        "kernel fifo\npipe P\ntask r1\n  recv P 4KiB\ntask r2\n  recv P 4KiB\ntask w\n  send P 8KiB\n";
+    // wake_next_reader passes the wakeup on to r2. (w sleeps rather than exits: its exit
+    // would take the pipe's last write end and wake every reader.)
+    let workload = "kernel fifo\npipe P\ntask r1\n  recv P 4KiB\ntask r2\n  recv P 4KiB\ntask w\n  send P 8KiB\n  sleep 1ms\n";
     let run = run(workload, "as-written");
     assert_eq!(run.outcome, Outcome::Completed);
     let text = narration(&run);
@@ -144,17 +144,66 @@ fn a_pipe_is_as_big_as_the_kernel_makes_it() {
 }
 
 #[test]
-fn a_reader_of_a_pipe_nobody_writes_is_a_named_stall() {
-    let run = run("pipe P\ntask r\n  recv P\ntask w\n  run 1ms\n", "as-written");
-    assert_eq!(run.outcome, Outcome::Stalled { at_ns: MS, tasks: 1 });
+fn a_reader_gets_end_of_file_once_no_task_holds_the_write_end() {
+    // A task holds the ends its program uses until it exits. w writes 1 KiB and exits
+    // (FIFO, one CPU: before r runs); r reads the 1 KiB, then finds the pipe empty with no
+    // write end left: end of file, and it goes on to its `run`.
+    let workload =
+        "kernel fifo\npipe P\ntask w\n  send P 1KiB\ntask r\n  recv P 4KiB\n  recv P 4KiB\n  run 1ms\n";
+    let run = run(workload, "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    assert_eq!(pipe_figure(&run, "P", "eof_reads"), 1);
+    let text = narration(&run);
+    assert!(text.contains("r reads 1,024 bytes from pipe P (it asked for 4,096)"), "{text}");
+    assert!(text.contains("r finds pipe P empty, and no task holds its write end any more"), "{text}");
+    assert!(text.contains("r runs in user mode for 1 ms."), "{text}");
+    // A reader asleep when the last writer exits is woken by pipe_release, and reads EOF.
+    // w's write wakes r1 only (one exclusive waiter); r2 is still asleep when w exits.
+    let sleeper = "kernel fifo\npipe P\ntask r1\n  recv P\ntask r2\n  recv P\ntask w\n  send P 1KiB\n";
+    let run = self::run(sleeper, "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
     let text = narration(&run);
     assert!(
-        text.contains("r waits to read pipe P, which is empty, and no live task will ever write to it."),
+        text.contains(
+            "With w gone, no task holds pipe P's write end: pipe_release wakes every reader asleep on it (1)"
+        ),
         "{text}"
     );
-    // Two tasks each waiting to read what only the other would write: both named.
+    assert_eq!(pipe_figure(&run, "P", "eof_reads"), 1);
+}
+
+#[test]
+fn a_writer_with_no_reader_left_is_killed_by_sigpipe() {
+    // r reads once and exits; w's second send finds no read end: SIGPIPE kills it. A
+    // writer asleep on a full pipe when the last reader exits is woken and killed too.
+    let workload = "kernel fifo\npipe P\ntask r\n  recv P 1KiB\ntask w\n  send P 1KiB\n  sleep 1ms\n  send P 1KiB\n  run 5ms\n";
+    let run = run(workload, "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    assert_eq!(pipe_figure(&run, "P", "sigpipes"), 1);
+    let text = narration(&run);
+    assert!(
+        text.contains(
+            "w writes to pipe P, but no task holds its read end any more: pipe_write sends it SIGPIPE"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("w is killed by SIGPIPE at 1 ms"), "{text}");
+    assert!(!text.contains("w runs in user mode for 5 ms"), "{text}");
+    // w1 and w2 asleep on the full one-slot pipe; r's read wakes w1 (was_full), and r's
+    // exit takes the last read end: pipe_release wakes w2. Both are killed.
+    let asleep = "kernel fifo\npipe P 4KiB\ntask w1\n  send P 4KiB\n  send P 4KiB\ntask w2\n  send P 4KiB\ntask r\n  recv P 4KiB\n";
+    let run = self::run(asleep, "as-written");
+    assert_eq!(pipe_figure(&run, "P", "sigpipes"), 2);
+    let text = narration(&run);
+    assert!(text.contains("With r gone, no task holds pipe P's read end: pipe_release wakes every writer asleep on it (1), to be sent SIGPIPE."), "{text}");
+    assert!(text.contains("w2 is killed by SIGPIPE"), "{text}");
+}
+
+#[test]
+fn tasks_that_wait_on_each_others_pipes_are_a_named_stall() {
+    // Each holds the write end the other waits on, and is asleep: nothing can wake them.
     let cycle = "pipe P\npipe Q\ntask a\n  recv P\n  send Q\ntask b\n  recv Q\n  send P\n";
-    let both = self::run(cycle, "as-written");
+    let both = run(cycle, "as-written");
     assert_eq!(both.outcome, Outcome::Stalled { at_ns: 0, tasks: 2 });
     let text = narration(&both);
     assert!(
@@ -162,6 +211,11 @@ fn a_reader_of_a_pipe_nobody_writes_is_a_named_stall() {
         "{text}"
     );
     assert!(text.contains("b waits to read pipe Q"), "{text}");
+    // A task that holds both ends and reads first never gets end of file.
+    let alone = run("pipe P\ntask t\n  recv P\n  send P\n", "as-written");
+    assert_eq!(alone.outcome, Outcome::Stalled { at_ns: 0, tasks: 1 });
+    let text = narration(&alone);
+    assert!(text.contains("t waits to read pipe P, which is empty, and no other live task will ever write to it; t holds its write end itself"), "{text}");
 }
 
 #[test]

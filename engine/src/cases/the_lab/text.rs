@@ -71,14 +71,14 @@ crate::templates! {
     O1_MIGRATE = "CPU {0} is about to idle: idle_balance pulls {1} from CPU {2}, the busiest run queue ({3} tasks), out of its {4} array.",
     O1_ATOMIC = "{0} must reschedule, but holds or waits for a spinlock: preemption waits until it unspins.",
     PIPE_WRITE = "{0} writes {1} bytes into pipe {2}, in {3} new page slot(s): it holds {4} bytes in {5} of its {6} slots.",
-    PIPE_WRITE_WAIT = "{0} writes {1} bytes into pipe {2} until all {3} of its page slots are in use ({4} bytes): {5} bytes are left to write, so it sleeps on wr_wait until a read frees a slot.",
-    PIPE_WRITE_ATOMIC_WAIT = "{0} cannot write yet: all {2} page slots of pipe {1} are in use, and the last one's page has no room for its {3} bytes. A write of at most a page (PIPE_BUF) is never split, so it writes nothing and sleeps on wr_wait until a read frees a slot.",
+    PIPE_WRITE_WAIT = "{0} writes {1} bytes into pipe {2} until every page slot is in use ({3} slots, {4} bytes): {5} bytes are left to write, so it sleeps on wr_wait until a read frees a slot.",
+    PIPE_WRITE_ATOMIC_WAIT = "{0} cannot write yet: every page slot of pipe {1} ({2}) is in use, and the last one's page has no room for its {3} bytes. A write of at most a page (PIPE_BUF) is never split, so it writes nothing and sleeps on wr_wait until a read frees a slot.",
     PIPE_READ = "{0} reads {1} bytes from pipe {2} (it asked for {3}), emptying and freeing {4} page slot(s): {5} bytes are left, in {6} of its {7} slots.",
     PIPE_READ_WAIT = "{0} finds pipe {1} empty and sleeps on rd_wait until a writer puts something in it.",
     PIPE_WAKE_READER = "The pipe was empty when {0}'s write began (was_empty), so it wakes one reader, {1}, the first asleep on pipe {2}: it reads when it runs.",
     PIPE_WAKE_WRITER = "The pipe was full when {0}'s read began (was_full), so it wakes one writer, {1}, the first asleep on pipe {2}, whether or not the read freed a slot (v6.14 wakes it only if one is free): {1} looks for a free slot when it runs.",
-    STALL_NO_WRITER = "{0} waits to read pipe {1}, which is empty, and no live task will ever write to it.",
-    STALL_NO_READER = "{0} waits to write into pipe {1}, which is full, and no live task will ever read from it.",
+    STALL_NO_WRITER = "{0} waits to read pipe {1}, which is empty, and no other live task will ever write to it; {0} holds its write end itself, so no end of file comes.",
+    STALL_NO_READER = "{0} waits to write into pipe {1}, which is full, and no other live task will ever read from it; {0} holds its read end itself, so no SIGPIPE comes.",
     STALL_READ = "{0} waits to read pipe {1}, which is empty; the tasks that could write to it wait too.",
     STALL_WRITE = "{0} waits to write into pipe {1}, which is full; the tasks that could read from it wait too.",
     STALL_LOCK = "{0} waits for {1}, held by a task that waits too.",
@@ -117,11 +117,16 @@ crate::templates! {
     LOCK_COST = "{0} spends {1} in the kernel on the lock operation itself (the workload's `lockcost`).",
     PIPE_WRITE_MERGE = "{0} writes {1} bytes into pipe {2}, merged into the page of its last slot (a write not a whole number of pages first fills the last page, if it has room): it holds {4} bytes in {5} of its {6} slots.",
     PIPE_WRITE_BOTH = "{0} writes {1} bytes into pipe {2}: {3} merged into the page of its last slot, the rest in {4} new page slot(s). It holds {5} bytes in {6} of its {7} slots.",
-    PIPE_WRITE_FULL_WAIT = "{0} cannot write yet: all {2} page slots of pipe {1} are in use, and the last one's page has no room for the part of its {3} bytes that is not a whole page. It writes nothing and sleeps on wr_wait until a read frees a slot.",
-    PIPE_WRITE_STILL_FULL = "{0} runs again, but all {2} page slots of pipe {1} are still in use (the read that woke it freed none): wait_event sees pipe_writable false, and {0} sleeps again at the tail of wr_wait. A wakeup for nothing, which v6.14 removed.",
+    PIPE_WRITE_FULL_WAIT = "{0} cannot write yet: every page slot of pipe {1} ({2}) is in use, and the last one's page has no room for the part of its {3} bytes that is not a whole page. It writes nothing and sleeps on wr_wait until a read frees a slot.",
+    PIPE_WRITE_STILL_FULL = "{0} runs again, but every page slot of pipe {1} ({2}) is still in use (the read that woke it freed none): wait_event sees pipe_writable false, and {0} sleeps again at the tail of wr_wait. A wakeup for nothing, which v6.14 removed.",
     PIPE_READ_STILL_EMPTY = "{0} runs again, but pipe {1} is empty (another reader took what was there): wait_event sees pipe_readable false, and {0} sleeps again at the tail of rd_wait.",
     PIPE_WAKE_NEXT_READER = "{0} had slept before it read, and leaves {3} bytes in pipe {2}: it wakes the next reader asleep, {1} (wake_next_reader: each wakeup wakes one exclusive waiter, so the woken pass it on).",
     PIPE_WAKE_NEXT_WRITER = "{0} had slept before it wrote, and leaves pipe {2} with a free slot: it wakes the next writer asleep, {1} (wake_next_writer: each wakeup wakes one exclusive waiter, so the woken pass it on).",
+    PIPE_EOF = "{0} finds pipe {1} empty, and no task holds its write end any more (a task holds the ends its program uses until it exits): pipe_read returns 0, end of file, and {0} goes on.",
+    PIPE_SIGPIPE = "{0} writes to pipe {1}, but no task holds its read end any more: pipe_write sends it SIGPIPE, whose default action kills it (a program that ignores SIGPIPE gets EPIPE from write instead).",
+    PIPE_RELEASE_READERS = "With {0} gone, no task holds pipe {1}'s write end: pipe_release wakes every reader asleep on it ({2}), to read end of file.",
+    PIPE_RELEASE_WRITERS = "With {0} gone, no task holds pipe {1}'s read end: pipe_release wakes every writer asleep on it ({2}), to be sent SIGPIPE.",
+    SIGPIPE_EXIT = "{0} is killed by SIGPIPE at {1}: turnaround {2}, response {3}.",
 }
 
 pub(crate) const BODY: u16 = 0;
@@ -151,6 +156,7 @@ pub(crate) const GOOD_TICK_FN: u16 = 23;
 pub(crate) const GOOD_YIELD_FN: u16 = 24;
 pub(crate) const PIPE_WRITE_FN: u16 = 25;
 pub(crate) const PIPE_READ_FN: u16 = 26;
+pub(crate) const PIPE_RELEASE_FN: u16 = 27;
 
 /// Lines of the task body's function: what each op of the workload does.
 pub(crate) const BODY_RUN: u16 = 1;
@@ -428,6 +434,7 @@ pub(crate) static CODE: &[Function] = &[
         source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/fs/pipe.c#L428",
         lines: &[
             "pipe_write(pipe, n):   // a ring of max_usage page slots",
+            "    if (!pipe->readers) { send_sig(SIGPIPE); return -EPIPE }   // also after each wait",
             "    was_empty = pipe_empty(); merge n % PAGE_SIZE into the last slot's page if it has room",
             "    while (bytes left) { if (!pipe_full) { take a new slot, copy up to a page; continue }",
             "        if (was_empty) wake_up(rd_wait)   // before sleeping: one exclusive reader",
@@ -444,9 +451,20 @@ pub(crate) static CODE: &[Function] = &[
             "pipe_read(pipe, n):",
             "    was_full = pipe_full()",
             "    while (!pipe_empty) { copy from the tail slot; free it once empty; if (n read) break }",
+            "    if (pipe_empty && !pipe->writers) return 0   // end of file",
             "    if (nothing read) { wait_event_exclusive(rd_wait, pipe_readable); was_full = pipe_full(); wake_next_reader = true; loop }",
             "    if (was_full) wake_up(wr_wait)   // v6.14: only if a read freed a slot",
             "    if (wake_next_reader && !pipe_empty) wake_up(rd_wait)",
+        ],
+    },
+    Function {
+        name: "pipe_release (v6.13)",
+        source_url: "https://elixir.bootlin.com/linux/v6.13.7/source/fs/pipe.c#L723",
+        lines: &[
+            "pipe_release(pipe):   // a task that held an end has exited",
+            "    if (its read end) pipe->readers--; if (its write end) pipe->writers--",
+            "    if (!pipe->readers != !pipe->writers) {   // one side has just gone",
+            "        wake_up_all(rd_wait); wake_up_all(wr_wait) }   // every sleeper re-checks",
         ],
     },
 ];

@@ -90,6 +90,8 @@ impl Sim<'_> {
                     ("read_waits", Metric::Count(pipe.read_waits)),
                     ("write_waits", Metric::Count(pipe.write_waits)),
                     ("spurious_wakeups", Metric::Count(pipe.spurious_wakeups)),
+                    ("eof_reads", Metric::Count(pipe.eof_reads)),
+                    ("sigpipes", Metric::Count(pipe.sigpipes)),
                 ]);
                 pipes.insert(name.clone(), entry);
             }

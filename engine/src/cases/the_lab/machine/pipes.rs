@@ -14,9 +14,13 @@
 //! task re-checks its condition when it runs (`wait_event`) and, not met, sleeps again
 //! at the tail. Waits are exclusive: each wakeup wakes the first sleeper.
 //!
-//! Not modelled (a model choice, `docs/cases/the-lab.md`): the pipe's ends (no EOF,
-//! EPIPE or SIGPIPE: a sleeper nobody can serve is a named stall), O_NONBLOCK, and
-//! `poll` (`poll_usage` makes every write wake readers).
+//! A pipe's ends: a task holds the ends its program uses from the start until it
+//! exits. A read of an empty pipe with no write end left returns 0 (end of file); a
+//! write with no read end left gets SIGPIPE, whose default action kills the writer;
+//! the exit that takes the last end of one side wakes every sleeper of the other
+//! (`pipe_release`). Not modelled (model choices, `docs/cases/the-lab.md`):
+//! O_NONBLOCK, a SIGPIPE handled or ignored (EPIPE), and `poll` (`poll_usage` makes
+//! every write wake readers).
 
 use super::{Next, Sim, Why};
 use crate::cases::the_lab::lang::Instr;
@@ -60,6 +64,10 @@ pub(super) struct PipeRt {
     pub write_waits: u64,
     /// Woken, found the condition still unmet, and slept again.
     pub spurious_wakeups: u64,
+    /// Reads that found the pipe empty with no write end left (end of file).
+    pub eof_reads: u64,
+    /// Writers killed by SIGPIPE: they wrote with no read end left.
+    pub sigpipes: u64,
 }
 
 /// The capacity the kernel gives a pipe asked for `asked` bytes (`round_pipe_size`,
@@ -107,6 +115,8 @@ impl PipeRt {
             read_waits: 0,
             write_waits: 0,
             spurious_wakeups: 0,
+            eof_reads: 0,
+            sigpipes: 0,
         }
     }
 
@@ -176,6 +186,9 @@ impl Sim<'_> {
     /// `send`: pipe_write's merge and new slots; asleep on `wr_wait` while the pipe is full.
     pub(super) fn send(&mut self, task: TaskId, now: u64, pipe: usize, asked: u64) -> Next {
         let call = self.rt(task).pipe_call.take();
+        if self.pipe_ends(pipe, false) == 0 {
+            return self.sigpipe(task, now, pipe);
+        }
         let p = &mut self.pipes[pipe];
         if call.is_some() && p.full() {
             // wait_event re-checks pipe_writable in the woken task: no slot is free.
@@ -212,7 +225,7 @@ impl Sim<'_> {
                 ),
             };
             let args = [args, vec![Arg::Count(bytes), Arg::Count(in_use), Arg::Count(max_usage)]].concat();
-            let line = if merged > 0 && into_new == 0 { 1 } else { 2 };
+            let line = if merged > 0 && into_new == 0 { 2 } else { 3 };
             self.op(
                 now,
                 Some(task),
@@ -246,7 +259,7 @@ impl Sim<'_> {
                 vec![t, Arg::Count(wrote), name, Arg::Count(max_usage), Arg::Count(bytes), Arg::Count(left)],
             ),
         };
-        self.op(now, Some(task), OpKind::Sleep, at(text::PIPE_WRITE_FN, 4), template, &args, &effects);
+        self.op(now, Some(task), OpKind::Sleep, at(text::PIPE_WRITE_FN, 5), template, &args, &effects);
         if was_empty {
             self.pipe_wake(task, now, pipe, WakeWhy::WasEmptyBeforeSleep);
         }
@@ -257,6 +270,13 @@ impl Sim<'_> {
     /// `rd_wait` while it is empty.
     pub(super) fn recv(&mut self, task: TaskId, now: u64, pipe: usize, asked: u64) -> Next {
         let call = self.rt(task).pipe_call.take();
+        if self.pipes[pipe].slots.is_empty() && self.pipe_ends(pipe, true) == 0 {
+            let p = &mut self.pipes[pipe];
+            p.eof_reads += 1;
+            let args = [Arg::Task(task), Arg::Channel(p.rd_wait)];
+            self.op(now, Some(task), OpKind::Syscall, at(text::PIPE_READ_FN, 3), T::PIPE_EOF, &args, &[]);
+            return Next::Continue;
+        }
         let p = &mut self.pipes[pipe];
         if p.slots.is_empty() {
             if call.is_some() {
@@ -268,7 +288,7 @@ impl Sim<'_> {
             let effects = [Effect::SetState { task, state: TaskState::Sleeping { channel: p.rd_wait } }];
             let args = [Arg::Task(task), Arg::Channel(p.rd_wait)];
             self.rt(task).pipe_call = Some(PipeCall { left: 0 });
-            let code = at(text::PIPE_READ_FN, 3);
+            let code = at(text::PIPE_READ_FN, 4);
             self.op(now, Some(task), OpKind::Sleep, code, T::PIPE_READ_WAIT, &args, &effects);
             return Next::OffCpu;
         }
@@ -314,10 +334,10 @@ impl Sim<'_> {
         p.spurious_wakeups += 1;
         let (channel, template, line) = if reading {
             p.readers.push_back(task);
-            (p.rd_wait, T::PIPE_READ_STILL_EMPTY, (text::PIPE_READ_FN, 3))
+            (p.rd_wait, T::PIPE_READ_STILL_EMPTY, (text::PIPE_READ_FN, 4))
         } else {
             p.writers.push_back(task);
-            (p.wr_wait, T::PIPE_WRITE_STILL_FULL, (text::PIPE_WRITE_FN, 4))
+            (p.wr_wait, T::PIPE_WRITE_STILL_FULL, (text::PIPE_WRITE_FN, 5))
         };
         let args = [Arg::Task(task), Arg::Channel(p.rd_wait), Arg::Count(p.max_usage)];
         self.rt(task).pipe_call = call;
@@ -336,15 +356,76 @@ impl Sim<'_> {
         let (name, bytes) = (Arg::Channel(p.rd_wait), Arg::Count(p.bytes));
         let effects = [Effect::SetState { task: woken, state: TaskState::Runnable }];
         let (template, code) = match why {
-            WakeWhy::WasEmpty => (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 6)),
-            WakeWhy::WasEmptyBeforeSleep => (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 3)),
-            WakeWhy::NextWriter => (T::PIPE_WAKE_NEXT_WRITER, at(text::PIPE_WRITE_FN, 7)),
-            WakeWhy::WasFull => (T::PIPE_WAKE_WRITER, at(text::PIPE_READ_FN, 4)),
-            WakeWhy::NextReader => (T::PIPE_WAKE_NEXT_READER, at(text::PIPE_READ_FN, 5)),
+            WakeWhy::WasEmpty => (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 7)),
+            WakeWhy::WasEmptyBeforeSleep => (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 4)),
+            WakeWhy::NextWriter => (T::PIPE_WAKE_NEXT_WRITER, at(text::PIPE_WRITE_FN, 8)),
+            WakeWhy::WasFull => (T::PIPE_WAKE_WRITER, at(text::PIPE_READ_FN, 5)),
+            WakeWhy::NextReader => (T::PIPE_WAKE_NEXT_READER, at(text::PIPE_READ_FN, 6)),
         };
         let args = [Arg::Task(waker), Arg::Task(woken), name, bytes];
         self.op(now, Some(waker), OpKind::Wake, code, template, &args, &effects);
         self.make_runnable(woken, Why::Lock, now);
+    }
+
+    /// SIGPIPE for a write with no read end left: its default action kills the writer.
+    fn sigpipe(&mut self, task: TaskId, now: u64, pipe: usize) -> Next {
+        let p = &mut self.pipes[pipe];
+        p.sigpipes += 1;
+        let args = [Arg::Task(task), Arg::Channel(p.rd_wait)];
+        self.op(now, Some(task), OpKind::Signal, at(text::PIPE_WRITE_FN, 1), T::PIPE_SIGPIPE, &args, &[]);
+        self.end_task(task, now, T::SIGPIPE_EXIT);
+        Next::OffCpu
+    }
+
+    /// How many tasks hold `pipe`'s write end (`writers`) or its read end: a task
+    /// holds the ends its program uses (a `send`, a `recv`) from the start of the run
+    /// until it exits, as if the pipe were set up before any of them started.
+    fn pipe_ends(&self, pipe: usize, writers: bool) -> usize {
+        let uses = |instr: &Instr| match *instr {
+            Instr::Send { pipe: p, .. } => writers && p == pipe,
+            Instr::Recv { pipe: p, .. } => !writers && p == pipe,
+            _ => false,
+        };
+        self.program
+            .tasks
+            .iter()
+            .zip(&self.tasks)
+            .filter(|(program, rt)| rt.exit_ns.is_none() && program.code.iter().any(uses))
+            .count()
+    }
+
+    /// `pipe_release` for each pipe whose last write (or read) end `task` took with
+    /// it: every reader (or writer) asleep on it wakes, to re-check.
+    pub(super) fn pipe_release(&mut self, task: TaskId, now: u64) {
+        for pipe in 0..self.pipes.len() {
+            for writers in [true, false] {
+                let held = self.program.tasks[task.0 as usize].code.iter().any(|instr| match *instr {
+                    Instr::Send { pipe: p, .. } => writers && p == pipe,
+                    Instr::Recv { pipe: p, .. } => !writers && p == pipe,
+                    _ => false,
+                });
+                if !held || self.pipe_ends(pipe, writers) > 0 {
+                    continue;
+                }
+                let p = &mut self.pipes[pipe];
+                let sleepers: Vec<TaskId> =
+                    if writers { p.readers.drain(..).collect() } else { p.writers.drain(..).collect() };
+                if sleepers.is_empty() {
+                    continue;
+                }
+                let effects: Vec<Effect> = sleepers
+                    .iter()
+                    .map(|&woken| Effect::SetState { task: woken, state: TaskState::Runnable })
+                    .collect();
+                let args = [Arg::Task(task), Arg::Channel(p.rd_wait), Arg::Count(sleepers.len() as u64)];
+                let (template, line) =
+                    if writers { (T::PIPE_RELEASE_READERS, 3) } else { (T::PIPE_RELEASE_WRITERS, 3) };
+                self.op(now, None, OpKind::Wake, at(text::PIPE_RELEASE_FN, line), template, &args, &effects);
+                for woken in sleepers {
+                    self.make_runnable(woken, Why::Lock, now);
+                }
+            }
+        }
     }
 
     /// Whether a live task other than `except` has a `send` (or `recv`) on `pipe` in its program.

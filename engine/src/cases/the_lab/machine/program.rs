@@ -157,16 +157,23 @@ impl Sim<'_> {
     }
 
     pub(super) fn exit(&mut self, task: TaskId, now: u64) {
+        self.end_task(task, now, T::EXIT);
+    }
+
+    /// The task leaves for good (`template` says how: an exit, or SIGPIPE), and the
+    /// pipe ends it held close with it.
+    pub(super) fn end_task(&mut self, task: TaskId, now: u64, template: T) {
         let arrive = self.program.tasks[task.0 as usize].arrive_ns;
         let rt = self.rt(task);
         rt.exit_ns = Some(now);
         let response = rt.first_run_ns.unwrap_or(now) - arrive;
         let args = [Arg::Task(task), Arg::Ns(now), Arg::Ns(now - arrive), Arg::Ns(response)];
         let effects = [Effect::SetState { task, state: TaskState::Dead }];
-        self.op(now, Some(task), OpKind::Exit, at(text::BODY, text::BODY_EXIT), T::EXIT, &args, &effects);
+        self.op(now, Some(task), OpKind::Exit, at(text::BODY, text::BODY_EXIT), template, &args, &effects);
         if self.tasks.iter().any(|task| task.exit_ns.is_none()) {
             self.builder.phase(say(T::PHASE_AFTER_EXIT.id(), &[Arg::Task(task)]));
             self.iteration_due.get_or_insert(now);
         }
+        self.pipe_release(task, now);
     }
 }
