@@ -44,14 +44,14 @@ fn a_full_pipe_puts_the_writer_to_sleep_and_an_empty_one_the_reader() {
     assert!(text.contains("producer cannot write yet: every page slot of pipe P (2) is in use"), "{text}");
     assert!(
         text.contains(
-            "The pipe was full when consumer's read began (was_full), so it wakes one writer, producer"
+            "The pipe was full when consumer's read began, or when it last woke (was_full), so it wakes one writer, producer"
         ),
         "{text}"
     );
     assert!(text.contains("consumer finds pipe P empty and sleeps"), "{text}");
     assert!(
         text.contains(
-            "The pipe was empty when producer's write began (was_empty), so it wakes one reader, consumer"
+            "The pipe was empty when producer's write began, or when it last woke (was_empty), so it wakes one reader, consumer"
         ),
         "{text}"
     );
@@ -95,6 +95,21 @@ task reader
         ),
         "{text}"
     );
+}
+
+#[test]
+fn a_writer_woken_for_a_slot_another_writer_took_sleeps_again() {
+    // A one-slot pipe. w1 fills it and sleeps on its second send; r's read frees the slot
+    // and wakes w1 (was_full), then r sleeps; w2, ahead of w1 in FIFO's queue, takes the
+    // slot; w1 runs, finds the pipe full again, and sleeps again: not a wakeup for nothing.
+    let workload = "kernel fifo\npipe P 4KiB\ntask w1\n  send P 4KiB\n  send P 4KiB\ntask r\n  recv P 4KiB\n  sleep 1ms\n  recv P 4KiB\n  recv P 4KiB\ntask w2\n  send P 4KiB\n";
+    let run = run(workload, "as-written");
+    assert_eq!(run.outcome, Outcome::Completed);
+    let text = narration(&run);
+    assert!(text.contains("w1 runs again, but every page slot of pipe P (1) is in use again: another writer took the free slot first."), "{text}");
+    assert!(!text.contains("A wakeup for nothing"), "{text}");
+    assert!(text.contains("w1 cannot write yet: every page slot of pipe P (1) is in use, and its 4,096 bytes are whole pages"), "{text}");
+    assert_eq!(pipe_figure(&run, "P", "received_bytes"), 12_288);
 }
 
 #[test]

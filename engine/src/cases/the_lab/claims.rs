@@ -110,6 +110,8 @@ pub(super) static CLAIMS: &[StageClaim] = &[
             T::PIPE_READ_WAIT as u16,
             T::PIPE_WRITE_FULL_WAIT as u16,
             T::PIPE_WRITE_STILL_FULL as u16,
+            T::PIPE_WRITE_SLOT_TAKEN as u16,
+            T::PIPE_WRITE_PAGES_WAIT as u16,
             T::PIPE_READ_STILL_EMPTY as u16,
         ],
         says: "the task is off its CPU",

@@ -83,12 +83,17 @@ pub(super) struct PipeCall {
     /// Bytes a write still has to write (0 for a read, which sleeps only before it
     /// has read anything).
     pub left: u64,
+    /// Woken by a read of a full pipe that freed no slot (`was_full`): if the pipe is
+    /// still full when it runs, the wakeup was for nothing, not a slot taken by another.
+    pub woken_for_nothing: bool,
 }
 
 /// Why a wakeup wakes: the names the kernel's own flags have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum WakeWhy {
     WasEmpty,
+    /// `was_full`, by a read that freed no slot.
+    WasFullFreedNone,
     /// `was_empty`, as a writer is about to sleep on a full pipe.
     WasEmptyBeforeSleep,
     WasFull,
@@ -248,9 +253,12 @@ impl Sim<'_> {
         p.writers.push_back(task);
         p.write_waits += 1;
         effects.push(Effect::SetState { task, state: TaskState::Sleeping { channel: p.wr_wait } });
-        self.rt(task).pipe_call = Some(PipeCall { left });
+        self.rt(task).pipe_call = Some(PipeCall { left, woken_for_nothing: false });
         let (template, args) = match wrote {
-            0 if asked <= PAGE_SIZE => {
+            0 if asked % PAGE_SIZE == 0 => {
+                (T::PIPE_WRITE_PAGES_WAIT, vec![t, name, Arg::Count(max_usage), Arg::Count(asked)])
+            }
+            0 if asked < PAGE_SIZE => {
                 (T::PIPE_WRITE_ATOMIC_WAIT, vec![t, name, Arg::Count(max_usage), Arg::Count(asked)])
             }
             0 => (T::PIPE_WRITE_FULL_WAIT, vec![t, name, Arg::Count(max_usage), Arg::Count(asked)]),
@@ -287,7 +295,7 @@ impl Sim<'_> {
             p.read_waits += 1;
             let effects = [Effect::SetState { task, state: TaskState::Sleeping { channel: p.rd_wait } }];
             let args = [Arg::Task(task), Arg::Channel(p.rd_wait)];
-            self.rt(task).pipe_call = Some(PipeCall { left: 0 });
+            self.rt(task).pipe_call = Some(PipeCall { left: 0, woken_for_nothing: false });
             let code = at(text::PIPE_READ_FN, 4);
             self.op(now, Some(task), OpKind::Sleep, code, T::PIPE_READ_WAIT, &args, &effects);
             return Next::OffCpu;
@@ -313,7 +321,8 @@ impl Sim<'_> {
         let left = p.bytes;
         self.op(now, Some(task), OpKind::Syscall, at(text::PIPE_READ_FN, 2), T::PIPE_READ, &args, &effects);
         if was_full {
-            self.pipe_wake(task, now, pipe, WakeWhy::WasFull);
+            let why = if freed == 0 { WakeWhy::WasFullFreedNone } else { WakeWhy::WasFull };
+            self.pipe_wake(task, now, pipe, why);
         }
         if call.is_some() && left > 0 {
             self.pipe_wake(task, now, pipe, WakeWhy::NextReader);
@@ -337,7 +346,9 @@ impl Sim<'_> {
             (p.rd_wait, T::PIPE_READ_STILL_EMPTY, (text::PIPE_READ_FN, 4))
         } else {
             p.writers.push_back(task);
-            (p.wr_wait, T::PIPE_WRITE_STILL_FULL, (text::PIPE_WRITE_FN, 5))
+            let for_nothing = call.is_some_and(|call| call.woken_for_nothing);
+            let template = if for_nothing { T::PIPE_WRITE_STILL_FULL } else { T::PIPE_WRITE_SLOT_TAKEN };
+            (p.wr_wait, template, (text::PIPE_WRITE_FN, 5))
         };
         let args = [Arg::Task(task), Arg::Channel(p.rd_wait), Arg::Count(p.max_usage)];
         self.rt(task).pipe_call = call;
@@ -359,10 +370,13 @@ impl Sim<'_> {
             WakeWhy::WasEmpty => (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 7)),
             WakeWhy::WasEmptyBeforeSleep => (T::PIPE_WAKE_READER, at(text::PIPE_WRITE_FN, 4)),
             WakeWhy::NextWriter => (T::PIPE_WAKE_NEXT_WRITER, at(text::PIPE_WRITE_FN, 8)),
-            WakeWhy::WasFull => (T::PIPE_WAKE_WRITER, at(text::PIPE_READ_FN, 5)),
+            WakeWhy::WasFull | WakeWhy::WasFullFreedNone => (T::PIPE_WAKE_WRITER, at(text::PIPE_READ_FN, 5)),
             WakeWhy::NextReader => (T::PIPE_WAKE_NEXT_READER, at(text::PIPE_READ_FN, 6)),
         };
         let args = [Arg::Task(waker), Arg::Task(woken), name, bytes];
+        if let Some(call) = &mut self.tasks[woken.0 as usize].pipe_call {
+            call.woken_for_nothing = why == WakeWhy::WasFullFreedNone;
+        }
         self.op(now, Some(waker), OpKind::Wake, code, template, &args, &effects);
         self.make_runnable(woken, Why::Lock, now);
     }
