@@ -187,6 +187,15 @@ impl PipeRt {
     }
 }
 
+/// Whether a program holds `pipe`'s write end (a `send` on it) or its read end (a `recv`).
+fn holds_end(code: &[Instr], pipe: usize, write_end: bool) -> bool {
+    code.iter().any(|instr| match *instr {
+        Instr::Send { pipe: p, .. } => write_end && p == pipe,
+        Instr::Recv { pipe: p, .. } => !write_end && p == pipe,
+        _ => false,
+    })
+}
+
 impl Sim<'_> {
     /// `send`: pipe_write's merge and new slots; asleep on `wr_wait` while the pipe is full.
     pub(super) fn send(&mut self, task: TaskId, now: u64, pipe: usize, asked: u64) -> Next {
@@ -395,16 +404,11 @@ impl Sim<'_> {
     /// holds the ends its program uses (a `send`, a `recv`) from the start of the run
     /// until it exits, as if the pipe were set up before any of them started.
     fn pipe_ends(&self, pipe: usize, writers: bool) -> usize {
-        let uses = |instr: &Instr| match *instr {
-            Instr::Send { pipe: p, .. } => writers && p == pipe,
-            Instr::Recv { pipe: p, .. } => !writers && p == pipe,
-            _ => false,
-        };
         self.program
             .tasks
             .iter()
             .zip(&self.tasks)
-            .filter(|(program, rt)| rt.exit_ns.is_none() && program.code.iter().any(uses))
+            .filter(|(program, rt)| rt.exit_ns.is_none() && holds_end(&program.code, pipe, writers))
             .count()
     }
 
@@ -413,11 +417,7 @@ impl Sim<'_> {
     pub(super) fn pipe_release(&mut self, task: TaskId, now: u64) {
         for pipe in 0..self.pipes.len() {
             for writers in [true, false] {
-                let held = self.program.tasks[task.0 as usize].code.iter().any(|instr| match *instr {
-                    Instr::Send { pipe: p, .. } => writers && p == pipe,
-                    Instr::Recv { pipe: p, .. } => !writers && p == pipe,
-                    _ => false,
-                });
+                let held = holds_end(&self.program.tasks[task.0 as usize].code, pipe, writers);
                 if !held || self.pipe_ends(pipe, writers) > 0 {
                     continue;
                 }
@@ -447,11 +447,7 @@ impl Sim<'_> {
         self.program.tasks.iter().enumerate().any(|(index, program)| {
             index != except.0 as usize
                 && self.tasks[index].exit_ns.is_none()
-                && program.code.iter().any(|instr| match *instr {
-                    Instr::Send { pipe: p, .. } => sends && p == pipe,
-                    Instr::Recv { pipe: p, .. } => !sends && p == pipe,
-                    _ => false,
-                })
+                && holds_end(&program.code, pipe, sends)
         })
     }
 
