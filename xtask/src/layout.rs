@@ -1,7 +1,7 @@
 //! The layout check that `cargo xtask test` runs first: every `use` follows the
 //! dependency rule ([`uses`]), the generic code knows no case, the Markdown stays
 //! inside the repository, the wasm's crates sort through the one stable sort, and
-//! no stylesheet selects with `:has()`.
+//! no stylesheet selects with `:has()` or has a comment that closes early.
 //!
 //! Why: adding a case must be one folder on each side (`engine/src/cases/<case>/`,
 //! `app/src/cases/<case>/`) plus a registry line; the moment the run machinery,
@@ -38,11 +38,11 @@ pub fn check() -> Outcome {
     problems.extend(every_case_has_notes(&root));
     problems.extend(markdown_stays_inside(&root));
     problems.extend(stable_sorts_go_through_run_sort(&root));
-    problems.extend(no_stylesheet_selects_with_has(&root));
+    problems.extend(stylesheets_have_no_has_and_whole_comments(&root));
     if problems.is_empty() {
         println!(
             "xtask: layout: every use follows the dependency rule, generic code names no case, every case has notes, Markdown stays in the repository, \
-             stable sorts go through run::sort, no stylesheet uses :has()"
+             stable sorts go through run::sort, no stylesheet uses :has() or closes a comment early"
         );
         Ok(())
     } else {
@@ -114,13 +114,21 @@ fn stable_sorts_go_through_run_sort(root: &Path) -> Vec<String> {
 /// A `:has()` makes every change to the DOM below its subject re-check the subject's
 /// style: on the root or a page's article that is every step of the player, and it
 /// was most of a phone's blocking time (Lighthouse's TBT). The app sets a class instead.
-fn no_stylesheet_selects_with_has(root: &Path) -> Vec<String> {
+/// And a comment must close where it ends: browsers and the minifier drop the rule
+/// that a stray `*/` runs into, silently.
+fn stylesheets_have_no_has_and_whole_comments(root: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     for tree in STYLE_TREES {
         for file in files_with_extension(&root.join(tree), "css") {
             let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
-            if without_css_comments(&read(&file)).contains(":has(") {
+            let rules = without_css_comments(&read(&file));
+            if rules.contains(":has(") {
                 problems.push(format!("{shown} selects with `:has()`: set a class from the app instead"));
+            }
+            // A `*/` outside a comment is one that closed early (a path glob such as
+            // `cases/*/` in prose): the rest of it becomes a selector that eats a rule.
+            if rules.contains("*/") {
+                problems.push(format!("{shown} has a comment that closes early (a `*/` inside it)"));
             }
         }
     }
@@ -299,5 +307,7 @@ mod tests {
         let css = "/* not `:has()` */ a:has(b) { } /* open";
         assert_eq!(without_css_comments(css), " a:has(b) { } ");
         assert!(!without_css_comments("/* :has( */ a { }").contains(":has("));
+        // A glob in prose closes the comment early: what follows is left as rules.
+        assert!(without_css_comments("/* from cases/*/*.css */ a { }").contains("*/"));
     }
 }
