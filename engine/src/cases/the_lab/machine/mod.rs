@@ -180,11 +180,7 @@ pub(super) fn run(program: &Program) -> Finished {
         preemptions: layout.add_counter("preemptions"),
     };
     let sleep_channel = layout.add_channel("sleep");
-    let pipes = program
-        .pipes
-        .iter()
-        .map(|(name, capacity)| pipes::PipeRt::new(&mut layout, name, *capacity))
-        .collect();
+    let pipes = (0..program.pipes.len()).map(|pipe| pipes::PipeRt::new(&mut layout, program, pipe)).collect();
     let mut sim = Sim {
         program,
         policy: policy_of(program),

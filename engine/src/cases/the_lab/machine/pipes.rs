@@ -23,7 +23,7 @@
 //! every write wake readers).
 
 use super::{Next, Sim, Why};
-use crate::cases::the_lab::lang::Instr;
+use crate::cases::the_lab::lang::{Instr, Program};
 use crate::cases::the_lab::text::{self, at, T};
 use crate::run::narration::Arg;
 use crate::run::trace::OpKind;
@@ -55,6 +55,10 @@ pub(super) struct PipeRt {
     /// The bytes in the pipe, and its slots in use, as the world counts them.
     pub bytes_counter: CounterId,
     pub slots_counter: CounterId,
+    /// The tasks that hold its write end (a `send` on it in their program) and its read
+    /// end (a `recv`), until they exit: read once from the program.
+    pub write_ends: Vec<TaskId>,
+    pub read_ends: Vec<TaskId>,
     /// Sleeping readers and writers, first to wake first.
     pub readers: VecDeque<TaskId>,
     pub writers: VecDeque<TaskId>,
@@ -102,7 +106,8 @@ enum WakeWhy {
 }
 
 impl PipeRt {
-    pub fn new(layout: &mut Layout, name: &str, asked: u64) -> PipeRt {
+    pub fn new(layout: &mut Layout, program: &Program, pipe: usize) -> PipeRt {
+        let (name, asked) = (&program.pipes[pipe].0, program.pipes[pipe].1);
         let capacity = round_pipe_size(asked);
         assert!(capacity >= PAGE_SIZE && capacity.is_power_of_two(), "a pipe the kernel could make");
         PipeRt {
@@ -113,6 +118,8 @@ impl PipeRt {
             wr_wait: layout.add_channel(format!("{name} (full)")),
             bytes_counter: layout.add_counter(format!("pipe_{name}_bytes")),
             slots_counter: layout.add_counter(format!("pipe_{name}_slots")),
+            write_ends: holders(program, pipe, true),
+            read_ends: holders(program, pipe, false),
             readers: VecDeque::new(),
             writers: VecDeque::new(),
             sent: 0,
@@ -187,13 +194,23 @@ impl PipeRt {
     }
 }
 
-/// Whether a program holds `pipe`'s write end (a `send` on it) or its read end (a `recv`).
-fn holds_end(code: &[Instr], pipe: usize, write_end: bool) -> bool {
-    code.iter().any(|instr| match *instr {
+/// The tasks whose program holds `pipe`'s write end (a `send` on it) or its read end (a `recv`).
+fn holders(program: &Program, pipe: usize, write_end: bool) -> Vec<TaskId> {
+    let holds = |instr: &Instr| match *instr {
         Instr::Send { pipe: p, .. } => write_end && p == pipe,
         Instr::Recv { pipe: p, .. } => !write_end && p == pipe,
         _ => false,
-    })
+    };
+    let tasks = program.tasks.iter().enumerate();
+    tasks.filter(|(_, task)| task.code.iter().any(holds)).map(|(index, _)| TaskId(index as u32)).collect()
+}
+
+/// What a write has done when it must sleep.
+struct Wrote {
+    asked: u64,
+    wrote: u64,
+    left: u64,
+    was_empty: bool,
 }
 
 impl Sim<'_> {
@@ -257,8 +274,23 @@ impl Sim<'_> {
             }
             return Next::Continue;
         }
-        // Every slot is in use: wake a reader if the pipe was empty, then sleep.
+        self.pipe_write_sleeps(task, now, pipe, Wrote { asked, wrote, left, was_empty }, effects)
+    }
+
+    /// A write that finds every slot in use (after writing `wrote` of `asked`): it wakes
+    /// a reader if the pipe was empty, and sleeps on `wr_wait` for the rest.
+    fn pipe_write_sleeps(
+        &mut self,
+        task: TaskId,
+        now: u64,
+        pipe: usize,
+        done: Wrote,
+        mut effects: Vec<Effect>,
+    ) -> Next {
+        let Wrote { asked, wrote, left, was_empty } = done;
+        let t = Arg::Task(task);
         let p = &mut self.pipes[pipe];
+        let (name, max_usage, bytes) = (Arg::Channel(p.rd_wait), p.max_usage, p.bytes);
         p.writers.push_back(task);
         p.write_waits += 1;
         effects.push(Effect::SetState { task, state: TaskState::Sleeping { channel: p.wr_wait } });
@@ -404,12 +436,13 @@ impl Sim<'_> {
     /// holds the ends its program uses (a `send`, a `recv`) from the start of the run
     /// until it exits, as if the pipe were set up before any of them started.
     fn pipe_ends(&self, pipe: usize, writers: bool) -> usize {
-        self.program
-            .tasks
-            .iter()
-            .zip(&self.tasks)
-            .filter(|(program, rt)| rt.exit_ns.is_none() && holds_end(&program.code, pipe, writers))
-            .count()
+        self.end_holders(pipe, writers).filter(|&task| self.tasks[task.0 as usize].exit_ns.is_none()).count()
+    }
+
+    /// Every task that holds (or held, before it exited) the end named.
+    fn end_holders(&self, pipe: usize, writers: bool) -> impl Iterator<Item = TaskId> + '_ {
+        let p = &self.pipes[pipe];
+        (if writers { &p.write_ends } else { &p.read_ends }).iter().copied()
     }
 
     /// `pipe_release` for each pipe whose last write (or read) end `task` took with
@@ -417,7 +450,7 @@ impl Sim<'_> {
     pub(super) fn pipe_release(&mut self, task: TaskId, now: u64) {
         for pipe in 0..self.pipes.len() {
             for writers in [true, false] {
-                let held = holds_end(&self.program.tasks[task.0 as usize].code, pipe, writers);
+                let held = self.end_holders(pipe, writers).any(|holder| holder == task);
                 if !held || self.pipe_ends(pipe, writers) > 0 {
                     continue;
                 }
@@ -432,9 +465,8 @@ impl Sim<'_> {
                     .map(|&woken| Effect::SetState { task: woken, state: TaskState::Runnable })
                     .collect();
                 let args = [Arg::Task(task), Arg::Channel(p.rd_wait), Arg::Count(sleepers.len() as u64)];
-                let (template, line) =
-                    if writers { (T::PIPE_RELEASE_READERS, 3) } else { (T::PIPE_RELEASE_WRITERS, 3) };
-                self.op(now, None, OpKind::Wake, at(text::PIPE_RELEASE_FN, line), template, &args, &effects);
+                let template = if writers { T::PIPE_RELEASE_READERS } else { T::PIPE_RELEASE_WRITERS };
+                self.op(now, None, OpKind::Wake, at(text::PIPE_RELEASE_FN, 3), template, &args, &effects);
                 for woken in sleepers {
                     self.make_runnable(woken, Why::Lock, now);
                 }
@@ -442,13 +474,10 @@ impl Sim<'_> {
         }
     }
 
-    /// Whether a live task other than `except` has a `send` (or `recv`) on `pipe` in its program.
+    /// Whether a live task other than `except` holds `pipe`'s write end (or its read end).
     fn pipe_has_live(&self, pipe: usize, sends: bool, except: TaskId) -> bool {
-        self.program.tasks.iter().enumerate().any(|(index, program)| {
-            index != except.0 as usize
-                && self.tasks[index].exit_ns.is_none()
-                && holds_end(&program.code, pipe, sends)
-        })
+        self.end_holders(pipe, sends)
+            .any(|holder| holder != except && self.tasks[holder.0 as usize].exit_ns.is_none())
     }
 
     /// Names each task asleep on a pipe that no live task will ever serve; with
@@ -489,8 +518,8 @@ impl Sim<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{round_pipe_size, PipeRt, Slot, PAGE_SIZE};
-    use crate::run::world::Layout;
+    use super::{round_pipe_size, PipeRt, Slot};
+    use crate::run::world::{Layout, TaskId};
 
     #[test]
     fn pipes_are_rounded_as_round_pipe_size_does() {
@@ -503,7 +532,11 @@ mod tests {
     #[test]
     fn a_write_merges_what_is_not_page_aligned_and_a_read_frees_only_emptied_slots() {
         let mut layout = Layout::new(1);
-        let mut pipe = PipeRt::new(&mut layout, "P", 2 * PAGE_SIZE);
+        let workload =
+            crate::cases::the_lab::lang::parse::parse("pipe P 8KiB\ntask w\n  send P\n").expect("parses");
+        let program = crate::cases::the_lab::lang::compile(&workload).expect("compiles");
+        let mut pipe = PipeRt::new(&mut layout, &program, 0);
+        assert_eq!((pipe.write_ends.as_slice(), pipe.read_ends.as_slice()), (&[TaskId(0)][..], &[][..]));
         assert_eq!(pipe.fill(100), (100, 1));
         assert!(pipe.merge(900), "room in the first page");
         assert!(!pipe.merge(3_200), "1,000 + 3,200 is more than a page");
