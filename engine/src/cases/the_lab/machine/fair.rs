@@ -275,7 +275,8 @@ impl Sim<'_> {
         sched.need_resched[this] = false;
         let rq = &sched.rqs[this];
         let e = rq.entities[next];
-        let eligible = (0..rq.entities.len()).filter(|&t| rq.entities[t].on_rq && rq.eligible(t)).count();
+        let balance = rq.balance();
+        let eligible = rq.entities.iter().filter(|e| e.on_rq && balance.eligible(e.vruntime)).count();
         let mut args = vec![Arg::Task(TaskId(next as u32)), Arg::Count(u64::from(cpu))];
         args.extend(virt(e.vruntime));
         args.extend(virt(rq.avg_vruntime()));

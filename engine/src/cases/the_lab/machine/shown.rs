@@ -17,6 +17,7 @@
 //!   which take the queue in order), 0 (one queue).
 
 use super::Sim;
+use crate::kernel::sched::eevdf::Balance;
 use crate::kernel::sched::o1::Array;
 use crate::kernel::sched::textbook::Waiting;
 use crate::run::sort::sort_by_key;
@@ -48,10 +49,35 @@ pub(super) fn add(layout: &mut Layout, names: [&str; 4]) {
 /// One task's four values.
 pub(super) type Place = [i64; 4];
 
+/// What every task's place is read against, taken once a step: reading it again for
+/// each task made a step cost the square of the tasks.
+struct ReadOnce {
+    /// V of each CPU's EEVDF queue.
+    fair_balances: Vec<Balance>,
+    /// Whether each task is on 2.4's run list.
+    on_run_list: Vec<bool>,
+}
+
 impl Sim<'_> {
+    fn read_once(&self) -> ReadOnce {
+        let fair_balances = self
+            .fair
+            .as_ref()
+            .map(|sched| sched.rqs.iter().map(|rq| rq.balance()).collect())
+            .unwrap_or_default();
+        let mut on_run_list = Vec::new();
+        if let Some(sched) = &self.good {
+            on_run_list = vec![false; self.tasks.len()];
+            for task in &sched.queue {
+                on_run_list[task.0 as usize] = true;
+            }
+        }
+        ReadOnce { fair_balances, on_run_list }
+    }
+
     /// Where task `index` is in its kernel's structure now; None under a textbook
     /// policy (`textbook_places` places every task at once).
-    fn place_of(&self, index: usize) -> Option<Place> {
+    fn place_of(&self, index: usize, once: &ReadOnce) -> Option<Place> {
         let task = TaskId(index as u32);
         if let Some(sched) = &self.o1 {
             let cpu = sched.cpu_of[index];
@@ -69,11 +95,12 @@ impl Sim<'_> {
             if !entity.on_rq {
                 return Some([0, 0, 0, cpu as i64]);
             }
-            let after_v = entity.deadline.saturating_sub(rq.avg_vruntime());
-            return Some([1, after_v, i64::from(rq.eligible(index)), cpu as i64]);
+            let balance = once.fair_balances[cpu];
+            let after_v = entity.deadline.saturating_sub(balance.avg_vruntime());
+            return Some([1, after_v, i64::from(balance.eligible(entity.vruntime)), cpu as i64]);
         }
         if let Some(sched) = &self.good {
-            let queued = sched.queue.contains(&task);
+            let queued = once.on_run_list[index];
             let good = &sched.tasks[index];
             return Some([i64::from(queued), good.goodness(false), good.counter, 0]);
         }
@@ -103,8 +130,10 @@ impl Sim<'_> {
         let mut effects = Vec::new();
         let mut shown = std::mem::take(&mut self.shown);
         let textbook = (!self.kernel_sched()).then(|| self.textbook_places());
+        let once = self.read_once();
         for (index, last) in shown.iter_mut().enumerate() {
-            let Some(now) = textbook.as_ref().map(|places| places[index]).or_else(|| self.place_of(index))
+            let Some(now) =
+                textbook.as_ref().map(|places| places[index]).or_else(|| self.place_of(index, &once))
             else {
                 break;
             };

@@ -94,6 +94,29 @@ pub enum Enqueue {
     Wakeup,
 }
 
+/// V of one queue in parts: Σ vruntime·weight and Σ weight over its tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Balance {
+    sum: i128,
+    load: i128,
+    zero_vruntime: i64,
+}
+
+impl Balance {
+    /// avg_vruntime: the weighted average, rounded down; zero_vruntime for an empty queue.
+    pub fn avg_vruntime(self) -> i64 {
+        if self.load == 0 {
+            return self.zero_vruntime;
+        }
+        self.sum.div_euclid(self.load) as i64
+    }
+
+    /// vruntime_eligible: `vruntime` ≤ V, compared without the division.
+    pub fn eligible(self, vruntime: i64) -> bool {
+        self.sum >= i128::from(vruntime) * self.load
+    }
+}
+
 /// One CPU's fair run queue. Entities are indexed by the caller's task number; the
 /// current task is on the queue but not among the waiting ones, as in the kernel's tree.
 #[derive(Clone, Debug)]
@@ -157,24 +180,23 @@ impl RunQueue {
     /// avg_vruntime: V, the weighted average vruntime of every task on the queue,
     /// rounded down; zero_vruntime when the queue is empty.
     pub fn avg_vruntime(&self) -> i64 {
-        let (sum, load) = self.weighted_sum();
-        if load == 0 {
-            return self.zero_vruntime;
-        }
-        sum.div_euclid(load) as i64
+        self.balance().avg_vruntime()
     }
 
-    fn weighted_sum(&self) -> (i128, i128) {
-        self.entities.iter().filter(|e| e.on_rq).fold((0, 0), |(sum, load), e| {
+    /// V's parts as the queue stands, for testing many tasks against one V: the kernel
+    /// keeps them as it goes (`avg_vruntime`, `avg_load`); summing them for each task
+    /// made a pick over n tasks cost n².
+    pub fn balance(&self) -> Balance {
+        let (sum, load) = self.entities.iter().filter(|e| e.on_rq).fold((0, 0), |(sum, load), e| {
             (sum + i128::from(e.vruntime) * i128::from(e.weight), load + i128::from(e.weight))
-        })
+        });
+        Balance { sum, load, zero_vruntime: self.zero_vruntime }
     }
 
     /// entity_eligible: the task is owed service, vruntime ≤ V (compared without the
     /// division, as vruntime_eligible does).
     pub fn eligible(&self, task: usize) -> bool {
-        let (sum, load) = self.weighted_sum();
-        sum >= i128::from(self.entities[task].vruntime) * load
+        self.balance().eligible(self.entities[task].vruntime)
     }
 
     /// place_entity and enqueue: a task joins at V less its lag (scaled up by PLACE_LAG
@@ -183,8 +205,8 @@ impl RunQueue {
     /// (`rel_deadline`, PLACE_REL_DEADLINE), as far after its vruntime as before.
     pub fn enqueue(&mut self, task: usize, how: Enqueue) {
         assert!(!self.entities[task].on_rq, "task {task} enqueued twice");
-        let v = self.avg_vruntime();
-        let (_, load) = self.weighted_sum();
+        let balance = self.balance();
+        let (v, load) = (balance.avg_vruntime(), balance.load);
         let e = self.entities[task];
         let mut lag = 0i128;
         if self.features.place_lag && load > 0 && e.vlag != 0 {
@@ -287,7 +309,9 @@ impl RunQueue {
         if queued.len() <= 1 {
             return queued.first().copied();
         }
-        let curr = self.curr.filter(|&c| self.entities[c].on_rq && self.eligible(c));
+        let balance = self.balance();
+        let eligible = |t: usize| balance.eligible(self.entities[t].vruntime);
+        let curr = self.curr.filter(|&c| self.entities[c].on_rq && eligible(c));
         if let Some(c) = curr {
             if self.features.run_to_parity && protect && self.entities[c].vruntime < self.entities[c].vprot {
                 return Some(c);
@@ -296,7 +320,7 @@ impl RunQueue {
         let best = queued
             .iter()
             .copied()
-            .filter(|&t| Some(t) != self.curr && self.eligible(t))
+            .filter(|&t| Some(t) != self.curr && eligible(t))
             .min_by_key(|&t| (self.entities[t].deadline, t));
         match (best, curr) {
             (Some(b), Some(c)) if self.entities[c].deadline < self.entities[b].deadline => Some(c),
