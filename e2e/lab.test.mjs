@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitForApp, withPage } from './browser.mjs';
+import { goBelowTheFirstScreen, startSuite, waitForApp, withPage } from './browser.mjs';
 
 const T = { timeout: 300_000 };
 const RUN_MS = 60_000;
@@ -148,6 +148,33 @@ describe('the Lab', () => {
       assert.match(pipe, /Writers asleep \(wr_wait\): writer/, pipe);
       assert.match(pipe, /Readers asleep \(rd_wait\): none/, pipe);
       assert.equal(await page.locator('[data-testid="lab-pipe"] .lab-slot.in-use').count(), 2);
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+  });
+
+  test('the figures per task come in the workload\'s order, each task shown as it is at the step', T, async () => {
+    await withPage(suite.browser, 'lab-figures', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/lab'));
+      await waitForApp(page, { below: false });
+      const workload = ['kernel rr quantum=10ms', 'cpus 1', 'until 200ms', 'task t x 12', '  run 5ms', 'task a', '  run 1ms', ''];
+      await setText(page, workload.join('\n'));
+      await runIt(page);
+      await page.getByTestId('lab-text').press('Escape');
+      await goBelowTheFirstScreen(page);
+      const table = page.getByTestId('lab-task-table');
+      await table.scrollIntoViewIfNeeded();
+      // The declared order, not the metrics' alphabetical one (t1, t10, t11, t12, t2, …).
+      const names = await table.locator('tbody th').allInnerTexts();
+      assert.deepEqual(names, [...Array.from({ length: 12 }, (_, k) => `t${k + 1}`), 'a']);
+      // Stepping on, the row of the task on the CPU is marked and says so with its CPU so far.
+      const running = table.locator('tbody tr.lab-row-running');
+      for (let step = 0; step < 20 && (await running.count()) === 0; step += 1) {
+        await page.keyboard.press('ArrowRight');
+      }
+      assert.equal(await running.count(), 1, 'one task on the one CPU');
+      assert.match(await running.locator('td.lab-now').innerText(), /^running \((user|kernel)\) · \d/);
+      const cpu = await page.locator('.world-cpu-task').first().innerText();
+      assert.equal(await running.locator('th').innerText(), cpu, 'the marked row is the task on CPU 0');
       assert.deepEqual([consoleErrors, pageErrors], [[], []]);
     });
   });

@@ -1,10 +1,15 @@
 //! The Lab's figures below the stage, as the textbook tables them: per task
 //! (response, turnaround, waiting, CPU, switches, lock wait) with the averages, per
-//! lock and per CPU. Every figure is the engine's (`run.metrics`), at the run's end.
+//! lock and per CPU. Every figure is the engine's: the run's, at its end
+//! (`run.metrics`), but for the first column, the task at the step shown (`View`).
+//! Rows come in the workload's order, as the layout has them.
 
 use super::StageContext;
 use crate::player::panels::metric_text;
+use slowpath_engine::run::format;
+use slowpath_engine::run::timeline::SpanState;
 use slowpath_engine::run::trace::Metric;
+use slowpath_engine::run::view::View;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
@@ -62,36 +67,87 @@ fn head_row(rows_are: &str, columns: &[(&str, &str)]) -> Html {
     }
 }
 
-/// A row per named object (a task, a lock): its name, then its figure in each column.
-fn body_rows(rows: &BTreeMap<String, Metric>, columns: &[(&str, &str)]) -> Html {
+/// The rows of `rows` in the workload's order (`names`, the layout's), then any the
+/// layout does not name: the metrics' own order is alphabetical, where t10 comes
+/// before t2.
+fn in_order<'a>(
+    rows: &'a BTreeMap<String, Metric>,
+    names: impl Iterator<Item = &'a str>,
+) -> Vec<(&'a str, &'a BTreeMap<String, Metric>)> {
+    let fields = |name: &'a str| match rows.get(name) {
+        Some(Metric::Object(fields)) => Some((name, fields)),
+        _ => None,
+    };
+    let mut ordered: Vec<_> = names.filter_map(fields).collect();
+    let unnamed: Vec<_> = rows
+        .keys()
+        .filter(|name| !ordered.iter().any(|(shown, _)| shown == name))
+        .filter_map(|name| fields(name))
+        .collect();
+    ordered.extend(unnamed);
+    ordered
+}
+
+/// A row per named object (a task, a lock): its name, what `now` says of it at the
+/// step shown (for tasks), then its figure in each column.
+fn body_rows(
+    rows: &[(&str, &BTreeMap<String, Metric>)],
+    columns: &[(&str, &str)],
+    now: Option<&dyn Fn(&str) -> (Html, bool)>,
+) -> Html {
     html! {
         <tbody>
-            { for rows.iter().map(|(name, figures)| match figures {
-                Metric::Object(fields) => html! {
-                    <tr key={name.clone()}>
+            { for rows.iter().map(|&(name, fields)| {
+                let (now_cell, running) = now.map_or((Html::default(), false), |now| now(name));
+                html! {
+                    <tr key={name.to_string()} class={classes!(running.then_some("lab-row-running"))}>
                         <th scope="row">{ name }</th>
+                        { now_cell }
                         { for columns.iter().map(|(key, _)| cell(fields, key)) }
                     </tr>
-                },
-                _ => Html::default(),
+                }
             }) }
         </tbody>
     }
 }
 
+/// The "now" cell of a task: its state at the step shown and its CPU time so far.
+fn now_cell(view: &View, id: usize) -> (Html, bool) {
+    let Some(task) = view.tasks.get(id) else { return (html! { <td /> }, false) };
+    let span = SpanState::of(task.state);
+    let running = view.cpus.iter().any(|cpu| cpu.is_some_and(|on| on.0 as usize == id));
+    // The textbook's word for a task that is done, as the stage's groups say it.
+    let state = if span == SpanState::Dead { "exited" } else { span.label() };
+    let text = format!("{state} · {}", format::duration(task.user_ns + task.sys_ns));
+    (html! { <td class="lab-now">{ text }</td> }, running)
+}
+
 /// The wide slot: the tables, under one heading.
 pub fn figures(context: &StageContext) -> Html {
     let metrics = &context.run.metrics;
+    let layout = &context.run.layout;
     let Some(tasks) = object(metrics, "tasks") else { return Html::default() };
+    let task_rows = in_order(tasks, layout.tasks.iter().map(|task| task.name.as_str()));
+    let view = &context.view;
+    let now = |name: &str| match layout.tasks.iter().position(|task| task.name == name) {
+        Some(id) => now_cell(view, id),
+        None => (html! { <td /> }, false),
+    };
     html! {
         <section class="panel lab-figures" data-testid="lab-figures" aria-labelledby="lab-figures-title">
-            <h2 id="lab-figures-title">{ "Per task, at the run's end" }</h2>
+            <h2 id="lab-figures-title">{ "Per task" }</h2>
+            <p class="lab-figures-when">{ "Now: at the step shown. Every other column: the whole run, at its end." }</p>
             <div class="table-scroll" role="region" aria-label="Figures per task" tabindex="0">
                 <table class="lab-table" data-testid="lab-task-table">
-                    { head_row("task", TASK_COLUMNS) }
-                    { body_rows(tasks, TASK_COLUMNS) }
+                    <thead><tr>
+                        <th scope="col">{ "task" }</th>
+                        <th scope="col">{ "now (CPU so far)" }</th>
+                        { for TASK_COLUMNS.iter().map(|(_, heading)| html! { <th scope="col">{ *heading }</th> }) }
+                    </tr></thead>
+                    { body_rows(&task_rows, TASK_COLUMNS, Some(&now)) }
                     <tfoot><tr>
                         <th scope="row">{ "average" }</th>
+                        <td />
                         { for TASK_COLUMNS.iter().map(|(column, _)| {
                             match AVERAGES.iter().find(|(under, _)| under == column) {
                                 Some((_, key)) => cell(metrics, key),
@@ -106,7 +162,7 @@ pub fn figures(context: &StageContext) -> Html {
                 <div class="table-scroll" role="region" aria-label="Figures per lock" tabindex="0">
                     <table class="lab-table" data-testid="lab-lock-table">
                         { head_row("lock", LOCK_COLUMNS) }
-                        { body_rows(locks, LOCK_COLUMNS) }
+                        { body_rows(&in_order(locks, layout.locks.iter().map(|lock| lock.name.as_str())), LOCK_COLUMNS, None) }
                     </table>
                 </div>
             }
