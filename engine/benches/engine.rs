@@ -142,7 +142,11 @@ fn worst_setting(line: &str) -> Run {
     let mut words = line.split_whitespace();
     let case = simulation(words.next().expect("a case")).expect("registered");
     let variant = words.next().expect("a variant");
-    let pairs: Vec<(&str, &str)> = words.map(|pair| pair.split_once('=').expect("key=value")).collect();
+    let pairs: Vec<(&str, String)> = words
+        .map(|pair| pair.split_once('=').expect("key=value"))
+        .map(|(key, value)| (key, common::percent_decoded(value)))
+        .collect();
+    let pairs = pairs.iter().map(|(key, value)| (*key, value.as_str()));
     let params = slowpath_engine::ParamValues::from_pairs_exact(case.meta().params, pairs).expect("valid");
     run_checked(case, &params, variant, 1).expect("runs")
 }
@@ -181,20 +185,4 @@ fn coredump_threads_on(threads: &str, signal_at: &str, cpus: &str) -> Run {
     )
     .expect("valid");
     run_checked(case, &params, "2.6.14-rc2", 1).expect("runs")
-}
-
-/// The Lab's heaviest workloads found: 64 tasks on 4 CPUs each running 1 ms and
-/// sleeping 100 µs for a minute, which the stored-ops budget stops after a few
-/// seconds simulated. Every step reads each task's place in its kernel's run queue,
-/// so a per-task cost that grows with the queue shows here first (EEVDF's V, once
-/// summed again for every task, made a step cost the square of the tasks).
-#[divan::bench(args = ["eevdf", "goodness", "rr quantum=1ms", "o1", "stcf"], sample_count = 5, sample_size = 1)]
-fn lab_64_tasks_a_minute(kernel: &str) -> Run {
-    let case = simulation("the-lab").expect("registered");
-    let workload = format!(
-        "kernel {kernel}\ncpus 4\nuntil 60s\ntask t x 64\n  forever {{\n    run 1ms\n    sleep 100us\n  }}\n"
-    );
-    let mut params = case.meta().default_params();
-    params.0.insert("workload".into(), slowpath_engine::ParamValue::Word(workload));
-    run_checked(case, &params, "as-written", 1).expect("runs")
 }

@@ -3,6 +3,9 @@
 //! ten times as the page `#/__perf` does in wasm (`run::timing`), and prints
 //! `first_ms median_ms fastest_ms` (the median and the fastest of the nine after the first).
 //! `cargo run --profile bench -p slowpath-engine --example native_time -- 'run=fifo-trigger&duration=60s'`
+#[path = "../tests/common.rs"]
+mod common;
+
 use slowpath_engine::{run_checked, simulation};
 use std::time::Instant;
 
@@ -25,7 +28,7 @@ fn main() {
             eprintln!("native_time: {} has no parameter {key}", meta.id);
             std::process::exit(2);
         };
-        match spec.parse_exact(value) {
+        match spec.parse_exact(&common::percent_decoded(value)) {
             Ok(parsed) => {
                 params.0.insert(key.to_string(), parsed);
             }

@@ -48,12 +48,10 @@ pub fn perf_page(props: &PerfPageProps) -> Html {
     // `#/__perf?run=<case>[&param=value…][&v=variant]`: time a run of that case in wasm, warm, several times.
     let timed = props.query.split('&').find_map(|pair| pair.strip_prefix("run=")).map(str::to_string);
     if let Some(id) = timed {
-        let overrides: Vec<(String, String)> = props
-            .query
-            .split('&')
-            .filter_map(|pair| pair.split_once('='))
-            .filter(|(key, _)| *key != "run")
-            .map(|(key, value)| (key.to_string(), value.to_string()))
+        // Percent-decoded as a link's values are: the Lab's workload comes so.
+        let overrides: Vec<(String, String)> = form_urlencoded::parse(props.query.as_bytes())
+            .filter(|(key, _)| key != "run")
+            .map(|(key, value)| (key.into_owned(), value.into_owned()))
             .collect();
         return html! { <RunTimes id={id} overrides={overrides} /> };
     }
