@@ -171,7 +171,7 @@ fn a_reader_gets_end_of_file_once_no_task_holds_the_write_end() {
     let text = narration(&run);
     assert!(text.contains("r reads 1,024 bytes from pipe P (it asked for 4,096)"), "{text}");
     assert!(text.contains("r finds pipe P empty, and no task holds its write end any more"), "{text}");
-    assert!(text.contains("r runs in user mode for 1 ms."), "{text}");
+    assert!(text.contains("r starts 1 ms of CPU work in user mode."), "{text}");
     // A reader asleep when the last writer exits is woken by pipe_release, and reads EOF.
     // w's write wakes r1 only (one exclusive waiter); r2 is still asleep when w exits.
     let sleeper = "kernel fifo\npipe P\ntask r1\n  recv P\ntask r2\n  recv P\ntask w\n  send P 1KiB\n";
@@ -203,7 +203,7 @@ fn a_writer_with_no_reader_left_is_killed_by_sigpipe() {
         "{text}"
     );
     assert!(text.contains("w is killed by SIGPIPE at 1 ms"), "{text}");
-    assert!(!text.contains("w runs in user mode for 5 ms"), "{text}");
+    assert!(!text.contains("w starts 5 ms of CPU work in user mode"), "{text}");
     // w1 and w2 asleep on the full one-slot pipe; r's read wakes w1 (was_full), and r's
     // exit takes the last read end: pipe_release wakes w2. Both are killed.
     let asleep = "kernel fifo\npipe P 4KiB\ntask w1\n  send P 4KiB\n  send P 4KiB\ntask w2\n  send P 4KiB\ntask r\n  recv P 4KiB\n";
