@@ -29,10 +29,7 @@ fn o1_an_interactive_sleeper_earns_a_better_priority_and_preempts_the_hog() {
     let run = run(workload, "as-written");
     let text = narration(&run);
     assert!(text.contains("editor's sleep_avg is 200 ms (bonus 2), so its priority is 123"), "{text}");
-    assert!(
-        text.contains("editor's priority 123 is better than hog's 125: editor preempts it"),
-        "{text}"
-    );
+    assert!(text.contains("editor's priority 123 is better than hog's 125: editor preempts it"), "{text}");
     // After its first wait behind the hog's first slice (100 ms), the editor never waits again.
     assert_eq!(task_ms(&run, "editor", "waiting_ns"), 100);
 }

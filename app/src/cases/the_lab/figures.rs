@@ -88,12 +88,15 @@ fn in_order<'a>(
     ordered
 }
 
+/// What the "now" column says of a task, by name, and whether it is on a CPU.
+type NowOf<'a> = &'a dyn Fn(&str) -> (Html, bool);
+
 /// A row per named object (a task, a lock): its name, what `now` says of it at the
 /// step shown (for tasks), then its figure in each column.
 fn body_rows(
     rows: &[(&str, &BTreeMap<String, Metric>)],
     columns: &[(&str, &str)],
-    now: Option<&dyn Fn(&str) -> (Html, bool)>,
+    now: Option<NowOf<'_>>,
 ) -> Html {
     html! {
         <tbody>
