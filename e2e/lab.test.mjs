@@ -49,9 +49,11 @@ describe('the Lab', () => {
       const errors = page.getByTestId('lab-errors');
       await errors.waitFor();
       const listed = await errors.innerText();
-      assert.match(listed, /line 4, column \d+: .*`M2`/, listed);
+      assert.match(listed, /line 4, column \d+: unknown resource M2/, listed);
+      // The quoted text is code, drawn as such rather than with the engine's backticks.
+      assert.equal(await errors.locator('code', { hasText: /^M2$/ }).count(), 1);
       // Line 6 is wrong too, as a consequence: `unlock M` gives back what the task never took.
-      assert.match(listed, /line 6, column \d+: .*`M`/, listed);
+      assert.match(listed, /line 6, column \d+: M is not held/, listed);
       assert.deepEqual(
         await page.locator('.lab-gutter .lab-error-line').allInnerTexts(),
         ['4\n', '6\n'],
@@ -175,6 +177,35 @@ describe('the Lab', () => {
       assert.match(await running.locator('td.lab-now').innerText(), /^running \((user|kernel)\) · \d/);
       const cpu = await page.locator('.world-cpu-task').first().innerText();
       assert.equal(await running.locator('th').innerText(), cpu, 'the marked row is the task on CPU 0');
+      assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+    });
+  });
+
+  test('stepping by iteration, the narration lists or counts every micro-op of the step', T, async () => {
+    await withPage(suite.browser, 'lab-narration-count', async ({ page, consoleErrors, pageErrors }) => {
+      await page.goto(suite.url('#/lab'));
+      await waitForApp(page, { below: false });
+      await page.getByTestId('lab-preset').selectOption('editor-and-hogs');
+      await runIt(page);
+      await page.getByTestId('lab-text').press('Escape');
+      const narration = page.getByTestId('narration');
+      const microOp = async () => Number((await narration.innerText()).match(/micro-op ([\d,]+)/)[1].replace(/,/g, ''));
+      await page.keyboard.press('ArrowRight');
+      let last = await microOp();
+      let counted = 0;
+      for (let step = 0; step < 30; step += 1) {
+        await page.keyboard.press('ArrowRight');
+        const now = await microOp();
+        const listed = await narration.locator('.narration-steps > li:not(.narration-hidden)').count();
+        const hiddenText = (await narration.locator('[data-testid="narration-hidden"]').count())
+          ? await narration.getByTestId('narration-hidden').innerText()
+          : '… 0 earlier';
+        const hidden = Number(hiddenText.match(/… ([\d,]+) earlier/)[1].replace(/,/g, ''));
+        assert.equal(Math.max(listed, 1) + hidden, now - last, `the step to micro-op ${now}: ${listed} listed, ${hidden} counted`);
+        counted += hidden;
+        last = now;
+      }
+      assert.ok(counted > 0, 'some step had more micro-ops than the panel lists');
       assert.deepEqual([consoleErrors, pageErrors], [[], []]);
     });
   });

@@ -1,12 +1,14 @@
 //! Building blocks shared by the pages.
 
 mod case_card;
+mod code_spans;
 mod figures;
 mod footer;
 mod header;
 mod later;
 
 pub use case_card::case_list;
+pub use code_spans::code_spans;
 pub use figures::TitleFigures;
 #[cfg(feature = "prerender")]
 pub use figures::{default_run_key, KnownHeadlines};

@@ -301,7 +301,7 @@ pub fn param_panel(props: &ParamProps) -> Html {
                         </optgroup>
                     }) }
                 </select>
-                <span class="param-help">{ variant.description }</span>
+                <span class="param-help">{ crate::components::code_spans(variant.description) }</span>
             </label>
             { for meta.params.iter().map(|spec| {
                 let value = props.params.0.get(spec.name).map(|v| spec.format_value(v)).unwrap_or_default();
@@ -337,7 +337,7 @@ pub fn param_panel(props: &ParamProps) -> Html {
                     <label class="param" key={spec.name}>
                         <span class="param-label">{ spec.label }</span>
                         { input }
-                        <span class="param-help">{ format!("{} Range {}.", spec.description, spec.kind.range_text()) }</span>
+                        <span class="param-help">{ crate::components::code_spans(&format!("{} Range {}.", spec.description, spec.kind.range_text())) }</span>
                     </label>
                 }
             }) }

@@ -24,6 +24,9 @@ pub struct ViewProps {
     /// granularity, so that one step reads as the two or three things it did.
     #[prop_or_default]
     pub earlier: Rc<Vec<Vec<Segment>>>,
+    /// How many micro-ops of the current unit come before `earlier` (not listed).
+    #[prop_or_default]
+    pub earlier_hidden: u64,
 }
 
 impl PartialEq for ViewProps {
@@ -32,6 +35,7 @@ impl PartialEq for ViewProps {
             && self.view == other.view
             && self.granularity == other.granularity
             && self.earlier == other.earlier
+            && self.earlier_hidden == other.earlier_hidden
     }
 }
 
@@ -49,10 +53,31 @@ pub fn earlier_narrations(run: &Run, position: u64, granularity: Granularity) ->
     (from..position - 1).filter_map(|index| run.op(index)).map(|op| run.narrate(&op)).collect()
 }
 
+/// How many micro-ops of the current unit come before the ones
+/// [`earlier_narrations`] lists: the panel says so rather than drop them silently.
+pub fn earlier_hidden(run: &Run, position: u64, granularity: Granularity) -> u64 {
+    if granularity == Granularity::Micro || position == 0 {
+        return 0;
+    }
+    let unit = run.unit_of(position - 1, granularity);
+    let Some((first, _)) = run.unit_ops(granularity, unit) else { return 0 };
+    (position - 1).saturating_sub(EARLIER_MAX).saturating_sub(first)
+}
+
+/// The line that stands for the micro-ops the narration does not list.
+fn hidden_line(hidden: u64) -> Html {
+    let operations = if hidden == 1 { "operation" } else { "operations" };
+    html! {
+        <li class="narration-hidden" data-testid="narration-hidden">
+            { format!("… {} earlier {operations} of this step, not listed (step by micro-op to read each).", group_digits(hidden)) }
+        </li>
+    }
+}
+
 fn segments(segments: &[Segment]) -> Html {
     html! {
         { for segments.iter().map(|segment| match segment {
-            Segment::Text(text) => html! { { text.clone() } },
+            Segment::Text(text) => crate::components::code_spans(text),
             Segment::Task(name) => html! { <span class="v-task">{ name.clone() }</span> },
             Segment::Lock(name) => html! { <span class="v-lock">{ name.clone() }</span> },
             Segment::Value(value) => html! { <span class="v-value">{ value.clone() }</span> },
@@ -149,6 +174,9 @@ pub fn narration_panel(props: &ViewProps) -> Html {
                     <p class="narration-text">{ segments(&step.narration) }</p>
                 } else {
                     <ol class="narration-steps">
+                        if props.earlier_hidden > 0 {
+                            { hidden_line(props.earlier_hidden) }
+                        }
                         { for props.earlier.iter().map(|text| html! { <li>{ segments(text) }</li> }) }
                         <li class="narration-text last">{ segments(&step.narration) }</li>
                     </ol>

@@ -223,7 +223,7 @@ fn lab_editor(props: &EditorProps) -> Html {
                             Callback::from(move |_: MouseEvent| place_caret(&area, &draft, line, column))
                         };
                         html! {
-                            <li><button type="button" class="lab-error" data-line={line.to_string()} onclick={jump}>{ problem.to_string() }</button></li>
+                            <li><button type="button" class="lab-error" data-line={line.to_string()} onclick={jump}>{ crate::components::code_spans(&problem.to_string()) }</button></li>
                         }
                     }) }
                     if problems.len() > ERRORS_MAX {
