@@ -5,7 +5,7 @@
 use crate::run::narration::{CodeLoc, Function};
 
 crate::templates! {
-    PHASE_START = "The tasks arrive",
+    PHASE_START = "The workload runs",
     PHASE_AFTER_EXIT = "After {0} exits",
     ITER_AT = "At {0}",
     ARRIVE = "{0} arrives and joins the run queue ({1} waiting).",
