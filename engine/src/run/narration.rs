@@ -91,7 +91,9 @@ pub fn group_digits(value: u64) -> String {
     out
 }
 
-/// Renders a template with its arguments into segments.
+/// Renders a template with its arguments into segments: `{N}` is argument N, and
+/// `{N?thread|threads}` the word that agrees with argument N's number (one thread,
+/// two threads), so that no sentence says "1 thread(s)".
 ///
 /// Unknown placeholders render literally, so a template typo shows in the UI
 /// (and fails the template test) instead of panicking.
@@ -107,14 +109,20 @@ pub fn render(template: &str, args: &[Arg], layout: &Layout) -> Vec<Segment> {
             rest = "";
             break;
         };
-        match after[..close].parse::<usize>().ok().and_then(|index| args.get(index)) {
-            Some(arg) => {
+        let inside = &after[..close];
+        let (index, words) = match inside.split_once('?') {
+            Some((index, words)) => (index, words.split_once('|')),
+            None => (inside, None),
+        };
+        match (index.parse::<usize>().ok().and_then(|index| args.get(index)), words) {
+            (Some(arg), Some((one, many))) => text.push_str(if is_one(*arg) { one } else { many }),
+            (Some(arg), None) if !inside.contains('?') => {
                 if !text.is_empty() {
                     segments.push(Segment::Text(std::mem::take(&mut text)));
                 }
                 segments.push(render_arg(*arg, layout));
             }
-            None => text.push_str(&rest[open..open + close + 2]),
+            _ => text.push_str(&rest[open..open + close + 2]),
         }
         rest = &after[close + 1..];
     }
@@ -123,6 +131,15 @@ pub fn render(template: &str, args: &[Arg], layout: &Layout) -> Vec<Segment> {
         segments.push(Segment::Text(text));
     }
     segments
+}
+
+/// Whether an argument's number is one (a word after it is singular).
+fn is_one(arg: Arg) -> bool {
+    match arg {
+        Arg::Count(value) | Arg::AffineCount { base: value, .. } => value == 1,
+        Arg::Signed(value) => value == 1,
+        _ => false,
+    }
 }
 
 fn render_arg(arg: Arg, layout: &Layout) -> Segment {
@@ -180,5 +197,17 @@ mod tests {
         assert_eq!(segments[0], Segment::Task("R0".into()));
         assert_eq!(group_digits(268_435_456), "268,435,456");
         assert_eq!(Arg::AffineAddr { base: 0x1000, stride: 0x1000 }.at_iteration(2), Arg::Addr(0x3000));
+    }
+
+    #[test]
+    fn a_word_agrees_with_its_number_and_a_bad_plural_placeholder_shows() {
+        let layout = Layout::new(1);
+        let say = |count| {
+            plain(&render("{0} {0?thread|threads} wait; {1?x}", &[Arg::Count(count), Arg::Count(2)], &layout))
+        };
+        assert_eq!(say(1), "1 thread wait; {1?x}");
+        assert_eq!(say(0), "0 threads wait; {1?x}");
+        assert_eq!(say(1_000), "1,000 threads wait; {1?x}");
+        assert_eq!(plain(&render("{3?a|b}", &[], &layout)), "{3?a|b}");
     }
 }

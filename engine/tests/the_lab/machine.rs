@@ -55,7 +55,7 @@ task right
     let text = narration(&run);
     assert!(text.contains("left holds A and waits for B."), "{text}");
     assert!(text.contains("right holds B and waits for A."), "{text}");
-    assert!(text.contains("Deadlock: 2 task(s)"), "{text}");
+    assert!(text.contains("Deadlock: 2 tasks"), "{text}");
 }
 
 #[test]

@@ -84,14 +84,14 @@ task reader
     let text = narration(&run);
     assert!(
         text.contains(
-            "reader reads 1,024 bytes from pipe P (it asked for 1,024), emptying and freeing 0 page slot(s)"
+            "reader reads 1,024 bytes from pipe P (it asked for 1,024), emptying and freeing 0 page slots"
         ),
         "{text}"
     );
     assert!(text.contains("writer runs again, but every page slot of pipe P (2) is still in use"), "{text}");
     assert!(
         text.contains(
-            "reader reads 7,168 bytes from pipe P (it asked for 8,192), emptying and freeing 2 page slot(s)"
+            "reader reads 7,168 bytes from pipe P (it asked for 8,192), emptying and freeing 2 page slots"
         ),
         "{text}"
     );
@@ -122,7 +122,7 @@ fn a_woken_reader_that_leaves_data_wakes_the_next() {
     let run = run(workload, "as-written");
     assert_eq!(run.outcome, Outcome::Completed);
     let text = narration(&run);
-    assert!(text.contains("w writes 8,192 bytes into pipe P, in 2 new page slot(s): it holds 8,192 bytes in 2 of its 16 slots."), "{text}");
+    assert!(text.contains("w writes 8,192 bytes into pipe P, in 2 new page slots: it holds 8,192 bytes in 2 of its 16 slots."), "{text}");
     assert!(text.contains("so it wakes one reader, r1, the first asleep on pipe P"), "{text}");
     assert!(text.contains("r1 had slept before it read, and leaves 4,096 bytes in pipe P: it wakes the next reader asleep, r2"), "{text}");
     assert_eq!(pipe_figure(&run, "P", "read_waits"), 2);
@@ -137,12 +137,12 @@ fn small_writes_merge_into_the_last_page() {
     let text = narration(&run);
     assert!(text.contains("w writes 100 bytes into pipe P, merged into the page of its last slot"), "{text}");
     assert!(text.contains("w writes 3,896 bytes into pipe P, merged into the page of its last slot (a write not a whole number of pages first fills the last page, if it has room): it holds 4,096 bytes in 1 of its 16 slots."), "{text}");
-    assert!(text.contains("w writes 4,096 bytes into pipe P, in 1 new page slot(s): it holds 8,192 bytes in 2 of its 16 slots."), "{text}");
+    assert!(text.contains("w writes 4,096 bytes into pipe P, in 1 new page slot: it holds 8,192 bytes in 2 of its 16 slots."), "{text}");
     // 4,100 = a page and 4 bytes: the 4 do not fit the full last page, so two new slots.
-    assert!(text.contains("w writes 4,100 bytes into pipe P, in 2 new page slot(s): it holds 12,292 bytes in 4 of its 16 slots."), "{text}");
+    assert!(text.contains("w writes 4,100 bytes into pipe P, in 2 new page slots: it holds 12,292 bytes in 4 of its 16 slots."), "{text}");
     assert!(
         text.contains(
-            "r reads 12,292 bytes from pipe P (it asked for 16,384), emptying and freeing 4 page slot(s)"
+            "r reads 12,292 bytes from pipe P (it asked for 16,384), emptying and freeing 4 page slots"
         ),
         "{text}"
     );
