@@ -20,13 +20,18 @@ pub struct ViewProps {
     pub view: Rc<View>,
     #[prop_or(Granularity::Iteration)]
     pub granularity: Granularity,
-    /// Narrations of the earlier micro-ops of the current step at a coarse
-    /// granularity, so that one step reads as the two or three things it did.
+    /// The earlier micro-ops of the current step at a coarse granularity, so that
+    /// one step reads as the two or three things it did.
     #[prop_or_default]
-    pub earlier: Rc<Vec<Vec<Segment>>>,
-    /// How many micro-ops of the current unit come before `earlier` (not listed).
-    #[prop_or_default]
-    pub earlier_hidden: u64,
+    pub earlier: Rc<Earlier>,
+}
+
+/// The micro-ops of the current step before its last: the narrations of the latest
+/// few, and how many came before those (counted, not listed).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Earlier {
+    pub listed: Vec<Vec<Segment>>,
+    pub hidden: u64,
 }
 
 impl PartialEq for ViewProps {
@@ -35,33 +40,23 @@ impl PartialEq for ViewProps {
             && self.view == other.view
             && self.granularity == other.granularity
             && self.earlier == other.earlier
-            && self.earlier_hidden == other.earlier_hidden
     }
 }
 
 /// At most this many earlier micro-ops are listed above the last one.
 const EARLIER_MAX: u64 = 5;
 
-/// The narrations of the micro-ops before the last one in the current unit.
-pub fn earlier_narrations(run: &Run, position: u64, granularity: Granularity) -> Vec<Vec<Segment>> {
+/// The micro-ops before the last one in the current unit: the latest
+/// [`EARLIER_MAX`] narrated, the rest counted, so the panel never drops one silently.
+pub fn earlier_of(run: &Run, position: u64, granularity: Granularity) -> Earlier {
     if granularity == Granularity::Micro || position == 0 {
-        return Vec::new();
+        return Earlier::default();
     }
     let unit = run.unit_of(position - 1, granularity);
-    let Some((first, _)) = run.unit_ops(granularity, unit) else { return Vec::new() };
+    let Some((first, _)) = run.unit_ops(granularity, unit) else { return Earlier::default() };
     let from = first.max((position - 1).saturating_sub(EARLIER_MAX));
-    (from..position - 1).filter_map(|index| run.op(index)).map(|op| run.narrate(&op)).collect()
-}
-
-/// How many micro-ops of the current unit come before the ones
-/// [`earlier_narrations`] lists: the panel says so rather than drop them silently.
-pub fn earlier_hidden(run: &Run, position: u64, granularity: Granularity) -> u64 {
-    if granularity == Granularity::Micro || position == 0 {
-        return 0;
-    }
-    let unit = run.unit_of(position - 1, granularity);
-    let Some((first, _)) = run.unit_ops(granularity, unit) else { return 0 };
-    (position - 1).saturating_sub(EARLIER_MAX).saturating_sub(first)
+    let listed = (from..position - 1).filter_map(|index| run.op(index)).map(|op| run.narrate(&op)).collect();
+    Earlier { listed, hidden: from - first }
 }
 
 /// The line that stands for the micro-ops the narration does not list.
@@ -170,14 +165,14 @@ pub fn narration_panel(props: &ViewProps) -> Html {
                     <span class="sep">{ " › " }</span>
                     <span>{ segments(&step.iteration_label) }</span>
                 </p>
-                if props.earlier.is_empty() {
+                if props.earlier.listed.is_empty() {
                     <p class="narration-text">{ segments(&step.narration) }</p>
                 } else {
                     <ol class="narration-steps">
-                        if props.earlier_hidden > 0 {
-                            { hidden_line(props.earlier_hidden) }
+                        if props.earlier.hidden > 0 {
+                            { hidden_line(props.earlier.hidden) }
                         }
-                        { for props.earlier.iter().map(|text| html! { <li>{ segments(text) }</li> }) }
+                        { for props.earlier.listed.iter().map(|text| html! { <li>{ segments(text) }</li> }) }
                         <li class="narration-text last">{ segments(&step.narration) }</li>
                     </ol>
                 }

@@ -191,7 +191,7 @@ pub(super) fn presenter_screen(
                     { screen.progress.clone() }
                     { screen.aside.clone() }
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                        earlier={Rc::new(Vec::new())} />
+                        earlier={Rc::new(panels::Earlier::default())} />
                     { screen.second_narration.clone() }
                     <CodePanel run={player.run.clone()} view={view.clone()} />
                     if let Some(svg) = qr {
@@ -263,8 +263,7 @@ pub(super) fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
                     // A guided tour's panel goes here, above the narration.
                     { screen.aside.clone() }
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                        earlier={Rc::new(panels::earlier_narrations(&player.run, player.position, player.query.granularity))}
-                        earlier_hidden={panels::earlier_hidden(&player.run, player.position, player.query.granularity)} />
+                        earlier={Rc::new(panels::earlier_of(&player.run, player.position, player.query.granularity))} />
                     { screen.second_narration.clone() }
                     <CodePanel run={player.run.clone()} view={view.clone()} />
                 </div>
