@@ -134,7 +134,7 @@ describe('coredump threads', () => {
       assert.match(await cpus.innerText(), /CPU 0: /);
       assert.match(await page.getByTestId('cdt-today-counts').innerText(), /waiting for a CPU: \d+/);
       // The spinning threads' wait is the model's, named as a choice, with its figures.
-      assert.match(await cpus.innerText(), /Model choice: .* spinning thread\(s\) .* slice of [\d.]+ ms/);
+      assert.match(await cpus.innerText(), /Model choice: .* spinning threads? .* slice of [\d.]+ ms/);
       assert.equal(await page.getByTestId('cdt-runqueue').count(), 0, 'no O(1) run queue today');
       assert.match(await page.getByTestId('cdt-mmap').innerText(), /mm->mmap_lock/);
       assert.doesNotMatch(await page.getByTestId('cdt-stage').innerText(), /TASK_INTERACTIVE|loop turns/);

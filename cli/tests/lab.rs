@@ -56,7 +56,7 @@ fn a_workload_with_errors_lists_each_on_its_own_prefixed_line() {
         assert!(line.starts_with("slowpath-cli: "), "{line:?}");
         assert!(!line.chars().any(char::is_control), "{line:?}");
     }
-    assert!(stderr.starts_with("slowpath-cli: parameter `workload`: 2 error(s), one a line:\n"), "{stderr}");
+    assert!(stderr.starts_with("slowpath-cli: parameter `workload`: 2 errors, one a line:\n"), "{stderr}");
     assert!(stderr.contains("slowpath-cli: line 4, column 7: duration:"), "{stderr}");
     assert!(
         stderr.contains("slowpath-cli: line 5, column 3: unknown operation `\\u{1b}[2Jbogus`"),

@@ -223,8 +223,8 @@ fn position_for(run: &Run, step: Option<(Granularity, u64)>) -> (u64, Option<Not
             let notice = Notice {
                 param: "step".to_string(),
                 message: format!(
-                    "this run has {count} {} step(s), so step {unit} does not exist; showing the end",
-                    granularity.key()
+                    "this run has {}, so step {unit} does not exist; showing the end",
+                    super::url::steps_of(count, granularity.key())
                 ),
             };
             (run.total_ops(), Some(notice))

@@ -91,6 +91,16 @@ pub fn group_digits(value: u64) -> String {
     out
 }
 
+/// A count and the noun that agrees with it, the count grouped: "1 thread",
+/// "1,024 threads" (the words of a `format!`, as `{N?one|many}` is a template's).
+pub fn counted(count: u64, one: &str, many: &str) -> String {
+    if count == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{} {many}", group_digits(count))
+    }
+}
+
 /// Renders a template with its arguments into segments: `{N}` is argument N, and
 /// `{N?thread|threads}` the word that agrees with argument N's number (one thread,
 /// two threads), so that no sentence says "1 thread(s)".

@@ -284,7 +284,7 @@ fn signal_state(view: &View, case: &CoredumpCase) -> Html {
                 <dt>{ "SIGNAL_GROUP_EXIT" }</dt>
                 <dd>{ if counter(view, "SIGNAL_GROUP_EXIT") > 0 { "set" } else { "clear" } }</dd>
                 <dt>{ "TIF_SIGPENDING" }</dt>
-                <dd>{ format!("{pending} thread(s)") }</dd>
+                <dd>{ slowpath_engine::run::narration::counted(pending as u64, "thread", "threads") }</dd>
                 <dt>{ "core_waiters" }</dt>
                 <dd>{ counter(view, "core_waiters") }</dd>
                 // The 2005 loop in get_signal_to_deliver; today's threads do not turn in it.
@@ -423,7 +423,7 @@ fn cpu_queue(view: &View, case: &CoredumpCase, cpu: u32) -> Html {
             if parked {
                 <p class="cdt-callout" data-testid="cdt-parked">
                     { format!("The dumper called yield() in coredump_wait: it sits in the expired array and runs only when the active array is empty. \
-                               {} thread(s) are ahead of it{}.", active.len(), if case.cpus > 1 { " on this CPU" } else { "" }) }
+                               {} ahead of it{}.", slowpath_engine::run::narration::counted(active.len() as u64, "thread is", "threads are"), if case.cpus > 1 { " on this CPU" } else { "" }) }
                 </p>
             }
             if case.o1 { { starvation_clock(view, case, cpu, nr_running) } }
@@ -467,8 +467,8 @@ fn cpus_today(view: &View, case: &CoredumpCase, run: &slowpath_engine::Run) -> H
             <p class="cdt-note">
                 if case.spin {
                     { format!("Model choice: today's scheduler is not stepped tick by tick. Woken to finish the dump, \
-                               main waits while {ahead} spinning thread(s) with earlier deadlines each run a slice of {} \
-                               before it: {}.", format_duration(case.slice_ns),
+                               main waits while {} with earlier deadlines each run a slice of {} \
+                               before it: {}.", slowpath_engine::run::narration::counted(ahead, "spinning thread", "spinning threads"), format_duration(case.slice_ns),
                                format_duration(metric_ns("wait_for_cpu_ns").unwrap_or(0))) }
                 } else {
                     { "The threads sleep in pause(): every CPU is idle when main is woken, so it runs at once." }
@@ -570,10 +570,10 @@ fn why_this_long(case: &CoredumpCase) -> Html {
     let limit = format_duration(case.max_sleep_avg_ns);
     let xcpu = match (case.rlimit_cpu_s, case.sigxcpu_ns.first()) {
         (Some(limit_s), Some(&first)) => format!(
-            " With RLIMIT_CPU = {limit_s} s, SIGXCPU came {} time(s), the first at {}: each was taken by a looping thread \
+            " With RLIMIT_CPU = {limit_s} s, SIGXCPU came {}, the first at {}: each was taken by a looping thread \
              that then slept on mmap_sem behind the dumper, off the run queue, so each brought the deadline {limit} closer \
              (so the stall grows by about half a second per thread, not a whole one).",
-            case.sigxcpu_ns.len(),
+            slowpath_engine::run::narration::counted(case.sigxcpu_ns.len() as u64, "time", "times"),
             format_duration(first)
         ),
         (Some(limit_s), None) => format!(" The process never reached its RLIMIT_CPU of {limit_s} s during the stall."),

@@ -344,11 +344,11 @@ pub(super) fn dt_chart(props: &ChartProps) -> Html {
     let case = &props.case;
     let slow = case.write_dt_ns.iter().filter(|&&dt| dt >= case.slow_ns).count();
     let label = format!(
-        "dt of each of {} writes on a log scale: {} slower than {}, in {} burst(s).{}{}{}",
+        "dt of each of {} writes on a log scale: {} slower than {}, in {}.{}{}{}",
         group_digits(case.write_dt_ns.len() as u64),
         group_digits(slow as u64),
         format::duration(case.slow_ns),
-        case.bursts.len(),
+        slowpath_engine::run::narration::counted(case.bursts.len() as u64, "burst", "bursts"),
         props.current.map_or(String::new(), |k| format!(" Now at write {}.", group_digits(k as u64 + 1))),
         props.measured.map_or(String::new(), |band| format!(
             " A band: the longest writes measured on today's kernel, {} to {}.",

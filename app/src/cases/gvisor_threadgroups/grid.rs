@@ -86,7 +86,7 @@ pub fn sentry_stage(props: &StageProps) -> Html {
     html! {
         <section class="gv-stage" aria-label="The sentry's task set">
             <header class="gv-head">
-                <h3>{ format!("The task set: {} tasks, {} thread group(s)", group_digits(shape.total_tasks), group_digits(shape.processes + shape.sidecars)) }</h3>
+                <h3>{ format!("The task set: {}, {}", slowpath_engine::run::narration::counted(shape.total_tasks, "task", "tasks"), slowpath_engine::run::narration::counted(shape.processes + shape.sidecars, "thread group", "thread groups")) }</h3>
                 { lock_badge(view) }
             </header>
             <p class="gv-count">

@@ -191,9 +191,10 @@ fn tree(space: &AddressSpace, visits: &[Visit], previous: bool) -> Html {
             <figcaption>
                 { format!("Maple tree: height {}, {} nodes (internal arange_64: 10 slots; leaves leaf_64: 16 slots). ", tree.height(), tree.nodes.len()) }
                 { if visits.is_empty() { "No lookup in this step yet.".to_string() }
-                  else { format!("{} visited {} node(s), comparing {} pivot(s).",
+                  else { format!("{} visited {}, comparing {}.",
                                  if previous { "The last lookup (the page before)" } else { "This lookup" },
-                                 visits.len(), visits.iter().map(|v| v.compared).sum::<u64>()) } }
+                                 slowpath_engine::run::narration::counted(visits.len() as u64, "node", "nodes"),
+                                 slowpath_engine::run::narration::counted(visits.iter().map(|v| v.compared).sum::<u64>(), "pivot", "pivots")) } }
             </figcaption>
             { for levels.iter().enumerate().map(|(depth, level)| html! {
                 <div class="maple-level" aria-label={format!("level {}", depth + 1)}>

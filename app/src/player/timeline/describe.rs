@@ -14,11 +14,7 @@ pub(super) struct Tip {
 }
 
 fn plural(count: usize, one: &str, many: &str) -> String {
-    if count == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{} {many}", group_digits(count as u64))
-    }
+    slowpath_engine::run::narration::counted(count as u64, one, many)
 }
 
 impl Timeline {

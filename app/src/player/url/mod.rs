@@ -24,6 +24,11 @@ use slowpath_engine::run::params::{quote_input, Notice, ParamValues};
 use slowpath_engine::run::trace::Granularity;
 use slowpath_engine::CaseMeta;
 
+/// "1 iteration step", "84 iteration steps": a run's length in the words of a notice.
+pub fn steps_of(count: u64, unit: &str) -> String {
+    slowpath_engine::run::narration::counted(count, &format!("{unit} step"), &format!("{unit} steps"))
+}
+
 pub const DEFAULT_SEED: u64 = 1;
 pub const DEFAULT_GRANULARITY: Granularity = Granularity::Iteration;
 

@@ -6,6 +6,7 @@
 
 use super::chapter::{self, ChapterMark, CHAPTER_KEY};
 use super::codec;
+use super::steps_of;
 use super::versions::{self, History, Made};
 use slowpath_engine::run::params::{quote_input, Notice};
 use slowpath_engine::run::trace::{Granularity, Run};
@@ -93,8 +94,8 @@ fn by_chapter(run: &Run, link: &Link, raw: Option<u64>, mark: &ChapterMark) -> (
             link.typed
         ),
         None => format!(
-            "this link was made with an earlier model: this run has {} {unit} step(s), so step {} does not exist; {place}",
-            run.unit_count(link.granularity),
+            "this link was made with an earlier model: this run has {}, so step {} does not exist; {place}",
+            steps_of(run.unit_count(link.granularity), unit),
             link.typed
         ),
     };
@@ -118,7 +119,7 @@ fn as_written(run: &Run, link: &Link, position: u64) -> Option<String> {
 /// link names that this run lacks, quoted.
 fn missing(run: &Run, link: &Link, unknown: Option<&str>) -> (u64, Option<Notice>) {
     let end = run.total_ops();
-    let has = format!("this run has {} {} step(s)", run.unit_count(link.granularity), link.granularity.key());
+    let has = format!("this run has {}", steps_of(run.unit_count(link.granularity), link.granularity.key()));
     let chapter = in_chapter(run, end);
     let typed = &link.typed;
     let message = match unknown {

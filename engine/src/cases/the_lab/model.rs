@@ -7,6 +7,7 @@ use super::text::T;
 use super::{machine, META};
 use crate::case::{Case, CaseMeta};
 use crate::export::csv::Table;
+use crate::run::narration::counted;
 use crate::run::params::{ParamError, ParamValues};
 use crate::run::trace::{Metric, Outcome, Run};
 use std::collections::BTreeMap;
@@ -50,7 +51,11 @@ impl Case for Lab {
     fn check_params(&self, params: &ParamValues, variant: &str) -> Result<(), ParamError> {
         program(params.word("workload"), variant).map(|_| ()).map_err(|errors| ParamError {
             param: "workload".to_string(),
-            message: format!("{} error(s), one a line:\n{}", errors.len(), lang::report(&errors)),
+            message: format!(
+                "{}, one a line:\n{}",
+                counted(errors.len() as u64, "error", "errors"),
+                lang::report(&errors)
+            ),
         })
     }
 

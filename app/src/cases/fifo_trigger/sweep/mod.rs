@@ -309,7 +309,11 @@ fn summary_sentence(swept: Swept, points: &[Point]) -> String {
     }
     let failed = points.iter().filter(|p| p.failed).count();
     if failed > 0 {
-        sentence.push_str(&format!(" {failed} run(s) failed and are left out."));
+        sentence.push_str(&format!(
+            " {} failed and {} left out.",
+            slowpath_engine::run::narration::counted(failed as u64, "run", "runs"),
+            if failed == 1 { "is" } else { "are" }
+        ));
     }
     sentence
 }

@@ -6,6 +6,7 @@
 use super::ast::{KernelChoice, LockCost, Pos, ResOp, ResourceKind, Stmt, Workload};
 use super::{quoted, Diagnostic, QUANTUM_DEFAULT_NS, TASKS_MAX};
 use crate::run::lock::LockMode;
+use crate::run::narration::counted;
 
 /// One step of a task's program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,8 +104,10 @@ pub fn compile(workload: &Workload) -> Result<Program, Vec<Diagnostic>> {
         }
         if let Some(cpu) = decl.cpu {
             if cpu >= workload.cpus {
-                let message =
-                    format!("`cpu={cpu}` but the machine has {} CPU(s), numbered from 0", workload.cpus);
+                let message = format!(
+                    "`cpu={cpu}` but the machine has {}, numbered from 0",
+                    counted(workload.cpus, "CPU", "CPUs")
+                );
                 checker.error(decl.pos, message);
             }
         }
