@@ -112,4 +112,29 @@ describe('presenter view', () => {
       { viewport: { width: 1920, height: 1080 }, colorScheme: 'dark' },
     );
   });
+
+  // A step of several operations: the room reads its last one whole and is told how
+  // many came before it, the same number the case page lists or counts.
+  test("a step's earlier operations are counted in the presenter view, not dropped", T, async () => {
+    const link = '#/case/sparse-dump?step=iter:3';
+    const counts = {};
+    for (const [where, hash] of [['page', link], ['present', `${link}&present`]]) {
+      await withPage(suite.browser, `present-earlier-${where}`, async ({ page, consoleErrors, pageErrors }) => {
+        await page.goto(suite.url(hash));
+        await waitForApp(page, { below: false });
+        const narration = page.getByTestId('narration');
+        await narration.locator('.narration-text').first().waitFor();
+        const listed = await narration.locator('.narration-steps > li:not(.narration-hidden):not(.last)').count();
+        const hidden = (await narration.getByTestId('narration-hidden').count())
+          ? Number((await narration.getByTestId('narration-hidden').innerText()).match(/… ([\d,]+) earlier/)[1].replace(/,/g, ''))
+          : 0;
+        counts[where] = { listed, hidden };
+        assert.deepEqual([consoleErrors, pageErrors], [[], []]);
+      }, { viewport: { width: 1280, height: 800 } });
+    }
+    console.log(`earlier operations of ${link}: ${JSON.stringify(counts)}`);
+    assert.equal(counts.present.listed, 0, 'the presenter view lists none');
+    assert.ok(counts.present.hidden > 0, 'and counts them');
+    assert.equal(counts.present.hidden, counts.page.listed + counts.page.hidden, 'as many as the case page has');
+  });
 });

@@ -43,18 +43,18 @@ impl PartialEq for ViewProps {
     }
 }
 
-/// At most this many earlier micro-ops are listed above the last one.
-const EARLIER_MAX: u64 = 5;
+/// On the case page, at most this many earlier micro-ops are listed above the last one.
+pub const EARLIER_MAX: u64 = 5;
 
-/// The micro-ops before the last one in the current unit: the latest
-/// [`EARLIER_MAX`] narrated, the rest counted, so the panel never drops one silently.
-pub fn earlier_of(run: &Run, position: u64, granularity: Granularity) -> Earlier {
+/// The micro-ops before the last one in the current unit: the latest `listed_max`
+/// narrated, the rest counted, so the panel never drops one silently.
+pub fn earlier_of(run: &Run, position: u64, granularity: Granularity, listed_max: u64) -> Earlier {
     if granularity == Granularity::Micro || position == 0 {
         return Earlier::default();
     }
     let unit = run.unit_of(position - 1, granularity);
     let Some((first, _)) = run.unit_ops(granularity, unit) else { return Earlier::default() };
-    let from = first.max((position - 1).saturating_sub(EARLIER_MAX));
+    let from = first.max((position - 1).saturating_sub(listed_max));
     let listed = (from..position - 1).filter_map(|index| run.op(index)).map(|op| run.narrate(&op)).collect();
     Earlier { listed, hidden: from - first }
 }
@@ -115,18 +115,40 @@ fn granularity_meaning(granularity: Granularity) -> &'static str {
 /// Keeps the start of the current step's narration in view when the box scrolls: its
 /// first sentence says in plain words what happens, and the earlier steps above it
 /// may not all fit the first screen. (Scrolling to the end cut that sentence off.)
+/// Again whenever the box changes size: the first screen's fit bounds it only after
+/// the first render, and a box that was not yet scrollable then opened at its top.
 #[hook]
 fn use_scrolled_to_current(target: NodeRef, view: Rc<View>) {
-    use_effect_with(view, move |_| {
-        if let Some(element) = target.cast::<web_sys::Element>() {
-            let current = element.query_selector(".narration-text.last").ok().flatten();
-            let top = current.map_or(0.0, |current| {
-                current.get_bounding_client_rect().top() - element.get_bounding_client_rect().top()
-                    + f64::from(element.scroll_top())
-            });
-            element.set_scroll_top(top.max(0.0) as i32);
+    {
+        let target = target.clone();
+        use_effect_with(view, move |_| scroll_to_current(&target));
+    }
+    use_effect_with((), move |_| {
+        let on_resize = {
+            let target = target.clone();
+            wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || scroll_to_current(&target))
+        };
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+        if let (Some(observer), Some(element)) = (&observer, target.cast::<web_sys::Element>()) {
+            observer.observe(&element);
+        }
+        move || {
+            if let Some(observer) = observer {
+                observer.disconnect();
+            }
+            drop(on_resize);
         }
     });
+}
+
+fn scroll_to_current(target: &NodeRef) {
+    let Some(element) = target.cast::<web_sys::Element>() else { return };
+    let current = element.query_selector(".narration-text.last").ok().flatten();
+    let top = current.map_or(0.0, |current| {
+        current.get_bounding_client_rect().top() - element.get_bounding_client_rect().top()
+            + f64::from(element.scroll_top())
+    });
+    element.set_scroll_top(top.max(0.0) as i32);
 }
 
 /// The narration before the first step: how to start. A phone has no keyboard: the
@@ -165,7 +187,7 @@ pub fn narration_panel(props: &ViewProps) -> Html {
                     <span class="sep">{ " › " }</span>
                     <span>{ segments(&step.iteration_label) }</span>
                 </p>
-                if props.earlier.listed.is_empty() {
+                if props.earlier.listed.is_empty() && props.earlier.hidden == 0 {
                     <p class="narration-text">{ segments(&step.narration) }</p>
                 } else {
                     <ol class="narration-steps">

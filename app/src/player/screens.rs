@@ -190,8 +190,11 @@ pub(super) fn presenter_screen(
                     <Transport player={player.clone()} on_action={screen.on_action.clone()} />
                     { screen.progress.clone() }
                     { screen.aside.clone() }
+                    // The step's last operation whole, at a size read from the back of the
+                    // room; its earlier ones counted, not listed (a room cannot read a
+                    // scrolled box, and the case page lists them).
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                        earlier={Rc::new(panels::Earlier::default())} />
+                        earlier={Rc::new(panels::earlier_of(&player.run, player.position, player.query.granularity, 0))} />
                     { screen.second_narration.clone() }
                     <CodePanel run={player.run.clone()} view={view.clone()} />
                     if let Some(svg) = qr {
@@ -263,7 +266,7 @@ pub(super) fn case_page_screen(screen: &Screen, details_shown: u8) -> Html {
                     // A guided tour's panel goes here, above the narration.
                     { screen.aside.clone() }
                     <NarrationPanel run={player.run.clone()} view={view.clone()} granularity={player.query.granularity}
-                        earlier={Rc::new(panels::earlier_of(&player.run, player.position, player.query.granularity))} />
+                        earlier={Rc::new(panels::earlier_of(&player.run, player.position, player.query.granularity, panels::EARLIER_MAX))} />
                     { screen.second_narration.clone() }
                     <CodePanel run={player.run.clone()} view={view.clone()} />
                 </div>
