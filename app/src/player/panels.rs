@@ -435,7 +435,8 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                 <thead><tr>
                     <th scope="col">{ "task" }</th><th scope="col">{ "state" }</th>
                     <th scope="col">{ "user" }</th><th scope="col">{ "sys" }</th>
-                    <th scope="col">{ "wait" }</th><th scope="col">{ "sleep" }</th>
+                    // The timeline's states by name: waiting for a CPU is not waiting for a lock.
+                    <th scope="col">{ "runnable" }</th><th scope="col">{ "blocked" }</th><th scope="col">{ "sleeping" }</th>
                 </tr></thead>
                 <tbody>
                     { for view.tasks.iter().take(shown).map(|task| html! {
@@ -446,7 +447,8 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                             </td>
                             <td>{ format::duration(task.user_ns) }</td>
                             <td>{ format::duration(task.sys_ns) }</td>
-                            <td>{ format::duration(task.runnable_ns + task.blocked_ns) }</td>
+                            <td>{ format::duration(task.runnable_ns) }</td>
+                            <td>{ format::duration(task.blocked_ns) }</td>
                             <td>{ format::duration(task.sleep_ns) }</td>
                         </tr>
                     }) }
