@@ -57,11 +57,13 @@ fn cell(fields: &BTreeMap<String, Metric>, key: &str) -> Html {
     html! { <td class="num">{ text }</td> }
 }
 
-/// A table's heading row: what its rows are, then each column's heading.
-fn head_row(rows_are: &str, columns: &[(&str, &str)]) -> Html {
+/// A table's heading row: what its rows are, the columns of the step shown (`now`),
+/// then each figure's heading.
+fn head_row(rows_are: &str, now: &[&str], columns: &[(&str, &str)]) -> Html {
     html! {
         <thead><tr>
             <th scope="col">{ rows_are.to_string() }</th>
+            { for now.iter().map(|heading| html! { <th scope="col">{ *heading }</th> }) }
             { for columns.iter().map(|(_, heading)| html! { <th scope="col">{ *heading }</th> }) }
         </tr></thead>
     }
@@ -132,8 +134,11 @@ pub fn figures(context: &StageContext) -> Html {
     let Some(tasks) = object(metrics, "tasks") else { return Html::default() };
     let task_rows = in_order(tasks, layout.tasks.iter().map(|task| task.name.as_str()));
     let view = &context.view;
-    let now = |name: &str| match layout.tasks.iter().position(|task| task.name == name) {
-        Some(id) => now_cell(view, id),
+    // A task's id is its place in the layout.
+    let ids: BTreeMap<&str, usize> =
+        layout.tasks.iter().enumerate().map(|(id, task)| (task.name.as_str(), id)).collect();
+    let now = |name: &str| match ids.get(name) {
+        Some(&id) => now_cell(view, id),
         None => (html! { <td /> }, false),
     };
     html! {
@@ -142,11 +147,7 @@ pub fn figures(context: &StageContext) -> Html {
             <p class="lab-figures-when">{ "Now: at the step shown. Every other column: the whole run, at its end." }</p>
             <div class="table-scroll" role="region" aria-label="Figures per task" tabindex="0">
                 <table class="lab-table" data-testid="lab-task-table">
-                    <thead><tr>
-                        <th scope="col">{ "task" }</th>
-                        <th scope="col">{ "now (CPU so far)" }</th>
-                        { for TASK_COLUMNS.iter().map(|(_, heading)| html! { <th scope="col">{ *heading }</th> }) }
-                    </tr></thead>
+                    { head_row("task", &["now (CPU so far)"], TASK_COLUMNS) }
                     { body_rows(&task_rows, TASK_COLUMNS, Some(&now)) }
                     <tfoot><tr>
                         <th scope="row">{ "average" }</th>
@@ -164,7 +165,7 @@ pub fn figures(context: &StageContext) -> Html {
                 <h3>{ "Per lock" }</h3>
                 <div class="table-scroll" role="region" aria-label="Figures per lock" tabindex="0">
                     <table class="lab-table" data-testid="lab-lock-table">
-                        { head_row("lock", LOCK_COLUMNS) }
+                        { head_row("lock", &[], LOCK_COLUMNS) }
                         { body_rows(&in_order(locks, layout.locks.iter().map(|lock| lock.name.as_str())), LOCK_COLUMNS, None) }
                     </table>
                 </div>
