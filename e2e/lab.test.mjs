@@ -258,6 +258,21 @@ describe('the Lab', () => {
       await waitForApp(page, { below: false });
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-side"]').length === 2, null, { timeout: RUN_MS });
       assert.equal(await page.getByTestId('lab-editor').count(), 1, 'one editor for both sides');
+      // Each side is read, not squinted at: its smallest text as drawn (zoom included).
+      const smallest = await page.$$eval('[data-testid="compare-side"]', (sides) => Math.min(...sides.flatMap((side) => {
+        const sizes = [];
+        const walker = document.createTreeWalker(side, NodeFilter.SHOW_TEXT);
+        while (walker.nextNode()) {
+          const element = walker.currentNode.parentElement;
+          if (!walker.currentNode.textContent.trim() || element.getBoundingClientRect().width === 0) continue;
+          let zoom = 1;
+          for (let node = element; node; node = node.parentElement) zoom *= parseFloat(getComputedStyle(node).zoom || '1');
+          sizes.push(parseFloat(getComputedStyle(element).fontSize) * zoom);
+        }
+        return sizes;
+      })));
+      console.log(`the Lab compared at 1280 × 800: smallest stage text ${smallest.toFixed(1)} px`);
+      assert.ok(smallest >= 12, `the compared stages' smallest text is ${smallest.toFixed(1)} px`);
       assert.deepEqual([consoleErrors, pageErrors], [[], []]);
     });
     await withPage(suite.browser, 'lab-present', async ({ page, consoleErrors, pageErrors }) => {
