@@ -100,7 +100,7 @@ crate::templates! {
     SPIN_SMP = "{0} {0?thread|threads} {0?spins|spin} in their user-mode loops at once, one per CPU, each calling times() every round.",
     LOOP_SMP = "{0} {0?CPU|CPUs} {0?is|are} in the entry.S work loop at once. Each turn holds siglock for {1}; {0} × {1} is more than one turn ({2}), so the lock is never free: the CPUs take it in turn, in the order they asked (the model's FIFO: 2.6.14's i386 spinlock is a test-and-set byte with no queue, which for two CPUs is the same). Each waits {3} per turn, spinning with interrupts off: sys time that does nothing.",
     LOOP_SPINWAIT = "spin_lock_irq(siglock): taken by another CPU, spin",
-    MIXED = "{0} spinning and {1} looping CPUs side by side: the spinners are drawn in one mode for this stretch (model choice; no shipped variant gets here).",
+    MIXED = "{0} spinning and {1} looping {1?CPU|CPUs} side by side: the spinners are drawn in one mode for this stretch (model choice; no shipped variant gets here).",
     MIGRATE = "CPU {0} is idle: the load balancer pulls {1} from CPU {2} (the busiest run queue, {3} {3?task|tasks}) into its {4} array. (Model choice: only an idle CPU balances; a busy CPU's own periodic balancing is left out, so once every CPU is busy nothing moves.)",
     // Linux 6.18 (the today variant, today.rs).
     T_START = "{0} starts and creates {1} {1?thread|threads} ({2} each, the clone of a thread on the measuring machine), then calls pause().",
@@ -111,7 +111,7 @@ crate::templates! {
     T_SIGNAL_XCPU = "The process has used its RLIMIT_CPU of {0} s before the signal typed at {2} ({3}): check_process_timers sends SIGXCPU, a core-dump signal, to the thread group. complete_signal picks {1}, the thread on the CPU (it is running, so it wants the signal): it takes it on its way back to user mode and dumps core at once, with no wait for a CPU.",
     T_WAIT_CPU = "{0} is runnable but the CPU is busy: it waits behind {1} spinning {1?thread|threads} whose virtual deadlines come first, each running a slice that ends at a tick ({2}): {3}. (Model choice: main's place among the deadlines is drawn from the seed; see the case notes.)",
     T_RUNS = "{0} gets a CPU and enters get_signal: the signal dumps core, so do_coredump.",
-    T_ZAP = "do_coredump → coredump_wait → zap_threads, under siglock: SIGNAL_GROUP_EXIT, group_stop_count = 0, core_state set, SIGKILL queued for each of the {0} other threads with signal_wake_up(t, 1) ({1} each). No yield(): {2} then sleeps in wait_for_completion(&core_state->startup).",
+    T_ZAP = "do_coredump → coredump_wait → zap_threads, under siglock: SIGNAL_GROUP_EXIT, group_stop_count = 0, core_state set, SIGKILL queued for each of the {0} other {0?thread|threads} with signal_wake_up(t, 1) ({1} each). No yield(): {2} then sleeps in wait_for_completion(&core_state->startup).",
     T_EXIT_CORE = "{0} dequeues SIGKILL: do_exit → coredump_task_exit: it links itself into core_state's list, decrements nr_threads (now {1}) and sleeps (TASK_IDLE) until the dump is over.",
     T_EXIT_CORE_LAST = "{0} dequeues SIGKILL: do_exit → coredump_task_exit: it is the last (nr_threads → 0): complete(&core_state->startup) wakes the dumper; it sleeps (TASK_IDLE) until the dump is over.",
     T_DUMPER = "{0} wakes and calls wait_task_inactive on each of the {1} {1?thread|threads} ({2} each): they are all off their CPUs.",

@@ -80,7 +80,7 @@ crate::templates! {
     WAKE_EEVDF_PREEMPT = "{0} wakes up owed some CPU time, so {2} must soon give up the CPU. The wakeup puts {0} back on the run queue at V less the lag it kept: it is owed {1} of CPU time. That pulls V below {2}'s vruntime, or {2}'s protected slice is over: pick_eevdf would choose {0}, so wakeup_preempt_fair sets need_resched, and {2} is preempted when it leaves the kernel.",
     WAKE_EEVDF_NO_PREEMPT = "{0} wakes up but must wait: {2} keeps the CPU. The wakeup puts {0} back on the run queue at V less the lag it kept: it is owed {1} of CPU time. pick_eevdf still keeps {2} (eligible, its slice protected by RUN_TO_PARITY or its deadline earlier): no preemption.",
     TICK_EEVDF = "{0} has used up its turn. Timer tick: update_curr finds {0} past its virtual deadline (a {1} slice used up): update_deadline gives it a new one, and with another task waiting need_resched is set.",
-    W_AGAIN_TODAY = "The writer cannot write: the FIFO is full. write() fails with EAGAIN: the pipe's ring holds {1} unread bytes, all 16 pages, and the file is non-blocking. Nothing is printed.",
+    W_AGAIN_TODAY = "The writer cannot write: the FIFO is full. write() fails with EAGAIN: the pipe's ring holds {1} unread {1?byte|bytes}, all 16 pages, and the file is non-blocking. Nothing is printed.",
     SWITCH_PREEMPT_EEVDF = "{0} must give up the CPU, and {2} runs. schedule(): {0} is preempted on its way out of {1}, still holding the FIFO open if it had it. pick_eevdf chooses {2}, eligible with the earliest virtual deadline.",
 }
 
