@@ -3,7 +3,7 @@
 //! the scaling curves computed by the engine, the seed's measured points.
 
 use crate::run::format::duration;
-use crate::run::narration::group_digits;
+use crate::run::narration::{counted, group_digits};
 use crate::run::wire::codec::wire_struct;
 
 /// One point of the scaling plot, computed in closed form by the same cost
@@ -311,14 +311,21 @@ impl SentryShape {
                 format!("{}–{} ms", group_digits(check.low_ms), group_digits(check.high_ms))
             };
             let band = format!("{} – {}", duration(check.band_low_ns), duration(check.band_high_ns));
-            let verdict = if check.inside() { "inside" } else { "outside" };
+            // The report's figures are whole milliseconds: "0 ms" is any time under 1 ms.
+            let verdict = if check.inside() {
+                "inside the band at the report's resolution of whole milliseconds"
+            } else {
+                "outside the band"
+            };
             let mut part =
-                format!("{} threads: {range}, {verdict} the band ({band})", group_digits(check.threads));
+                format!("{}: {range}, {verdict} ({band})", counted(check.threads, "thread", "threads"));
             if check.low_below_floor() {
                 part.push_str(&format!(
                     "; its low end is {} per task visited, below the {VISIT_FLOOR_NS} ns any Go map walk costs, so it cannot be CPU time",
                     ps(check.low_visit_ps)
                 ));
+            } else if check.low_visit_ps == check.high_visit_ps && !check.inside() {
+                part.push_str(&format!("; {} per task visited", ps(check.low_visit_ps)));
             } else if check.low_ms != check.high_ms || !check.inside() {
                 part.push_str(&format!(
                     "; {}–{} per task visited",
@@ -348,8 +355,8 @@ impl SentryShape {
                     format!("{}–{} ms", group_digits(low_ms), group_digits(high_ms))
                 };
                 Some(format!(
-                    "{} threads: {} before, {} after (reported {reported} before, 0 ms after); pause and unpause {}",
-                    group_digits(threads),
+                    "{}: {} before, {} after (reported {reported} before, 0 ms after); pause and unpause {}",
+                    counted(threads, "thread", "threads"),
                     duration(point.before_ns),
                     duration(point.tgids_ns),
                     duration(point.pause_ns)
