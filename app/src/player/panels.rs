@@ -371,6 +371,19 @@ fn state_word(state: TaskState) -> String {
     slowpath_engine::run::timeline::SpanState::of(state).label().to_string()
 }
 
+/// A counter as the Figures list writes it: its name in words, its value with the unit
+/// its name ends with (units last: `expired_timestamp_ns`, `rlimit_cpu_cur_s`).
+fn counter_text(name: &str, value: u64) -> (String, String) {
+    let words = |stem: &str| stem.replace('_', " ");
+    if let Some(stem) = name.strip_suffix("_ns") {
+        (words(stem), format::duration(value))
+    } else if let Some(stem) = name.strip_suffix("_s") {
+        (words(stem), format!("{} s", group_digits(value)))
+    } else {
+        (words(name), group_digits(value))
+    }
+}
+
 /// Shows at most this many task rows; a 16,384-task run lists the first ones and says so.
 const TASK_ROWS_MAX: usize = 32;
 
@@ -425,8 +438,9 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                         </dd>
                     </>
                 }) }
-                { for view.counters.iter().filter(|(_, value)| *value > 0).map(|(name, value)| html! {
-                    <><dt>{ name.replace('_', " ") }</dt><dd>{ group_digits(*value) }</dd></>
+                { for view.counters.iter().filter(|(_, value)| *value > 0).map(|(name, value)| {
+                    let (label, figure) = counter_text(name, *value);
+                    html! { <><dt>{ label }</dt><dd>{ figure }</dd></> }
                 }) }
             </dl>
             <div class="table-scroll" role="region" aria-label="Time per task" tabindex="0">
