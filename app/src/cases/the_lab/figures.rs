@@ -22,7 +22,9 @@ const TASK_COLUMNS: &[(&str, &str)] = &[
     ("user_ns", "user CPU"),
     ("sys_ns", "sys CPU"),
     ("switches", "switches"),
-    ("lock_wait_ns", "lock wait"),
+    // Not the Figures panel's "blocked": from joining a queue to taking the lock, for
+    // the locks taken (a wait still going on at the end is not in it).
+    ("lock_wait_ns", "lock wait (queued → taken)"),
 ];
 
 /// The averages row: the engine's key under the column it belongs to.
