@@ -446,7 +446,7 @@ fn the_report_s_ranges_are_checked_against_the_band_and_the_closing_note_gives_e
             .iter()
             .any(|s| s.name.contains("outside the band (1,024, 4,096, 8,192 threads)")));
         let closing = shape.closing_note();
-        for n in ["1 threads", "1,024 threads", "4,096 threads", "8,192 threads", "16,384 threads"] {
+        for n in ["1 thread:", "1,024 threads", "4,096 threads", "8,192 threads", "16,384 threads"] {
             assert!(closing.contains(n), "{n}: {closing}");
         }
         assert!(closing.contains("reported 17,210 ms before, 0 ms after"), "{closing}");

@@ -238,7 +238,7 @@ const LINE_NAMES: &[(&str, &str)] = &[
     ("The next dump_emit writes out to_skip: __dump_skip", "vfs_llseek"),
     ("The next dump_emit writes out to_skip; a pipe", "zeroes"),
     ("The next dump_emit writes out to_skip as zero", "zeroes"),
-    ("{0} skipped pages are still in to_skip", "dump_interrupted"),
+    ("{0} skipped {0?page is|pages are} still in to_skip", "dump_interrupted"),
     ("SIGKILL is sent", "SIGKILL"),
     ("v6.13: the pending SIGKILL changes nothing", "dump_skip"),
     ("Hypothetical tree walk: takes {0}", "find_vma"),
