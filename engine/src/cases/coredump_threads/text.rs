@@ -122,6 +122,8 @@ crate::templates! {
     T_EXIT_KILL = "{0} runs with SIGKILL pending: do_exit, and it is gone.",
     T_LAST = "The last task is gone: the process's address space and files are released and the parent's wait4() returns, {0} after the signal.",
     STILL_CREATING = "main has created only {0} of its {1} {1?thread|threads}: the signal finds it still in its pthread_create loop, kept off the CPU by the first threads (woken from usleep() and interactive). It meets the signal on its way out of the current clone(), and the other {2} are never created: this run times a process still being built (the measured runs send the signal after the last thread exists).",
+    SCHEDULE_SLEEP = "schedule(): {0} is off the run queue, asleep, and the CPU goes to the best task left.",
+    SCHEDULE_STOP = "schedule(): {0} is off the run queue, stopped, and the CPU goes to the best task left.",
 }
 
 pub(crate) const TFUNC: u16 = 0;

@@ -32,7 +32,15 @@ impl Machine<'_> {
         let doing = self.doing(task);
         let mut e: Vec<Effect> = self.state(task, TaskState::Sleeping { channel }).into_iter().collect();
         e.extend(self.gauges(task, doing));
-        self.op(self.now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 1), T::ITER_SCHEDULE, &[], &e);
+        self.op(
+            self.now,
+            Some(task),
+            OpKind::Schedule,
+            at(text::SCHEDULE, 1),
+            T::SCHEDULE_SLEEP,
+            &[Arg::Task(id(task))],
+            &e,
+        );
         let cpu = self.cpu_of(task);
         if self.cpus[cpu].current == Some(task) {
             self.cpus[cpu].current = None;

@@ -37,7 +37,15 @@ impl Machine<'_> {
                 .into_iter()
                 .chain(self.gauges(task, Doing::Stopped))
                 .collect();
-            self.op(self.now, Some(task), OpKind::Schedule, at(text::SCHEDULE, 1), T::ITER_SCHEDULE, &[], &e);
+            self.op(
+                self.now,
+                Some(task),
+                OpKind::Schedule,
+                at(text::SCHEDULE, 1),
+                T::SCHEDULE_STOP,
+                &[Arg::Task(tid)],
+                &e,
+            );
             let cpu = self.cpu_of(task);
             self.cpus[cpu].current = None;
             self.cpus[cpu].need_resched = true;
