@@ -85,6 +85,14 @@ fn lab_editor(props: &EditorProps) -> Html {
             (draft.clone(), problems.clone(), props.on_action.clone(), area.clone());
         Callback::from(move |_: ()| match problems.first() {
             None => {
+                // On a phone the stage and the editor share a box that scrolls (the
+                // stage first): running from the editor shows the stage again.
+                if let Some(stage) = area
+                    .cast::<web_sys::Element>()
+                    .and_then(|area| area.closest(".player-stage").ok().flatten())
+                {
+                    stage.set_scroll_top(0);
+                }
                 // A new workload is a new scenario: its run is shown from the start.
                 on_action.emit(Action::ToStart);
                 on_action.emit(Action::SetParam { name: WORKLOAD.to_string(), text: (*draft).clone() });
