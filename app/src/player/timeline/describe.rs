@@ -4,6 +4,7 @@ use super::layout::{Geometry, AXIS_H, LOCK_ROW_H};
 use super::{Timeline, TimelineProps};
 use crate::player::viewport::{format_short, group_digits};
 use slowpath_engine::run::lock::LockMode;
+use slowpath_engine::run::narration::counted;
 use slowpath_engine::run::timeline::LockSpanKind;
 
 /// A tooltip: the text and where (CSS px from the canvas's corner).
@@ -11,10 +12,6 @@ pub(super) struct Tip {
     pub(super) text: String,
     pub(super) x: f64,
     pub(super) y: f64,
-}
-
-fn plural(count: usize, one: &str, many: &str) -> String {
-    slowpath_engine::run::narration::counted(count as u64, one, many)
 }
 
 impl Timeline {
@@ -110,9 +107,9 @@ impl Timeline {
     pub(super) fn aria_label(&self, props: &TimelineProps, geometry: &Geometry) -> String {
         let layout = &props.run.layout;
         let end = props.timeline.end_ns;
-        let mut label = format!("Timeline of {}", plural(layout.tasks.len(), "task", "tasks"));
+        let mut label = format!("Timeline of {}", counted(layout.tasks.len() as u64, "task", "tasks"));
         if !layout.locks.is_empty() {
-            label.push_str(&format!(" and {}", plural(layout.locks.len(), "lock", "locks")));
+            label.push_str(&format!(" and {}", counted(layout.locks.len() as u64, "lock", "locks")));
         }
         label.push_str(&format!(" over {}", format_short(end)));
         if !self.window.is_full(end) {
