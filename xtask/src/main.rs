@@ -32,9 +32,11 @@ commands:
                       Content-Security-Policy in release builds (xtask/src/html.rs)
   bench               engine benchmarks: divan natively, then run times in wasm (Chromium)
   bench-web           browser benchmarks: start-up per page, long tasks, frame times
-  size [--no-build]   release build, then each shipped file raw/gzip/brotli, what a first
+  size [--no-build] [--module CASE]
+                      release build, then each shipped file raw/gzip/brotli, what a first
                       visit to each page transfers, and where the wasm's bytes go
-                      (--no-build: measure dist/ as it is)
+                      (--no-build: measure dist/ as it is; --module: attribute that
+                      case's own module rather than the all-cases one)
   lighthouse [--runs N] [--only PAGE] [--no-build]
                       release build served with its .br/.gz files, every page (landing,
                       about, each case id) measured by Lighthouse 12.2.3 (installed into
@@ -77,13 +79,10 @@ fn main() -> ExitCode {
             let tools = setup::run(setup::Need::Test)?;
             bench::web(&tools)
         }),
-        "size" => match rest {
-            [flag] if flag == "--no-build" => size::report(),
-            _ => no_options(rest).and_then(|()| {
-                let tools = setup::run(setup::Need::Test)?;
-                size::run(&tools)
-            }),
-        },
+        "size" => size::parse_options(rest).and_then(|options| match options.build {
+            true => size::run(&setup::run(setup::Need::Test)?, &options),
+            false => size::report(&options),
+        }),
         "lighthouse" => lighthouse::parse_options(rest).and_then(|options| {
             let tools = setup::run(setup::Need::Test)?;
             lighthouse::run(&tools, &options)

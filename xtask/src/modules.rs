@@ -64,6 +64,12 @@ fn failed(what: impl std::fmt::Display) -> Failure {
     Failure::Failed(format!("harden-html: case modules: {what}"))
 }
 
+/// Where each case's module is built, one directory per case (`cargo xtask size
+/// --module` reads the name section wasm-bindgen left there).
+pub fn work_dir() -> PathBuf {
+    target_dir().join("case-modules")
+}
+
 fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
 }
@@ -77,7 +83,7 @@ pub fn build(staging: &Path) -> Result<Vec<Module>, Failure> {
     }
     let index = std::fs::read_to_string(root().join("index.html")).map_err(failed)?;
     let opt_args = wasm_opt_args(&index);
-    let work = target_dir().join("case-modules");
+    let work = work_dir();
     let built = target_dir().join("wasm32-unknown-unknown/release/slowpath-app.wasm");
     let mut optimising: Vec<(String, PathBuf, Child)> = Vec::new();
     for case in &cases {

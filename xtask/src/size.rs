@@ -366,14 +366,39 @@ pub fn precompress_file(path: &Path) -> std::io::Result<u64> {
     Ok(compressed.len() as u64)
 }
 
-/// `cargo xtask size`: build, then the tables.
-pub fn run(tools: &Tools) -> Outcome {
-    cmd::run("release build", cmd::tool(tools, "trunk").args(["build", "--release"]))?;
-    report()
+/// `cargo xtask size [--no-build] [--module CASE]`.
+pub struct Options {
+    pub build: bool,
+    /// The case whose own module's bytes are attributed (the all-cases module when
+    /// none): a case link downloads its module only, so that is where its bytes go.
+    pub module: Option<String>,
 }
 
-/// `cargo xtask size --no-build`: the tables of `dist/` as it is.
-pub fn report() -> Outcome {
+pub fn parse_options(rest: &[String]) -> Result<Options, Failure> {
+    let mut options = Options { build: true, module: None };
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--no-build" => options.build = false,
+            "--module" => {
+                let case = words.next().ok_or_else(|| Failure::Usage("--module wants a case id".into()))?;
+                options.module = Some(case.clone());
+            }
+            other => return Err(Failure::Usage(format!("unexpected argument `{other}`"))),
+        }
+    }
+    Ok(options)
+}
+
+/// `cargo xtask size`: build, then the tables.
+pub fn run(tools: &Tools, options: &Options) -> Outcome {
+    cmd::run("release build", cmd::tool(tools, "trunk").args(["build", "--release"]))?;
+    report(options)
+}
+
+/// `cargo xtask size --no-build`: the tables of `dist/` as it is, the wasm
+/// attributed from the module `--module` names (the all-cases module when none).
+pub fn report(options: &Options) -> Outcome {
     let assets = shipped(&root().join("dist"))?;
     print!("{}", table(&assets));
     println!("\nwhat a first visit to each page requests (xtask/src/size.rs, `routes`; afterwards the");
@@ -381,14 +406,19 @@ pub fn report() -> Outcome {
     for route in routes(&root().join("dist"), &case_ids()?)? {
         print!("{}", route_line(&route, &assets));
     }
-    let wasm = root().join("target/wasm32-unknown-unknown/release/slowpath-app.wasm");
+    // wasm-bindgen keeps the name section; wasm-opt, which writes the shipped file, drops it.
+    let wasm = match &options.module {
+        Some(case) => crate::modules::work_dir().join(case).join("module_bg.wasm"),
+        None => root().join("target/wasm32-unknown-unknown/release/slowpath-app.wasm"),
+    };
     let bytes = std::fs::read(&wasm)
         .map_err(|error| Failure::Failed(format!("size: cannot read {}: {error}", wasm.display())))?;
     let parts =
         attribute(&bytes).map_err(|error| Failure::Failed(format!("size: {}: {error}", wasm.display())))?;
     let total: usize = parts.values().sum();
     println!(
-        "\nwhere the wasm's bytes go, before wasm-opt ({} of code and data; the shipped file is smaller):",
+        "\nwhere the {} module's bytes go, before wasm-opt ({} of code and data; the shipped file is smaller):",
+        options.module.as_deref().unwrap_or("all-cases"),
         kb(total)
     );
     let mut sorted: Vec<_> = parts.into_iter().collect();
@@ -472,6 +502,17 @@ mod tests {
                 .to_vec();
         assert_eq!(routes[3].files, with(&case_b), "its own module and worker, and no results file");
         assert_eq!((routes[0].goal_br, routes[2].goal_br), (LANDING_GOAL_BR, CASE_GOAL_BR));
+    }
+
+    #[test]
+    fn size_options_name_a_module_or_refuse() {
+        let words = |text: &str| text.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let Ok(options) = parse_options(&words("--no-build --module the-lab")) else { panic!("refused") };
+        assert!(!options.build);
+        assert_eq!(options.module.as_deref(), Some("the-lab"));
+        assert!(parse_options(&[]).is_ok_and(|options| options.build));
+        assert!(parse_options(&words("--module")).is_err());
+        assert!(parse_options(&words("--fast")).is_err());
     }
 
     #[test]
