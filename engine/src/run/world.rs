@@ -82,7 +82,7 @@ pub enum Bucket {
     Runnable = 2,
     /// Blocked on a lock (asleep in its wait queue).
     Blocked = 3,
-    /// Sleeping for any other reason, stopped, or not yet started.
+    /// Sleeping for any other reason, or stopped.
     Sleep = 4,
 }
 
@@ -108,7 +108,9 @@ impl TaskState {
             }
             TaskState::Runnable => Some(Bucket::Runnable),
             TaskState::BlockedOnLock { .. } => Some(Bucket::Blocked),
-            TaskState::New | TaskState::Sleeping { .. } | TaskState::Stopped => Some(Bucket::Sleep),
+            TaskState::Sleeping { .. } | TaskState::Stopped => Some(Bucket::Sleep),
+            // Not yet started: the task does not exist yet, so none of its time is sleep.
+            TaskState::New => None,
             TaskState::Dead => None,
         }
     }

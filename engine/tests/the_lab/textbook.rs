@@ -102,6 +102,19 @@ fn jobs_with_io_overlap_under_stcf_and_leave_the_cpu_idle_under_fifo() {
 }
 
 #[test]
+fn time_before_a_job_arrives_is_no_part_of_its_sleep() {
+    // C arrives at 20 ms, waits for B's CPU until 50 and runs 50–60: it never sleeps, and
+    // the 20 ms before it existed count in no column of its row (turnaround starts at arrival).
+    let workload = "cpus 2\njob A length=100ms\njob B length=50ms\njob C at=20ms length=10ms\n";
+    let run = run(workload, "fifo");
+    assert_eq!(task_ms(&run, "C", "sleep_ns"), 0);
+    assert_eq!(task_ms(&run, "C", "turnaround_ns"), 40, "B ends at 50, C runs 50–60");
+    let columns = ["user_ns", "sys_ns", "waiting_ns", "blocked_ns", "sleep_ns"];
+    let accounted: u64 = columns.iter().map(|key| task_ms(&run, "C", key)).sum();
+    assert_eq!(accounted, task_ms(&run, "C", "turnaround_ns"), "a row's columns add up to its turnaround");
+}
+
+#[test]
 fn io_options_are_checked() {
     let alone = errors("job A length=10ms io_every=2ms\n");
     assert!(alone.contains("line 1, column 19: `io_every=` and `io_for=` go together"), "{alone}");
