@@ -110,3 +110,30 @@ fn a_read_of_a_full_pipe_wakes_the_writer_even_when_it_frees_no_slot() {
     assert!((2 * waits..=3 * waits).contains(&spurious), "{spurious} wakeups for nothing, {waits} waits");
     assert_eq!(count("received_bytes"), 12 * 4096);
 }
+
+#[test]
+fn a_returning_sleepers_lag_is_v_less_its_vruntime_as_written() {
+    // The lag is 4/3 ms and 2/3 ms here: V written to the lag's own digits, so that the
+    // reader's subtraction gives the lag the sentence names (31.3 − 30 would not).
+    let run = run(preset("eevdf-returning-sleeper"), "as-written");
+    let text = run.trace_lines(100_000).collect::<Vec<_>>().join("\n");
+    for sentence in [
+        "keeps its lag for its wakeup: 1.33 ms (V 31.33 ms less its vruntime 30 ms)",
+        "keeps its lag for its wakeup: 666.7 µs (V 55.6667 ms less its vruntime 55 ms)",
+        "wakes with the lag it kept, 1.33 ms: place_entity puts its vruntime at 50 ms, so that V, now 51.33 ms,",
+    ] {
+        assert!(text.contains(sentence), "{sentence}\n{text}");
+    }
+}
+
+#[test]
+fn a_lag_beyond_update_entity_lags_limit_is_said_to_be_clamped() {
+    // `high` (nice −20) leaves with more lag than its limit, which its weight shrinks in
+    // virtual time: the sentence says it keeps the limit, not V less its vruntime.
+    let run = run(preset("priority-inversion"), "eevdf");
+    let text = run.trace_lines(100_000).collect::<Vec<_>>().join("\n");
+    let clamped = "high leaves the run queue eligible, V 1.2632688 s less its vruntime 1.2632111 s, more lag than \
+                   update_entity_lag lets a task keep (two slices or a tick, whichever is longer, in its virtual \
+                   time): it keeps 46.1 µs for its wakeup.";
+    assert!(text.contains(clamped), "{text}");
+}

@@ -9,17 +9,31 @@ use crate::run::narration::group_digits;
 /// unit, one below 1,000, none above (`9.87 ms`, `101.5 ms`, `5,952 s`);
 /// trailing zeros dropped (`1 s`, `918 ms`).
 pub fn duration(ns: u64) -> String {
+    duration_in_steps(ns, u64::MAX)
+}
+
+/// `ns` as [`duration`] writes it, but no coarser than [`duration`] writes
+/// `diff_ns`, its distance from a value shown beside it, so that the difference
+/// of the two reads right: a lag of 1.33 ms is `V 31.33 ms less its vruntime
+/// 30 ms`, where `duration` alone would round V to 31.3 ms.
+pub fn duration_beside(ns: u64, diff_ns: u64) -> String {
+    duration_in_steps(ns, step_of(diff_ns).1)
+}
+
+/// The unit `duration` writes `ns` in (its scale in ns, its name, the next unit's
+/// scale) and its rounding step in ns: a power of ten, 1 below a microsecond.
+fn step_of(ns: u64) -> ((u64, &'static str, Option<u64>), u64) {
     if ns < 1_000 {
-        return format!("{ns} ns");
+        return ((1, "ns", Some(1_000)), 1);
     }
-    let (scale, unit, next) = if ns < 1_000_000 {
+    let unit = if ns < 1_000_000 {
         (1_000u64, "µs", Some(1_000_000u64))
     } else if ns < 1_000_000_000 {
         (1_000_000, "ms", Some(1_000_000_000))
     } else {
         (1_000_000_000, "s", None)
     };
-    let whole = ns / scale;
+    let whole = ns / unit.0;
     let decimals: u32 = if whole < 10 {
         2
     } else if whole < 1_000 {
@@ -27,18 +41,27 @@ pub fn duration(ns: u64) -> String {
     } else {
         0
     };
-    let step = scale / 10u64.pow(decimals);
+    (unit, unit.0 / 10u64.pow(decimals))
+}
+
+/// `ns` in its unit, rounded half up to its own step or `finest_step_ns`, whichever
+/// is finer (a power of ten either way), trailing zeros dropped.
+fn duration_in_steps(ns: u64, finest_step_ns: u64) -> String {
+    let ((scale, unit, next), own_step) = step_of(ns);
+    let step = own_step.min(finest_step_ns).max(1);
     // In u128: rounding u64::MAX up must not overflow.
-    let rounded_ns = (u128::from(ns / step) + u128::from(ns % step >= step / 2)) * u128::from(step);
+    let rounded_ns =
+        (u128::from(ns / step) + u128::from(ns % step >= step / 2 && step > 1)) * u128::from(step);
     // 999.96 µs rounds to 1,000 µs: say 1 ms instead.
     if let Some(next) = next.filter(|&next| rounded_ns >= u128::from(next)) {
-        return duration(next);
+        return duration_in_steps(next, finest_step_ns);
     }
     let whole = (rounded_ns / u128::from(scale)) as u64;
     let fraction = ((rounded_ns % u128::from(scale)) / u128::from(step)) as u64;
+    let decimals = (scale / step).ilog10() as usize;
     let mut text = group_digits(whole);
     if decimals > 0 && fraction > 0 {
-        let digits = format!("{fraction:0width$}", width = decimals as usize);
+        let digits = format!("{fraction:0decimals$}");
         text.push('.');
         text.push_str(digits.trim_end_matches('0'));
     }
@@ -512,6 +535,25 @@ mod tests {
         ];
         for (ns, text) in cases {
             assert_eq!(duration(ns), text, "{ns}");
+        }
+    }
+
+    #[test]
+    fn a_duration_beside_another_is_as_fine_as_their_difference() {
+        let cases = [
+            // V and vruntime for a lag of 1.33 ms: 31.33 − 30 reads as the lag.
+            (31_333_333, 1_333_333, "31.33 ms"),
+            (30_000_000, 1_333_333, "30 ms"),
+            // 658 ns apart at 1.23 s: every nanosecond shows.
+            (1_230_000_658, 658, "1.230000658 s"),
+            // A difference coarser than the value's own digits changes nothing.
+            (9_876_000, 5_000_000, "9.88 ms"),
+            (999_960, 40, "999.96 µs"),
+            (999_999_999, 100_000, "1 s"),
+            (0, 0, "0 ns"),
+        ];
+        for (ns, diff_ns, text) in cases {
+            assert_eq!(duration_beside(ns, diff_ns), text, "{ns} beside {diff_ns}");
         }
     }
 

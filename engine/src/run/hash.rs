@@ -45,6 +45,7 @@ impl StableHasher {
             Arg::AffineAddr { base, stride } => (7, base, stride),
             Arg::AffineCount { base, stride } => (8, base, stride),
             Arg::Channel(channel) => (9, u64::from(channel.0), 0),
+            Arg::NsBeside { ns, diff_ns } => (10, ns, diff_ns),
         };
         self.u64(tag);
         self.u64(a);

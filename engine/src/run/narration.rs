@@ -31,10 +31,17 @@ pub enum Arg {
     },
     /// A wait channel, shown by its name (a pipe of the Lab).
     Channel(crate::run::world::ChannelId),
+    /// A duration shown beside another `diff_ns` away, written finely enough that
+    /// the two read as that far apart (`run::format::duration_beside`).
+    NsBeside {
+        ns: u64,
+        diff_ns: u64,
+    },
 }
 wire_enum!(Arg {
     0 => Task(task), 1 => Lock(lock), 2 => Count(value), 3 => Signed(value), 4 => Ns(value), 5 => Addr(value),
     6 => Word(word), 7 => AffineAddr { base, stride }, 8 => AffineCount { base, stride }, 9 => Channel(channel),
+    10 => NsBeside { ns, diff_ns },
 });
 
 impl Arg {
@@ -159,6 +166,7 @@ fn render_arg(arg: Arg, layout: &Layout) -> Segment {
         Arg::Count(value) | Arg::AffineCount { base: value, .. } => Segment::Value(group_digits(value)),
         Arg::Signed(value) => Segment::Value(value.to_string()),
         Arg::Ns(ns) => Segment::Value(crate::run::format::duration(ns)),
+        Arg::NsBeside { ns, diff_ns } => Segment::Value(crate::run::format::duration_beside(ns, diff_ns)),
         Arg::Addr(addr) | Arg::AffineAddr { base: addr, .. } => Segment::Value(format!("{addr:#x}")),
         Arg::Word(word) => Segment::Value(word.to_string()),
         Arg::Channel(channel) => Segment::Value(layout.channels[usize::from(channel.0)].clone()),

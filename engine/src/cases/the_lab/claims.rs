@@ -236,6 +236,7 @@ pub(super) static CLAIMS: &[StageClaim] = &[
             T::FAIR_YIELD_NOTHING as u16,
             T::FAIR_DEQUEUE as u16,
             T::FAIR_DEQUEUE_AHEAD as u16,
+            T::FAIR_DEQUEUE_CLAMPED as u16,
             T::FAIR_TICK_DEADLINE as u16,
             T::FAIR_TICK_PROTECT as u16,
             T::GOOD_FORK as u16,

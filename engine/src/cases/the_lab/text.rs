@@ -93,6 +93,7 @@ crate::templates! {
     FAIR_YIELD = "yield_task_fair: {0} is eligible, so it gives up the rest of its request: its vruntime jumps to its deadline, {1}{2}, and its virtual deadline moves a slice on, to {3}{4}.",
     FAIR_YIELD_NOTHING = "yield_task_fair: {0} is alone on the run queue or not eligible (vruntime {1}{2}): the yield only charges it; its virtual deadline stays {3}{4}.",
     FAIR_DEQUEUE = "{0} leaves the run queue eligible and keeps its lag for its wakeup: {1}{2} (V {3}{4} less its vruntime {5}{6}).",
+    FAIR_DEQUEUE_CLAMPED = "{0} leaves the run queue eligible, V {3}{4} less its vruntime {5}{6}, more lag than update_entity_lag lets a task keep (two slices or a tick, whichever is longer, in its virtual time): it keeps {1}{2} for its wakeup.",
     FAIR_DEQUEUE_AHEAD = "{0} leaves the run queue not eligible (vruntime {5}{6} is past V {3}{4}): its lag is dropped to {1}{2}. (Lab model choice: v6.18 keeps it queued as a delayed dequeue until it is eligible.)",
     FAIR_PICK = "{0} runs on CPU {1}: it is eligible (vruntime {2}{3} ≤ V = {4}{5}) and its virtual deadline, {6}{7}, is the earliest of the {8} eligible, of {9} queued.",
     FAIR_TICK_DEADLINE = "The tick charges {0}: its vruntime {1}{2} has reached its virtual deadline {3}{4}; update_deadline gives it a new one, {5}{6}, and with {7} other {7?task|tasks} queued it is rescheduled.",

@@ -82,6 +82,16 @@ fn virt(ns: i64) -> [Arg; 2] {
     [Arg::Word(if ns < 0 { "−" } else { "" }), Arg::Ns(ns.unsigned_abs())]
 }
 
+/// A virtual time compared in the same sentence with `other` (V with a vruntime, two
+/// deadlines): written finely enough that the reader's subtraction or comparison of
+/// the two comes out as the rules' did (`V 31.33 ms less its vruntime 30 ms`, not
+/// 31.3 ms against a lag of 1.33 ms).
+fn virt_beside(ns: i64, other: i64) -> [Arg; 2] {
+    let diff_ns = (i128::from(ns) - i128::from(other)).unsigned_abs();
+    let diff_ns = u64::try_from(diff_ns).unwrap_or(u64::MAX);
+    [Arg::Word(if ns < 0 { "−" } else { "" }), Arg::NsBeside { ns: ns.unsigned_abs(), diff_ns }]
+}
+
 impl Sim<'_> {
     fn fair(&mut self) -> &mut FairSched {
         self.fair.as_mut().expect("EEVDF runs this workload")
@@ -159,8 +169,8 @@ impl Sim<'_> {
             self.op(now, Some(task), OpKind::Note, at(text::FAIR_WAKE_FN, 1), T::FAIR_NEW, &args, &[]);
         } else {
             args.extend(virt(if rq.features.place_lag { vlag } else { 0 }));
-            args.extend(virt(e.vruntime));
-            args.extend(virt(v));
+            args.extend(virt_beside(e.vruntime, v));
+            args.extend(virt_beside(v, e.vruntime));
             args.extend(virt(e.deadline));
             self.op(now, Some(task), OpKind::Note, at(text::FAIR_WAKE_FN, 2), T::FAIR_WAKE, &args, &[]);
         }
@@ -180,10 +190,10 @@ impl Sim<'_> {
         // The CPU looks at the flag at once (the next instant), as on a return to user space.
         self.cpus[cpu].slice_end_ns = now;
         let mut args = vec![Arg::Task(woken)];
-        args.extend(virt(w.deadline));
+        args.extend(virt_beside(w.deadline, c.deadline));
         args.push(Arg::Task(current));
         args.extend(virt(c.vruntime));
-        args.extend(virt(c.deadline));
+        args.extend(virt_beside(c.deadline, w.deadline));
         let template = if preempts { T::FAIR_PREEMPT } else { T::FAIR_WAKE_SLICE };
         self.op(now, Some(woken), OpKind::Preempt, at(text::FAIR_WAKE_FN, 3), template, &args, &[]);
     }
@@ -222,9 +232,13 @@ impl Sim<'_> {
         }
         let mut args = vec![Arg::Task(task)];
         args.extend(virt(vlag));
-        args.extend(virt(v));
-        args.extend(virt(vruntime));
-        let template = if eligible { T::FAIR_DEQUEUE } else { T::FAIR_DEQUEUE_AHEAD };
+        args.extend(virt_beside(v, vruntime));
+        args.extend(virt_beside(vruntime, v));
+        let template = match (eligible, vlag == v - vruntime) {
+            (false, _) => T::FAIR_DEQUEUE_AHEAD,
+            (true, true) => T::FAIR_DEQUEUE,
+            (true, false) => T::FAIR_DEQUEUE_CLAMPED,
+        };
         self.op(now, Some(task), OpKind::Note, at(text::FAIR_SCHEDULE_FN, 1), template, &args, &[]);
     }
 
@@ -278,8 +292,9 @@ impl Sim<'_> {
         let balance = rq.balance();
         let eligible = rq.entities.iter().filter(|e| e.on_rq && balance.eligible(e.vruntime)).count();
         let mut args = vec![Arg::Task(TaskId(next as u32)), Arg::Count(u64::from(cpu))];
-        args.extend(virt(e.vruntime));
-        args.extend(virt(rq.avg_vruntime()));
+        let v = rq.avg_vruntime();
+        args.extend(virt_beside(e.vruntime, v));
+        args.extend(virt_beside(v, e.vruntime));
         args.extend(virt(e.deadline));
         args.extend([Arg::Count(eligible as u64), Arg::Count(rq.nr_queued() as u64)]);
         Some((TaskId(next as u32), args))
