@@ -20,7 +20,10 @@ async function sideTimes(page) {
     null,
     { timeout: RUN_MS },
   );
-  return [BigInt(await sides.nth(0).getAttribute('data-time-ns')), BigInt(await sides.nth(1).getAttribute('data-time-ns'))];
+  // Both read at once: read one at a time, a render between the two (keys still being
+  // handled) would pair one side's moment with the other's next one.
+  const times = await sides.evaluateAll((elements) => elements.slice(0, 2).map((side) => side.dataset.timeNs));
+  return times.map(BigInt);
 }
 
 /** The variant the picker offers first to compare with: the first fix, else another variant. */
@@ -59,16 +62,27 @@ describe('compare mode', () => {
         assert.equal(await page.getByTestId('compare-side').count(), 2, 'two stages');
         const [, secondAtStart] = await sideTimes(page);
         const narrationAtStart = await page.getByTestId('compare-narration').innerText();
+        // The second side's words: three lines tall whatever they say, so that a step
+        // does not move what is below them.
+        const narrationBox = () => page.getByTestId('compare-narration').evaluate((line) => {
+          const style = getComputedStyle(line);
+          return { height: line.getBoundingClientRect().height, lines: Math.round(line.clientHeight / parseFloat(style.lineHeight)) };
+        });
+        const boxAtStart = await narrationBox();
+        assert.equal(boxAtStart.lines, 3, `the second side's words have ${boxAtStart.lines} lines`);
 
         // One transport: step the first side; the second follows by simulated time.
         await page.evaluate(() => document.activeElement?.blur());
         for (let i = 0; i < STEPS; i += 1) await page.keyboard.press('ArrowRight');
         await page.waitForFunction(() => location.hash.includes('step='));
+        // A key press returns before the page has handled it: wait until the link stays put.
+        for (let hash = ''; hash !== (hash = await page.evaluate(() => location.hash));) await page.waitForTimeout(250);
         times = await sideTimes(page);
         const [first, second] = times;
         assert.ok(second <= first, `the second side (${second} ns) is not ahead of the first (${first} ns)`);
         const narration = await page.getByTestId('compare-narration').innerText();
         assert.ok(second > secondAtStart || narration !== narrationAtStart, `the second side moved: ${narration}`);
+        assert.equal((await narrationBox()).height, boxAtStart.height, "the second side's words kept their height");
 
         // The figures: both columns and the difference in words.
         const figures = page.getByTestId('compare-figures');

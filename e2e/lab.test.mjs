@@ -258,6 +258,8 @@ describe('the Lab', () => {
       await waitForApp(page, { below: false });
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-side"]').length === 2, null, { timeout: RUN_MS });
       assert.equal(await page.getByTestId('lab-editor').count(), 1, 'one editor for both sides');
+      // Each side says what runs on it: "As written" names the workload's own kernel.
+      assert.deepEqual(await page.locator('.compare-stages .compare-caption').allInnerTexts(), ['As written: FIFO', 'SJF']);
       // Each side is read, not squinted at: its smallest text as drawn (zoom included).
       const smallest = await page.$$eval('[data-testid="compare-side"]', (sides) => Math.min(...sides.flatMap((side) => {
         const sizes = [];

@@ -20,7 +20,10 @@ type Side<'a> = (&'static str, &'a ParamValues, u64);
 
 /// A side's name for people: its variant's label, and what it sets that the other side does not.
 pub fn side_label(meta: &'static CaseMeta, this: Side<'_>, that: Side<'_>) -> String {
-    let mut label = meta.variant(this.0).map_or(this.0, |variant| variant.label).to_string();
+    let named =
+        crate::cases::ui_for(meta.id).and_then(|ui| ui.variant_named).and_then(|named| named(this.0, this.1));
+    let mut label =
+        named.unwrap_or_else(|| meta.variant(this.0).map_or(this.0, |variant| variant.label).to_string());
     for spec in meta.params {
         match (this.1 .0.get(spec.name), that.1 .0.get(spec.name)) {
             (Some(value), theirs) if theirs != Some(value) => {

@@ -37,6 +37,9 @@ pub struct CaseUi {
     /// Whether the generic lock panel goes below the first screen: false for a stage
     /// that draws the locks itself (the generic stage does), so that no panel is twice.
     pub locks_below: bool,
+    /// A variant's name for these parameters where its label alone does not say
+    /// what runs (the Lab's "As written" names the workload's kernel); None: the label.
+    pub variant_named: Option<fn(variant: &str, params: &slowpath_engine::ParamValues) -> Option<String>>,
 }
 
 /// What a case's input is drawn from: the run's settings as the link asks for them,

@@ -21,8 +21,15 @@ use yew::prelude::*;
 /// The whole run in ten seconds: SIGQUIT and the dumper's yield under a second
 /// after Play, the array swap and the deaths at the end.
 #[cfg(feature = "coredump-threads")]
-pub const UI: CaseUi =
-    CaseUi { id: "coredump-threads", main, wide, pace: Pace::WholeRunIn(10), input: None, locks_below: true };
+pub const UI: CaseUi = CaseUi {
+    id: "coredump-threads",
+    main,
+    wide,
+    pace: Pace::WholeRunIn(10),
+    input: None,
+    locks_below: true,
+    variant_named: None,
+};
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
 pub const CARD: CaseCard = CaseCard {

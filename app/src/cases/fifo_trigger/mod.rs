@@ -36,6 +36,7 @@ pub const UI: CaseUi = CaseUi {
     pace: Pace::Scale { sim: 1, real: 1 },
     input: None,
     locks_below: true,
+    variant_named: None,
 };
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.

@@ -28,6 +28,7 @@ pub const UI: CaseUi = CaseUi {
     pace: Pace::WholeRunIn(10),
     input: None,
     locks_below: true,
+    variant_named: None,
 };
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.

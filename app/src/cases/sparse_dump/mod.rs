@@ -17,8 +17,15 @@ use yew::prelude::*;
 
 /// The whole 29 s dump in ten seconds: SIGKILL at a third of a second, the end at ten.
 #[cfg(feature = "sparse-dump")]
-pub const UI: CaseUi =
-    CaseUi { id: "sparse-dump", main, wide, pace: Pace::WholeRunIn(10), input: None, locks_below: true };
+pub const UI: CaseUi = CaseUi {
+    id: "sparse-dump",
+    main,
+    wide,
+    pace: Pace::WholeRunIn(10),
+    input: None,
+    locks_below: true,
+    variant_named: None,
+};
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
 pub const CARD: CaseCard = CaseCard {

@@ -12,7 +12,7 @@ use crate::player::model::Action;
 use crate::player::stage::InputContext;
 use slowpath_engine::cases::the_lab::lang::{self, Diagnostic, ERRORS_MAX};
 use slowpath_engine::cases::the_lab::presets::{Preset, PRESETS};
-use slowpath_engine::cases::the_lab::TEXT_BYTES_MAX;
+use slowpath_engine::cases::the_lab::{META, TEXT_BYTES_MAX};
 use slowpath_engine::run::narration::group_digits;
 use slowpath_engine::ParamValue;
 use std::rc::Rc;
@@ -20,7 +20,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The parameter the editor writes.
-const WORKLOAD: &str = "workload";
+pub const WORKLOAD: &str = "workload";
 
 /// Spaces a Tab inserts: the language's examples indent by two.
 const INDENT: &str = "  ";
@@ -74,6 +74,8 @@ fn lab_editor(props: &EditorProps) -> Html {
         use_effect_with(props.written.clone(), move |written| draft.set(written.to_string()));
     }
     let problems = use_memo((*draft).clone(), |draft| problems(draft));
+    // The kernel "As written" means for the text in the editor, named in its option.
+    let as_written = use_memo((*draft).clone(), |draft| super::as_written_named(draft));
     let area = use_node_ref();
     let gutter = use_node_ref();
     // Escape leaves the text for the Run button, so that the player's keys (→, n,
@@ -192,8 +194,14 @@ fn lab_editor(props: &EditorProps) -> Html {
                 <label class="lab-select">
                     <span class="lab-select-word">{ "Kernel" }</span>
                     <select data-testid="lab-kernel" onchange={on_kernel}>
-                        { for slowpath_engine::cases::the_lab::META.variants.iter().map(|variant| html! {
-                            <option value={variant.id} key={variant.id} selected={variant.id == props.variant}>{ variant.label }</option>
+                        { for META.variants.iter().map(|variant| {
+                            let label = match &*as_written {
+                                Some(named) if variant.id == super::AS_WRITTEN => named.clone(),
+                                _ => variant.label.to_string(),
+                            };
+                            html! {
+                                <option value={variant.id} key={variant.id} selected={variant.id == props.variant}>{ label }</option>
+                            }
                         }) }
                     </select>
                 </label>

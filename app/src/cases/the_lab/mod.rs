@@ -29,7 +29,27 @@ pub const UI: CaseUi = CaseUi {
     input: Some(editor::input),
     // The stage draws them on the first screen.
     locks_below: false,
+    variant_named: Some(variant_named),
 };
+
+/// "As written" with the kernel the workload's own line names ("As written: Linux
+/// 6.18 EEVDF"), so that compare mode's caption says what runs on that side.
+#[cfg(feature = "the-lab")]
+pub fn variant_named(variant: &str, params: &slowpath_engine::ParamValues) -> Option<String> {
+    let Some(slowpath_engine::ParamValue::Word(text)) = params.0.get(editor::WORKLOAD) else { return None };
+    (variant == AS_WRITTEN).then(|| as_written_named(text)).flatten()
+}
+
+#[cfg(feature = "the-lab")]
+const AS_WRITTEN: &str = "as-written";
+
+/// "As written: <the kernel `text`'s own line names>", if `text` loads.
+#[cfg(feature = "the-lab")]
+pub fn as_written_named(text: &str) -> Option<String> {
+    use slowpath_engine::cases::the_lab::{written_variant, META};
+    let kernel = META.variant(written_variant(text)?)?.label;
+    Some(format!("{}: {kernel}", META.variant(AS_WRITTEN)?.label))
+}
 
 /// Its landing card's picture: a few lines of workload and the CPU they run on.
 pub const CARD: CaseCard = CaseCard { id: "the-lab", picture, why_figures_differ: None };

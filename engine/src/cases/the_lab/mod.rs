@@ -1,6 +1,6 @@
-//! `the-lab`: the Lab, part 1 (issue 33). A workload written in a small language
-//! (`docs/lab.md`) runs on the kernel library's rules, with the same steps,
-//! narration and figures as a case. Unlisted until its page exists (issue 34).
+//! `the-lab`: the Lab. A workload written in a small language (`docs/lab.md`)
+//! runs on the kernel library's rules, with the same steps, narration and
+//! figures as a case; its page is the editor above a generic stage (issue 34).
 
 #[cfg(all(feature = "the-lab", feature = "stage-claims"))]
 mod claims;
@@ -20,6 +20,13 @@ pub use model::Lab;
 
 use crate::case::{CaseMeta, Golden, ReportedFigure, Source, VariantGroup, VariantSpec};
 use crate::run::params::{ParamKind, ParamSpec};
+
+/// The variant a workload's own `kernel` line names, which "As written" runs (the
+/// default kernel when it has none), if the workload loads.
+#[cfg(feature = "the-lab")]
+pub fn written_variant(text: &str) -> Option<&'static str> {
+    lang::load(text).ok().map(|program| program.kernel.word())
+}
 
 /// The longest workload text, in bytes.
 pub const TEXT_BYTES_MAX: usize = 4096;
