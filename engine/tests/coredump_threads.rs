@@ -107,7 +107,7 @@ fn both_regimes_grow_linearly_with_their_own_slope() {
 fn each_sigxcpu_dumper_leaves_the_run_queue_and_shortens_the_deadline() {
     let run = run("2.6.14-rc2", &[]);
     let mmap_sem = run.layout.locks.iter().position(|l| l.name == "mm->mmap_sem").unwrap();
-    let clock = run.layout.counter("expired_timestamp_cpu0").unwrap();
+    let clock = run.layout.counter("cpu0_expired_timestamp_ns").unwrap();
     let queued = |w: &slowpath_engine::run::world::World| {
         w.tasks.iter().filter(|t| t.gauges[usize::from(gauge::ARRAY)] != 0).count() as u64
     };

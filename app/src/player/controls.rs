@@ -231,9 +231,13 @@ pub fn notices(notices: &[Notice], on_dismiss: Callback<MouseEvent>) -> Html {
     }
 }
 
-/// A notice's words, with each `#/case/…` in it a link (an untagged link's other reading).
+/// A notice's words as a sentence, its first letter a capital (the engine's and the
+/// link reader's messages begin in lower case), with each `#/case/…` in it a link
+/// (an untagged link's other reading).
 fn notice_text(message: &str) -> Html {
-    let words = message.split(' ').enumerate().map(|(index, word)| {
+    let mut first = message.chars();
+    let sentence: String = first.next().map(|c| c.to_ascii_uppercase()).into_iter().chain(first).collect();
+    let words = sentence.split(' ').enumerate().map(|(index, word)| {
         let space = if index == 0 { "" } else { " " };
         if word.starts_with("#/case/") {
             html! { <>{ space }<a href={word.to_string()}>{ word }</a></> }

@@ -319,7 +319,7 @@ fn cpu_clock(view: &View, case: &CoredumpCase) -> Html {
 /// `rq->expired_timestamp` of one CPU, the EXPIRED_STARVING threshold for the run
 /// queue as it is now, and how far the deadline is.
 fn starvation_clock(view: &View, case: &CoredumpCase, cpu: u32, nr_running: u64) -> Html {
-    let since = counter(view, &format!("expired_timestamp_cpu{cpu}"));
+    let since = counter(view, &format!("cpu{cpu}_expired_timestamp_ns"));
     if since == 0 {
         return html! {
             <p class="cdt-starve" data-testid="cdt-starvation">

@@ -83,11 +83,11 @@ impl Shape {
             c_xcpu_pending: layout.add_counter("shared_pending_SIGXCPU"),
             c_xcpu_sent: layout.add_counter("SIGXCPU_sent"),
             c_rlimit: layout.add_counter("rlimit_cpu_cur_s"),
-            c_expired_ts_cpu0: layout.add_counter("expired_timestamp_cpu0"),
+            c_expired_ts_cpu0: layout.add_counter("cpu0_expired_timestamp_ns"),
         };
         // The other CPUs' clocks follow the first, so that `expired_ts` finds them by number.
         for cpu in 1..cfg.cpus {
-            let id = layout.add_counter(format!("expired_timestamp_cpu{cpu}"));
+            let id = layout.add_counter(format!("cpu{cpu}_expired_timestamp_ns"));
             assert_eq!(id, shape.expired_ts(cpu as usize), "the CPUs' clocks are consecutive counters");
         }
         (layout, shape)
