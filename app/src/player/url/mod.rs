@@ -397,11 +397,13 @@ fn untagged_notice(meta: &'static CaseMeta, pairs: &[(String, String)]) -> Optio
             let then = PlayerQuery::parse_at(meta, pairs, reading.last).0;
             let link =
                 crate::route::Route::Case { id: meta.id.to_string(), query: then.to_query(meta) }.to_hash();
-            format!(
-                "made {}, it meant {}: {link}",
-                versions::made_when(reading.first, reading.last),
-                differs.join(", ")
-            )
+            // The reading just before the stated one ends where it begins: "then".
+            let when = match (reading.first <= 1, reading.last + 1 == stated_since) {
+                (true, true) => "before then".to_string(),
+                (false, true) => format!("from {} to then", versions::since_of(reading.first)),
+                _ => versions::made_when(reading.first, reading.last),
+            };
+            format!("Made {when}, it meant {}: {link}", differs.join(", "))
         })
         .collect();
     if others.is_empty() {
@@ -410,9 +412,9 @@ fn untagged_notice(meta: &'static CaseMeta, pairs: &[(String, String)]) -> Optio
     Some(notice(
         versions::VERSION_KEY,
         format!(
-            "this link has no version tag, so it opens with the defaults links have had since {}; if it was {}",
+            "this link has no version tag, so it opens as links made since {} do. {}",
             versions::since_of(stated_since),
-            others.join(" ; or if ")
+            others.join(" ")
         ),
     ))
 }
