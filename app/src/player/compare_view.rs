@@ -19,9 +19,13 @@ use yew::prelude::*;
 type Side<'a> = (&'static str, &'a ParamValues, u64);
 
 /// A side's name for people: its variant's label, and what it sets that the other side does not.
-pub fn side_label(meta: &'static CaseMeta, this: Side<'_>, that: Side<'_>) -> String {
-    let named =
-        crate::cases::ui_for(meta.id).and_then(|ui| ui.variant_named).and_then(|named| named(this.0, this.1));
+pub fn side_label(
+    meta: &'static CaseMeta,
+    case_ui: Option<&'static CaseUi>,
+    this: Side<'_>,
+    that: Side<'_>,
+) -> String {
+    let named = case_ui.and_then(|ui| ui.variant_named).and_then(|named| named(this.0, this.1));
     let mut label =
         named.unwrap_or_else(|| meta.variant(this.0).map_or(this.0, |variant| variant.label).to_string());
     for spec in meta.params {
@@ -43,11 +47,11 @@ pub fn side_label(meta: &'static CaseMeta, this: Side<'_>, that: Side<'_>) -> St
 }
 
 /// The two sides' labels, first then second (None when not comparing).
-pub fn labels(player: &Player) -> Option<(String, String)> {
+pub fn labels(player: &Player, case_ui: Option<&'static CaseUi>) -> Option<(String, String)> {
     let side = player.query.compare.as_ref()?;
     let first = (player.query.variant, &player.query.params, player.query.seed);
     let second = (side.variant, &side.params, side.seed);
-    Some((side_label(player.meta, first, second), side_label(player.meta, second, first)))
+    Some((side_label(player.meta, case_ui, first, second), side_label(player.meta, case_ui, second, first)))
 }
 
 /// The second side's stage context, or what it is waiting for; None when not comparing.
@@ -245,9 +249,13 @@ const LANDMARKS_LABELLED: &str =
     "section[aria-label]:not([aria-labelledby]), aside[aria-label]:not([aria-labelledby]), \
     nav[aria-label]:not([aria-labelledby]), [role=region][aria-label]:not([aria-labelledby])";
 
-/// The second side's narration in one line: where it is and what it just did.
-pub fn second_narration(player: &Player, second: Option<&Result<StageContext, String>>) -> Html {
-    let (Some(Ok(context)), Some((_, label))) = (second, labels(player)) else { return html! {} };
+/// The second side's narration in up to three lines: where it is and what it just did.
+pub fn second_narration(
+    player: &Player,
+    second: Option<&Result<StageContext, String>>,
+    labels: Option<&(String, String)>,
+) -> Html {
+    let (Some(Ok(context)), Some((_, label))) = (second, labels) else { return html! {} };
     let text = if player.other_at.ended {
         // Say where both runs are: the other side keeps moving while this one has ended.
         let (end_ns, here_ns) = (context.run.end_ns, player.clock_ns);
@@ -332,13 +340,15 @@ pub fn compare_bar(props: &CompareBarProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct CompareFiguresProps {
     pub player: Rc<Player>,
+    /// The two sides' names (`labels`).
+    pub labels: Option<(String, String)>,
 }
 
 /// The figures of both runs in two columns, and the second against the first in words.
 #[function_component(CompareFigures)]
 pub fn compare_figures(props: &CompareFiguresProps) -> Html {
     let player = &props.player;
-    let (Some(other), Some((first_label, second_label))) = (&player.other, labels(player)) else {
+    let (Some(other), Some((first_label, second_label))) = (&player.other, props.labels.clone()) else {
         return html! {};
     };
     let meta = player.meta;

@@ -162,8 +162,8 @@ pub fn player_view(props: &PlayerProps) -> Html {
     };
     // Compare mode: the second side, drawn by the same slots (`compare_view`).
     let second = compare_view::second_context(&player, &on_seek_time);
-    let labels = compare_view::labels(&player);
-    let second_narration = compare_view::second_narration(&player, second.as_ref());
+    let labels = compare_view::labels(&player, case_ui);
+    let second_narration = compare_view::second_narration(&player, second.as_ref(), labels.as_ref());
     let screen = Screen {
         meta,
         player: Rc::new((*player).clone()),

@@ -296,7 +296,7 @@ fn below_the_first_screen(screen: &Screen, details_shown: u8) -> Html {
                 </p>
             }
             if details_shown >= 1 {
-            <compare_view::CompareFigures player={player.clone()} />
+            <compare_view::CompareFigures player={player.clone()} labels={screen.labels.clone()} />
             <div class="player-figures" id="details-figures" tabindex="-1">
                 <MetricsPanel view={view.clone()} run={player.run.clone()} meta={crate::components::MetaRef(meta)} />
                 if screen.case_ui.is_some_and(|ui| ui.locks_below) {
