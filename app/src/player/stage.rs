@@ -42,6 +42,19 @@ pub struct CaseUi {
     pub variant_named: Option<fn(variant: &str, params: &slowpath_engine::ParamValues) -> Option<String>>,
 }
 
+impl CaseUi {
+    /// A stage with the player's own parts around it: parameters below, the lock
+    /// panel below, each variant named by its label (a case with more overrides them).
+    pub const fn stage(
+        id: &'static str,
+        main: fn(&StageContext) -> Html,
+        wide: fn(&StageContext) -> Html,
+        pace: super::model::Pace,
+    ) -> CaseUi {
+        CaseUi { id, main, wide, pace, input: None, locks_below: true, variant_named: None }
+    }
+}
+
 /// What a case's input is drawn from: the run's settings as the link asks for them,
 /// and a way to change them (a parameter, the variant), as the parameter panel does.
 pub struct InputContext {

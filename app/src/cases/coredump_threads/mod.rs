@@ -21,15 +21,7 @@ use yew::prelude::*;
 /// The whole run in ten seconds: SIGQUIT and the dumper's yield under a second
 /// after Play, the array swap and the deaths at the end.
 #[cfg(feature = "coredump-threads")]
-pub const UI: CaseUi = CaseUi {
-    id: "coredump-threads",
-    main,
-    wide,
-    pace: Pace::WholeRunIn(10),
-    input: None,
-    locks_below: true,
-    variant_named: None,
-};
+pub const UI: CaseUi = CaseUi::stage("coredump-threads", main, wide, Pace::WholeRunIn(10));
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
 pub const CARD: CaseCard = CaseCard {

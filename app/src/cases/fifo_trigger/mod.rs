@@ -29,15 +29,7 @@ use yew::prelude::*;
 /// Real time: the first burst opens about two seconds in, and each 100 ms slice is
 /// seen as long as it is.
 #[cfg(feature = "fifo-trigger")]
-pub const UI: CaseUi = CaseUi {
-    id: "fifo-trigger",
-    main,
-    wide,
-    pace: Pace::Scale { sim: 1, real: 1 },
-    input: None,
-    locks_below: true,
-    variant_named: None,
-};
+pub const UI: CaseUi = CaseUi::stage("fifo-trigger", main, wide, Pace::Scale { sim: 1, real: 1 });
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
 pub const CARD: CaseCard = CaseCard {

@@ -21,15 +21,7 @@ use yew::prelude::*;
 /// The two-minute sleep in ten seconds: the clone that waits on TaskSet.mu, half-way
 /// through, comes five seconds after Play.
 #[cfg(feature = "gvisor-threadgroups")]
-pub const UI: CaseUi = CaseUi {
-    id: "gvisor-threadgroups",
-    main,
-    wide,
-    pace: Pace::WholeRunIn(10),
-    input: None,
-    locks_below: true,
-    variant_named: None,
-};
+pub const UI: CaseUi = CaseUi::stage("gvisor-threadgroups", main, wide, Pace::WholeRunIn(10));
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
 pub const CARD: CaseCard = CaseCard {

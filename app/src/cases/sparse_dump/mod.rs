@@ -17,15 +17,7 @@ use yew::prelude::*;
 
 /// The whole 29 s dump in ten seconds: SIGKILL at a third of a second, the end at ten.
 #[cfg(feature = "sparse-dump")]
-pub const UI: CaseUi = CaseUi {
-    id: "sparse-dump",
-    main,
-    wide,
-    pace: Pace::WholeRunIn(10),
-    input: None,
-    locks_below: true,
-    variant_named: None,
-};
+pub const UI: CaseUi = CaseUi::stage("sparse-dump", main, wide, Pace::WholeRunIn(10));
 
 /// Its landing card's picture, and why the model's headline figure is not the report's.
 pub const CARD: CaseCard = CaseCard {

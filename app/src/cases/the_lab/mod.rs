@@ -22,14 +22,11 @@ use yew::prelude::*;
 /// ten seconds, whatever it is.
 #[cfg(feature = "the-lab")]
 pub const UI: CaseUi = CaseUi {
-    id: "the-lab",
-    main,
-    wide: figures::figures,
-    pace: Pace::WholeRunIn(10),
     input: Some(editor::input),
     // The stage draws them on the first screen.
     locks_below: false,
     variant_named: Some(variant_named),
+    ..CaseUi::stage("the-lab", main, figures::figures, Pace::WholeRunIn(10))
 };
 
 /// "As written" with the kernel the workload's own line names ("As written: Linux
