@@ -47,16 +47,21 @@ struct EditorProps {
 }
 
 /// What is wrong with a draft before it may run: the engine's diagnostics, or its size.
-fn problems(draft: &str) -> Rc<Vec<Diagnostic>> {
+/// The text's problems and, when it has none, what "As written" runs for it: one
+/// load per edit serves both.
+fn checked(draft: &str) -> (Rc<Vec<Diagnostic>>, Option<String>) {
     if draft.len() > TEXT_BYTES_MAX {
         let message = format!(
             "the workload is {} bytes; the most is {} (shorten it, or drop comments)",
             group_digits(draft.len() as u64),
             group_digits(TEXT_BYTES_MAX as u64)
         );
-        return Rc::new(vec![Diagnostic { line: 1, column: 1, message }]);
+        return (Rc::new(vec![Diagnostic { line: 1, column: 1, message }]), None);
     }
-    Rc::new(lang::load(draft).err().unwrap_or_default())
+    match lang::load(draft) {
+        Ok(program) => (Rc::default(), super::as_written_named(program.kernel.word())),
+        Err(problems) => (Rc::new(problems), None),
+    }
 }
 
 /// The preset whose text this is, if any.
@@ -73,9 +78,9 @@ fn lab_editor(props: &EditorProps) -> Html {
         let draft = draft.clone();
         use_effect_with(props.written.clone(), move |written| draft.set(written.to_string()));
     }
-    let problems = use_memo((*draft).clone(), |draft| problems(draft));
-    // The kernel "As written" means for the text in the editor, named in its option.
-    let as_written = use_memo((*draft).clone(), |draft| super::as_written_named(draft));
+    // The kernel "As written" means for the text in the editor is named in its option.
+    let checked = use_memo((*draft).clone(), |draft| checked(draft));
+    let (problems, as_written) = (checked.0.clone(), &checked.1);
     let area = use_node_ref();
     let gutter = use_node_ref();
     // Escape leaves the text for the Run button, so that the player's keys (→, n,
@@ -195,7 +200,7 @@ fn lab_editor(props: &EditorProps) -> Html {
                     <span class="lab-select-word">{ "Kernel" }</span>
                     <select data-testid="lab-kernel" onchange={on_kernel}>
                         { for META.variants.iter().map(|variant| {
-                            let label = match &*as_written {
+                            let label = match as_written {
                                 Some(named) if variant.id == super::AS_WRITTEN => named.clone(),
                                 _ => variant.label.to_string(),
                             };
@@ -321,8 +326,8 @@ mod tests {
     #[test]
     fn every_preset_is_free_of_problems_and_a_too_long_text_is_one() {
         for preset in PRESETS {
-            assert!(problems(preset.text).is_empty(), "{}", preset.id);
+            assert!(checked(preset.text).0.is_empty(), "{}", preset.id);
         }
-        assert!(problems(&"#".repeat(TEXT_BYTES_MAX + 1))[0].message.contains("the most is 4,096"));
+        assert!(checked(&"#".repeat(TEXT_BYTES_MAX + 1)).0[0].message.contains("the most is 4,096"));
     }
 }

@@ -33,19 +33,22 @@ pub const UI: CaseUi = CaseUi {
 /// 6.18 EEVDF"), so that compare mode's caption says what runs on that side.
 #[cfg(feature = "the-lab")]
 pub fn variant_named(variant: &str, params: &slowpath_engine::ParamValues) -> Option<String> {
+    use slowpath_engine::cases::the_lab::{written_variant, TEXT_BYTES_MAX};
     let Some(slowpath_engine::ParamValue::Word(text)) = params.0.get(editor::WORKLOAD) else { return None };
-    (variant == AS_WRITTEN).then(|| as_written_named(text)).flatten()
+    if variant != AS_WRITTEN || text.len() > TEXT_BYTES_MAX {
+        return None;
+    }
+    as_written_named(written_variant(text)?)
 }
 
 #[cfg(feature = "the-lab")]
 const AS_WRITTEN: &str = "as-written";
 
-/// "As written: <the kernel `text`'s own line names>", if `text` loads.
+/// "As written: <the label of `kernel`>", the variant a workload's own line names.
 #[cfg(feature = "the-lab")]
-pub fn as_written_named(text: &str) -> Option<String> {
-    use slowpath_engine::cases::the_lab::{written_variant, META};
-    let kernel = META.variant(written_variant(text)?)?.label;
-    Some(format!("{}: {kernel}", META.variant(AS_WRITTEN)?.label))
+pub fn as_written_named(kernel: &str) -> Option<String> {
+    use slowpath_engine::cases::the_lab::META;
+    Some(format!("{}: {}", META.variant(AS_WRITTEN)?.label, META.variant(kernel)?.label))
 }
 
 /// Its landing card's picture: a few lines of workload and the CPU they run on.
